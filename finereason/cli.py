@@ -1,0 +1,225 @@
+"""The ``finereason`` command line: JSON Lines in and out, one-line errors, non-zero exit on bad input.
+
+Subcommands: ``check-official``, ``score``, ``label``, ``puzzles``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from . import __version__
+from .engines import engine_names, get_engine
+from .official import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
+from .scoring import category_counts, summarize
+from .verdict import ParseError, StateError
+from .verifiers import MODES, is_solvable, verify_state_checking, verify_state_transition
+
+EXIT_BAD_INPUT = 2
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit code 2."""
+
+
+def _progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[Any]:
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the core runs without tqdm too
+        return items
+    return tqdm(items, total=total, desc=desc, unit="state", file=sys.stderr, disable=None, leave=False)
+
+
+def _read_jsonl(path: str, what: str) -> Iterator[tuple[int, Any]]:
+    """(line number, value) for each non-empty line; ``-`` reads standard input."""
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    with handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield lineno, json.loads(line)
+            except json.JSONDecodeError as err:
+                raise CliError(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+
+
+def _open_out(path: str | None):
+    if path is None or path == "-":
+        return sys.stdout
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+# ------------------------------------------------------------------ check-official
+def cmd_check_official(args: argparse.Namespace) -> int:
+    files = find_state_files(args.src)
+    rows = []
+    total_ok = total = 0
+    for path in files:
+        engine = engine_for_file(path)
+        records = read_records(path)
+        start = time.perf_counter()
+        agree = child_ok = n_solvable = ok = 0
+        children = 0
+        for _, item in _progress(iter_items(path), len(records), engine.name):
+            ours = is_solvable(engine, item.puzzle, item.current)
+            label_ok = item.solvable is None or ours == item.solvable
+            child_good = item.unsolvable_child is None or not is_solvable(engine, item.puzzle, item.unsolvable_child)
+            agree += label_ok
+            n_solvable += ours
+            children += item.unsolvable_child is not None
+            child_ok += item.unsolvable_child is not None and child_good
+            ok += label_ok and child_good
+        seconds = time.perf_counter() - start
+        rows.append((engine.name, len(records), agree, n_solvable, child_ok, children, seconds))
+        total_ok += ok
+        total += len(records)
+    header = f"{'puzzle':<16}{'states':>8}{'labels agree':>14}{'solvable':>10}{'children unsolvable':>21}{'seconds':>9}"
+    print(header)
+    print("-" * len(header))
+    for name, n, agree, solv, cok, ch, sec in rows:
+        print(f"{name:<16}{n:>8}{f'{agree}/{n}':>14}{solv:>10}{f'{cok}/{ch}':>21}{sec:>9.2f}")
+    print(f"agreement: {total_ok}/{total}")
+    return 0 if total_ok == total else 1
+
+
+# ------------------------------------------------------------------ score
+def cmd_score(args: argparse.Namespace) -> int:
+    engine = engine_for_file(args.official)
+    items = [item for _, item in iter_items(args.official)]
+    responses = []
+    seen: set[int] = set()
+    for lineno, obj in _read_jsonl(args.responses, "responses"):
+        if not isinstance(obj, dict) or "index" not in obj or "response" not in obj:
+            raise CliError(f"{args.responses}:{lineno}: expected {{\"index\": i, \"response\": \"...\"}}")
+        index, text = obj["index"], obj["response"]
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(items):
+            raise CliError(f"{args.responses}:{lineno}: index {index!r} is not a line of {args.official} (0..{len(items) - 1})")
+        if index in seen:
+            raise CliError(f"{args.responses}:{lineno}: index {index} appears twice")
+        if not isinstance(text, str):
+            text = "" if text is None else str(text)
+        seen.add(index)
+        responses.append((index, text))
+    if not responses:
+        raise CliError(f"{args.responses}: no responses")
+    verdicts, truths = [], []
+    out = _open_out(args.out)
+    try:
+        for index, text in _progress(responses, len(responses), f"scoring {engine.name}"):
+            item = items[index]
+            truth = is_solvable(engine, item.puzzle, item.current)
+            if args.task == "state_checking":
+                verdict = verify_state_checking(engine, item, text, solvable=truth)
+            else:
+                verdict = verify_state_transition(engine, item, text, args.mode, solvable=truth)
+            verdicts.append(verdict)
+            truths.append(truth)
+            out.write(json.dumps({"index": index, "correct": verdict.correct, "category": verdict.category,
+                                  "reasons": list(verdict.reasons)}) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    metrics = summarize(args.task, verdicts, truths)
+    report = sys.stderr if args.out in (None, "-") else sys.stdout
+    mode = f" ({args.mode} mode)" if args.task == "state_transition" else ""
+    print(f"{engine.name} {args.task}{mode}: {len(verdicts)} responses", file=report)
+    print(f"accuracy: {metrics['acc']:.4f}", file=report)
+    for category, count in category_counts(verdicts).items():
+        print(f"  {category:<22}{count:>6}", file=report)
+    if args.task == "state_checking":
+        print(f"precision (unsolvable): {metrics['precision_unsolvable']:.4f}", file=report)
+        print(f"recall (unsolvable): {metrics['recall_unsolvable']:.4f}", file=report)
+        print(f"f1 (unsolvable): {metrics['f1_unsolvable']:.4f}", file=report)
+    return 0
+
+
+# ------------------------------------------------------------------ label
+def cmd_label(args: argparse.Namespace) -> int:
+    engine = get_engine(args.puzzle)
+    out = _open_out(args.out)
+    solvable = total = 0
+    try:
+        lines = list(_read_jsonl(args.input, "state"))
+        for lineno, obj in _progress(lines, len(lines), f"labelling {engine.name}"):
+            try:
+                puzzle, state = engine.from_input(obj)
+            except (StateError, ParseError, ValueError, TypeError, KeyError) as err:
+                raise CliError(f"{args.input}:{lineno}: not a {engine.name} state: {err}") from None
+            verdict = is_solvable(engine, puzzle, state)
+            solvable += verdict
+            total += 1
+            out.write(json.dumps({"solvable": verdict}) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        else:
+            out.flush()
+    print(f"solvable: {solvable}/{total}", file=sys.stderr if args.out in (None, "-") else sys.stdout)
+    return 0
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    for name in engine_names():
+        print(f"{name}\t(official name: {get_engine(name).official_name})")
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="finereason", description="Sound step-level evaluation of LLM reasoning on logic puzzles.")
+    parser.add_argument("--version", action="version", version=f"finereason {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("check-official", help="re-label the official release's states with our oracles")
+    p.add_argument("--src", required=True, help="folder holding <puzzle>_states.json files (full release or samples)")
+    p.set_defaults(func=cmd_check_official)
+
+    p = sub.add_parser("score", help="score model responses on an official states file")
+    p.add_argument("--official", required=True, help="an official <puzzle>_states.json file")
+    p.add_argument("--task", required=True, choices=("state_checking", "state_transition"))
+    p.add_argument("--mode", default="strict", choices=MODES, help="state-transition scoring (default: strict)")
+    p.add_argument("--responses", required=True, help='JSON Lines {"index": i, "response": "..."} (- for stdin)')
+    p.add_argument("--out", help="JSON Lines verdicts (default: stdout)")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("label", help="label states as solvable or not with the exact oracle")
+    p.add_argument("--puzzle", required=True, help="sudoku, graph_coloring, game_of_24 or grid_puzzle")
+    p.add_argument("--input", required=True, help="JSON Lines, one state per line (- for stdin)")
+    p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
+    p.set_defaults(func=cmd_label)
+
+    p = sub.add_parser("puzzles", help="list the registered puzzle domains")
+    p.set_defaults(func=cmd_puzzles)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if getattr(args, "puzzle", None) is not None and args.command == "label":
+            get_engine(args.puzzle)
+        return int(args.func(args) or 0)
+    except (CliError, OfficialDataError, KeyError) as err:
+        message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+        print(f"finereason: error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("finereason: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

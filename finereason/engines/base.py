@@ -1,0 +1,179 @@
+"""The engine interface every puzzle domain implements.
+
+A domain plugs in by subclassing :class:`Engine` and calling :func:`register`; the verifiers,
+CLI, metrics and rewards only talk to this interface, so a new domain touches no other domain.
+
+Glossary:
+- *puzzle*: the immutable instance (givens, graph and k, numbers, clues).
+- *state*: a node of the puzzle's tree (a partial grid, a partial coloring, remaining expressions,
+  a partially filled table with its applied clues).
+- *minimal move*: one edge of the tree; ``children`` are the forward moves, ``undo_moves`` the backward ones.
+- *item*: a state shown to a model, with its path (parent, grandparent) and one unsolvable child.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, Generic, Iterator, TypeVar
+
+from ..textparse import read_payload
+from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
+
+P = TypeVar("P")
+S = TypeVar("S")
+
+
+class StepKind(str, Enum):
+    """How a proposed state relates to the current one."""
+
+    FORWARD = "forward"      # exactly one valid minimal forward move
+    NONE = "none"            # nothing changed
+    BACKWARD = "backward"    # exactly one valid backward (undo) move
+    MULTIPLE = "multiple"    # more than one move (cells / vertices / operations / clues)
+    INVALID = "invalid"      # breaks a rule or is malformed for this puzzle
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: StepKind
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StateItem(Generic[P, S]):
+    """A state shown to a model, with its path and the explored unsolvable child.
+
+    ``solvable`` is the stored label when one is known (official data), else ``None``;
+    verifiers always use the oracle's verdict, and ``check-official`` compares the two.
+    """
+
+    puzzle: P
+    current: S
+    parent: S | None = None
+    grandparent: S | None = None
+    unsolvable_child: S | None = None
+    solvable: bool | None = None
+
+
+class Engine(ABC, Generic[P, S]):
+    """One puzzle domain: states, rules, minimal moves, exact oracle, official formats."""
+
+    name: ClassVar[str]            # canonical name: sudoku, graph_coloring, game_of_24, grid_puzzle
+    official_name: ClassVar[str]   # name in the official release's files: sudoku, graphcoloring, ...
+
+    # ------------------------------------------------------------------ official formats
+    @abstractmethod
+    def puzzle_from_official(self, record: dict) -> P:
+        """The puzzle of an official ``*_questions`` or ``*_states`` record."""
+
+    @abstractmethod
+    def item_from_official(self, record: dict) -> StateItem[P, S]:
+        """A state item from one official ``*_states`` line."""
+
+    @abstractmethod
+    def to_official(self, puzzle: P, state: S) -> Any:
+        """The JSON value of ``state`` in the official release's schema."""
+
+    def render(self, puzzle: P, state: S) -> str:
+        """The state as the official textual format (a Python list literal)."""
+        return repr(self.to_official(puzzle, state))
+
+    @abstractmethod
+    def parse_state(self, puzzle: P, value: Any) -> S:
+        """A state from a parsed literal (official format). Raises :class:`StateError`."""
+
+    def parse_state_text(self, puzzle: P, text: str) -> S:
+        """The state after the last "Next state:" in model text.
+
+        Raises :class:`ParseError` when no list can be read and :class:`StateError` when the list
+        is not a well-formed state of this puzzle.
+        """
+        return self.parse_state(puzzle, read_payload(text))
+
+    def parse_solution_text(self, puzzle: P, text: str) -> S:
+        """A full solution proposed in model text (end-to-end task)."""
+        from ..textparse import bracketed, parse_literal, strip_thinking
+        import re
+
+        body = strip_thinking(text)
+        marks = list(re.finditer(r"(?:final\s+)?(?:answer|solution)", body, re.IGNORECASE))
+        start = marks[-1].end() if marks else 0
+        return self.parse_state(puzzle, parse_literal(bracketed(body, start)))
+
+    def from_input(self, obj: Any) -> tuple[P, S]:
+        """(puzzle, state) from one ``finereason label`` input line.
+
+        The default reads an official ``*_states`` record (its ``current`` state). Domains
+        override it to accept their compact forms too.
+        """
+        if isinstance(obj, dict) and "inputs" in obj:
+            item = self.item_from_official(obj)
+            return item.puzzle, item.current
+        raise StateError(f"expected an official {self.official_name} record with 'inputs'")
+
+    # ------------------------------------------------------------------ rules and moves
+    @abstractmethod
+    def violations(self, puzzle: P, state: S) -> list[str]:
+        """Rules already broken by ``state``, in a fixed order (empty when none)."""
+
+    @abstractmethod
+    def is_solvable(self, puzzle: P, state: S) -> bool:
+        """Exact oracle: can ``state`` still be completed to a solution?"""
+
+    @abstractmethod
+    def children(self, puzzle: P, state: S) -> Iterator[S]:
+        """All states one valid minimal forward move away."""
+
+    @abstractmethod
+    def undo_moves(self, puzzle: P, state: S) -> Iterator[S]:
+        """All states one minimal backward move away."""
+
+    @abstractmethod
+    def step(self, puzzle: P, current: S, proposed: S) -> Step:
+        """Classify ``proposed`` as a move from ``current``."""
+
+    @abstractmethod
+    def check_solution(self, puzzle: P, state: S) -> list[str]:
+        """Violations of ``state`` as a complete solution; empty means it solves ``puzzle``."""
+
+    def same(self, a: S, b: S) -> bool:
+        """Whether two states are the same node (ignoring formatting)."""
+        return a == b
+
+    def label(self, puzzle: P, state: S) -> str:
+        """``Solvable`` or ``Unsolvable`` by the oracle."""
+        return SOLVABLE if self.is_solvable(puzzle, state) else UNSOLVABLE
+
+
+_REGISTRY: dict[str, Engine[Any, Any]] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(engine: Engine[Any, Any], *aliases: str) -> Engine[Any, Any]:
+    """Add a domain's engine to the registry under its name, official name and aliases."""
+    _REGISTRY[engine.name] = engine
+    for alias in (engine.official_name, *aliases):
+        _ALIASES[alias] = engine.name
+    return engine
+
+
+def get_engine(name: str) -> Engine[Any, Any]:
+    """The engine for a canonical name, official name or alias."""
+    key = _ALIASES.get(name, name)
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise KeyError(f"unknown puzzle {name!r} (known: {known})") from None
+
+
+def engine_names() -> list[str]:
+    """Canonical names of the registered domains."""
+    return sorted(_REGISTRY)
+
+
+__all__ = [
+    "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "engine_names", "get_engine", "register",
+]

@@ -1,0 +1,535 @@
+"""Game of 24: combine four numbers with + - * / into 24, one operation at a time.
+
+Glossary:
+- *puzzle*: :class:`Game24Puzzle`, the initial multiset of numbers (in official order) and the
+  target (24).
+- *state*: a tuple of expression ASTs (:mod:`finereason.arith` nodes), the expressions still to be
+  combined, e.g. ``((4 + 7) + 1), 2``. The official text of a state is the list of the
+  expressions' official texts, ``["((4 + 7) + 1)", "2"]``.
+- *value*: the exact :class:`~fractions.Fraction` an expression evaluates to.
+- *minimal move* (forward): pick two expressions ``a`` and ``b`` and replace them by
+  ``(a op b)``; the new expression goes first and the others keep their order, as in the
+  official release. ``-`` and ``/`` are tried in both operand orders; division by zero is not a
+  move.
+- *undo move* (backward): split one compound expression back into its two operands, which take
+  its place (left, then right). A state does not record where the operands stood before, and
+  states are compared as multisets, so this placement is a convention only.
+- *same node*: two states are the same node when they hold the same multiset of expressions up
+  to swapping the operands of ``+`` and ``*`` (at any depth). Order of the list, whitespace and
+  redundant parentheses never matter. Associativity is not applied: ``((1 + 2) + 3)`` and
+  ``(1 + (2 + 3))`` record different moves.
+- *oracle*: :meth:`Game24Engine.is_solvable`, an exhaustive search over the values with exact
+  rational arithmetic, memoised on the sorted tuple of values.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any, Iterable, Iterator
+
+from ..arith import (
+    MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
+)
+from ..textparse import bracketed, extract_marked_payload, parse_literal, strip_thinking
+from ..verdict import ParseError, StateError
+from .base import Engine, StateItem, Step, StepKind, register
+
+State = tuple[Node, ...]
+
+MAX_EXPRESSIONS = 64          # a state listing more expressions is malformed
+_SEARCH_BUDGET = 100_000      # node visits allowed when matching a proposed state to the current one
+_ORACLE_CACHE = 1 << 19
+
+
+@dataclass(frozen=True)
+class Game24Puzzle:
+    """The numbers to combine (a multiset, in official order) and the target."""
+
+    numbers: tuple[int, ...]
+    target: int = 24
+
+    def __post_init__(self) -> None:
+        numbers = tuple(self.numbers)
+        if not numbers:
+            raise ValueError("a Game of 24 puzzle needs at least one number")
+        for n in numbers:
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 10 ** MAX_DIGITS:
+                raise ValueError(f"puzzle numbers must be integers in 0..{10 ** MAX_DIGITS - 1}, got {n!r}")
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise ValueError(f"the target must be an integer, got {self.target!r}")
+        object.__setattr__(self, "numbers", numbers)
+
+
+# ------------------------------------------------------------------ exact oracle
+def _results(a: Fraction, b: Fraction) -> set[Fraction]:
+    """Every value one operation can make from ``a`` and ``b``."""
+    out = {a + b, a - b, b - a, a * b}
+    if b:
+        out.add(a / b)
+    if a:
+        out.add(b / a)
+    return out
+
+
+@lru_cache(maxsize=_ORACLE_CACHE)
+def _can_make(values: tuple[Fraction, ...], target: Fraction) -> bool:
+    """Whether the sorted ``values`` can be combined into ``target`` (memoised)."""
+    n = len(values)
+    if n == 0:
+        return False
+    if n == 1:
+        return values[0] == target
+    for i in range(n):
+        if i and values[i] == values[i - 1]:
+            continue  # same pair values as the previous i
+        for j in range(i + 1, n):
+            if j > i + 1 and values[j] == values[j - 1]:
+                continue
+            rest = values[:i] + values[i + 1:j] + values[j + 1:]
+            for r in _results(values[i], values[j]):
+                if _can_make(tuple(sorted(rest + (r,))), target):
+                    return True
+    return False
+
+
+def can_make(values: Iterable[Fraction | int], target: int = 24) -> bool:
+    """Whether ``values`` can be combined with + - * / (each used once) into ``target``."""
+    return _can_make(tuple(sorted(Fraction(v) for v in values)), Fraction(target))
+
+
+def _combinations(a: Node, b: Node, va: Fraction, vb: Fraction) -> Iterator[tuple[Node, Fraction]]:
+    """The expressions (with values) of one move on ``a`` (earlier) and ``b`` (later)."""
+    yield BinOp("+", a, b), va + vb
+    yield BinOp("-", a, b), va - vb
+    yield BinOp("-", b, a), vb - va
+    yield BinOp("*", a, b), va * vb
+    if vb:
+        yield BinOp("/", a, b), va / vb
+    if va:
+        yield BinOp("/", b, a), vb / va
+
+
+def _solve_items(items: list[tuple[Node, Fraction]], target: Fraction) -> Node | None:
+    if not _can_make(tuple(sorted(v for _, v in items)), target):
+        return None
+    if len(items) == 1:
+        return items[0][0]
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            rest = items[:i] + items[i + 1:j] + items[j + 1:]
+            (a, va), (b, vb) = items[i], items[j]
+            for node, value in _combinations(a, b, va, vb):
+                found = _solve_items([(node, value)] + rest, target)
+                if found is not None:
+                    return found
+    return None  # unreachable when the oracle is right
+
+
+def solve(numbers: Iterable[int], target: int = 24) -> str | None:
+    """One solution expression (official text) for ``numbers``, or ``None``."""
+    items = [(Num(n), Fraction(n)) for n in numbers]
+    node = _solve_items(items, Fraction(target))
+    return None if node is None else to_text(node)
+
+
+def solvable_multisets(lo: int = 1, hi: int = 13, size: int = 4, target: int = 24) -> list[tuple[int, ...]]:
+    """All sorted multisets of ``size`` numbers from ``lo..hi`` that can make ``target``."""
+    return [c for c in combinations_with_replacement(range(lo, hi + 1), size) if can_make(c, target)]
+
+
+# ------------------------------------------------------------------ rule helpers
+def _times(k: int) -> str:
+    return {1: "once", 2: "twice"}.get(k, f"{k} times")
+
+
+def _used(state: Iterable[Node]) -> Counter[int]:
+    total: Counter[int] = Counter()
+    for node in state:
+        total.update(leaves(node))
+    return total
+
+
+def _number_reasons(used: Counter[int], have: Counter[int]) -> list[str]:
+    """How the numbers ``used`` differ from the numbers the puzzle ``have``s, smallest first."""
+    reasons = []
+    for n in sorted(set(used) | set(have)):
+        u, h = used[n], have[n]
+        if u == h:
+            continue
+        if h == 0:
+            extra = "" if u == 1 else f" {_times(u)}"
+            reasons.append(f"uses {n}{extra}, which is not among the numbers")
+        elif u == 0:
+            reasons.append(f"does not use {n}")
+        else:
+            reasons.append(f"uses {n} {_times(u)}, but the numbers have it {_times(h)}")
+    return reasons
+
+
+def _zero_reasons(state: Iterable[Node]) -> list[str]:
+    reasons = []
+    for node in state:
+        try:
+            evaluate(node)
+        except DivisionByZero:
+            reasons.append(f"expression {to_text(node)} divides by zero")
+    return reasons
+
+
+def _format_value(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+class _TooComplex(Exception):
+    pass
+
+
+def _built_from(targets: list[Node], pool: Counter[Node]) -> bool:
+    """Whether ``targets`` can be cut into exactly the expressions of ``pool`` (all used).
+
+    Nodes are canonical; a target subtree is either taken whole from the pool or split at its
+    operation. The number of operations this takes is fixed by the two multisets (the
+    operations of ``targets`` minus those of ``pool``), so only existence is searched.
+    """
+    budget = [_SEARCH_BUDGET]
+    pool = Counter(pool)
+
+    def search(work: list[Node]) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooComplex
+        if not work:
+            return not +pool
+        node, rest = work[-1], work[:-1]
+        if pool[node] > 0:
+            pool[node] -= 1
+            ok = search(rest)
+            pool[node] += 1
+            if ok:
+                return True
+        if isinstance(node, BinOp):
+            return search(rest + [node.left, node.right])
+        return False
+
+    return search(list(targets))
+
+
+# ------------------------------------------------------------------ text helpers
+_LATEX = (
+    ("\\left", ""), ("\\right", ""), ("\\times", "*"), ("\\cdot", "*"), ("\\ast", "*"),
+    ("\\div", "/"), ("\\boxed", ""), ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""),
+    ("\\mathbf", ""), ("\\displaystyle", ""), ("\\,", " "), ("\\;", " "), ("\\!", ""),
+    ("\\:", " "), ("\\ ", " "), ("\\(", " "), ("\\)", " "), ("$", " "), ("`", " "),
+)
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]{0,200})\}\s*\{([^{}]{0,200})\}")
+
+
+def _normalise_math(text: str) -> str:
+    """Plain arithmetic from LaTeX/markdown-wrapped text (linear-time string replacements)."""
+    text = _FRAC.sub(r"((\1) / (\2))", text)
+    for old, new in _LATEX:
+        text = text.replace(old, new)
+    return text.replace("{", "(").replace("}", ")")
+
+
+_ITEM_JUNK = " \t\r\n'\"*_"
+
+
+def _clean_item(item: str) -> str:
+    """One list item without quotes, markdown emphasis or LaTeX wrapping."""
+    return _normalise_math(item).strip(_ITEM_JUNK)
+
+
+def _split_items(payload: str) -> list[str]:
+    """The items of a bracketed list whose items may be unquoted expressions."""
+    inner = _normalise_math(payload).strip()
+    if inner.startswith("["):
+        inner = inner[1:]
+    if inner.endswith("]"):
+        inner = inner[:-1]
+    inner = inner.strip()
+    if inner.startswith("[") and inner.endswith("]") and bracketed(inner) == inner:
+        return _split_items(inner)  # a list wrapped in display-math brackets
+    items: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(inner):
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            items.append(inner[start:i])
+            start = i + 1
+            if len(items) > MAX_EXPRESSIONS:
+                break
+    items.append(inner[start:])
+    cleaned = [item.strip(_ITEM_JUNK) for item in items]
+    if len(cleaned) > 1 and cleaned[-1] == "":
+        cleaned.pop()  # trailing comma
+    if cleaned == [""]:
+        return []
+    return cleaned
+
+
+_MAX_MARKERS = 8        # "Answer" marks tried, last first
+_SEGMENT_CHARS = 4_000  # text read after a mark
+_ANSWER = re.compile(r"answer|solution", re.IGNORECASE)
+_LIST_START = re.compile(r"[\s:：*_]*(?:is\b)?[\s:：*_]*\[", re.IGNORECASE)
+_EXPR_RUN = re.compile(r"[0-9(][0-9()+\-*/×÷−\s]*")
+_HAS_OP = re.compile(r"[0-9)]\s*[+\-*/×÷−]")
+
+
+def _expression_in(segment: str) -> str | None:
+    """The first arithmetic expression in ``segment`` (one with an operator preferred)."""
+    first_number = None
+    for match in _EXPR_RUN.finditer(segment):
+        run = match.group().rstrip(" \t\r\n+-*/×÷−(")
+        if not any("0" <= ch <= "9" for ch in run):
+            continue
+        if _HAS_OP.search(run):
+            return run
+        if first_number is None:
+            first_number = run
+    return first_number
+
+
+# ------------------------------------------------------------------ the engine
+class Game24Engine(Engine[Game24Puzzle, State]):
+    """Game of 24 states, moves, oracle and official formats."""
+
+    name = "game_of_24"
+    official_name = "game24"
+
+    # ---------------------------------------------------------------- official formats
+    def puzzle_from_official(self, record: dict) -> Game24Puzzle:
+        inputs = record.get("inputs", record) if isinstance(record, dict) else None
+        raw = inputs.get("initial_state") if isinstance(inputs, dict) else None
+        if not isinstance(raw, list) or not raw:
+            raise ParseError("record has no inputs.initial_state list")
+        numbers = []
+        for value in raw:
+            if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+                value = int(value.strip())
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ParseError(f"initial_state holds {value!r}, not a number")
+            numbers.append(value)
+        try:
+            return Game24Puzzle(tuple(numbers))
+        except ValueError as err:
+            raise ParseError(str(err)) from None
+
+    def item_from_official(self, record: dict) -> StateItem[Game24Puzzle, State]:
+        puzzle = self.puzzle_from_official(record)
+        inputs = record["inputs"]
+        status = (record.get("outputs") or {}).get("current_status")
+
+        def state(key: str) -> State | None:
+            value = inputs.get(key)
+            return None if value is None else self.parse_state(puzzle, value)
+
+        current = state("current")
+        if current is None:
+            raise ParseError("record has no inputs.current")
+        return StateItem(
+            puzzle=puzzle,
+            current=current,
+            parent=state("parent"),
+            grandparent=state("grandparent"),
+            unsolvable_child=state("unsolvable_child"),
+            solvable=None if status is None else status == "Solvable",
+        )
+
+    def from_input(self, obj: Any) -> tuple[Game24Puzzle, State]:
+        """An official record, ``{"numbers": [...] or "1 2 4 7", "state": [...]}`` or bare numbers.
+
+        Without a ``state`` the initial state (the numbers themselves) is meant.
+        """
+        if isinstance(obj, dict) and "inputs" in obj:
+            item = self.item_from_official(obj)
+            return item.puzzle, item.current
+        raw = obj.get("numbers") if isinstance(obj, dict) else obj
+        if isinstance(raw, str):
+            raw = raw.split()
+        if not isinstance(raw, list):
+            raise StateError("expected an official game24 record, {'numbers': [...], 'state': [...]} or a list of numbers")
+        puzzle = self.puzzle_from_official({"initial_state": raw})
+        given = obj.get("state") if isinstance(obj, dict) else None
+        state = self.parse_state(puzzle, list(puzzle.numbers) if given is None else given)
+        return puzzle, state
+
+    def to_official(self, puzzle: Game24Puzzle, state: State) -> list[str]:
+        return [to_text(node) for node in state]
+
+    def parse_state(self, puzzle: Game24Puzzle, value: Any) -> State:
+        """A state from a list of expression strings (ints and AST nodes are accepted too)."""
+        if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+            raise StateError(f"a Game of 24 state is a list of expressions, not {type(value).__name__}")
+        if not value:
+            raise StateError("the state is an empty list")
+        if len(value) > MAX_EXPRESSIONS:
+            raise StateError(f"the state lists more than {MAX_EXPRESSIONS} expressions")
+        out: list[Node] = []
+        for k, item in enumerate(value, 1):
+            if isinstance(item, (Num, BinOp)):
+                out.append(item)
+            elif isinstance(item, bool) or not isinstance(item, (int, str)):
+                raise StateError(f"expression {k} is a {type(item).__name__}, not an arithmetic expression")
+            elif isinstance(item, int):
+                if not 0 <= item < 10 ** MAX_DIGITS:
+                    raise StateError(f"expression {k} ({item}) is not a non-negative integer of at most {MAX_DIGITS} digits")
+                out.append(Num(item))
+            else:
+                try:
+                    out.append(parse(item))
+                except ParseError as err:
+                    raise StateError(f"expression {k} is not valid arithmetic: {err}") from None
+        return tuple(out)
+
+    def parse_state_text(self, puzzle: Game24Puzzle, text: str) -> State:
+        """The list after the last "Next state:"; items may be quoted or bare, plain or LaTeX."""
+        if not isinstance(text, str):
+            raise ParseError("response is not a string")
+        # LaTeX display math "\\[ [...] \\]" and markdown-escaped "\\[...\\]" become plain brackets.
+        payload = extract_marked_payload(text).replace("\\[", "[").replace("\\]", "]")
+        if "\\" not in payload:  # parse_literal would read "\t" in "\times" as a tab
+            try:
+                value = parse_literal(payload)
+            except ParseError:
+                value = None
+            if isinstance(value, list):
+                while len(value) == 1 and isinstance(value[0], list):
+                    value = value[0]
+                return self.parse_state(
+                    puzzle, [_clean_item(v) if isinstance(v, str) else v for v in value]
+                )
+        return self.parse_state(puzzle, _split_items(payload))
+
+    def parse_solution_text(self, puzzle: Game24Puzzle, text: str) -> State:
+        """The expression after the last "Answer:" (left of any "="), as a one-expression state.
+
+        Without a marker, the last line holding an ``=`` (else the last non-empty line) is read.
+        A bracketed list right after the marker is read as a state instead.
+        """
+        body = strip_thinking(text)
+        ends = [m.end() for m in _ANSWER.finditer(body)][-_MAX_MARKERS:]
+        segments = [body[end:end + _SEGMENT_CHARS] for end in reversed(ends)]
+        if not segments:
+            lines = [line for line in body.splitlines() if line.strip()]
+            with_eq = [line for line in lines if "=" in line]
+            segments = [line[-_SEGMENT_CHARS:] for line in (with_eq or lines)[-1:]]
+        segments = [_normalise_math(segment) for segment in segments]
+        for segment in segments:
+            listed = _LIST_START.match(segment)
+            if listed:
+                return self.parse_state(puzzle, _split_items(bracketed(segment, listed.end() - 1)))
+            expression = _expression_in(segment)
+            if expression is not None:
+                return (parse(expression),)
+        raise ParseError("no arithmetic expression found in the answer")
+
+    # ---------------------------------------------------------------- rules and moves
+    def violations(self, puzzle: Game24Puzzle, state: State) -> list[str]:
+        """Divisions by zero (in list order), then numbers used wrongly (smallest first)."""
+        return _zero_reasons(state) + _number_reasons(_used(state), Counter(puzzle.numbers))
+
+    def is_solvable(self, puzzle: Game24Puzzle, state: State) -> bool:
+        if self.violations(puzzle, state):
+            return False
+        return can_make((evaluate(node) for node in state), puzzle.target)
+
+    def children(self, puzzle: Game24Puzzle, state: State) -> Iterator[State]:
+        """Every pair ``i < j`` with + - * / (both orders for - and /), new expression first."""
+        values: list[Fraction | None] = []
+        for node in state:
+            try:
+                values.append(evaluate(node))
+            except DivisionByZero:
+                values.append(None)
+        seen: set[State] = set()
+        for i in range(len(state)):
+            for j in range(i + 1, len(state)):
+                va, vb = values[i], values[j]
+                if va is None or vb is None:
+                    continue
+                rest = state[:i] + state[i + 1:j] + state[j + 1:]
+                for node, _ in _combinations(state[i], state[j], va, vb):
+                    child = (node,) + rest
+                    if child not in seen:
+                        seen.add(child)
+                        yield child
+
+    def undo_moves(self, puzzle: Game24Puzzle, state: State) -> Iterator[State]:
+        """Split one compound expression into its operands, which take its place."""
+        seen: set[State] = set()
+        for k, node in enumerate(state):
+            if isinstance(node, BinOp):
+                parent = state[:k] + (node.left, node.right) + state[k + 1:]
+                if parent not in seen:
+                    seen.add(parent)
+                    yield parent
+
+    def step(self, puzzle: Game24Puzzle, current: State, proposed: State) -> Step:
+        """Compare the states as multisets of expressions, modulo commutativity of + and *."""
+        used_now, used_next = _used(current), _used(proposed)
+        if used_now != used_next:
+            # Name the rule against the puzzle's numbers; fall back to the current state's
+            # numbers when the current state itself is malformed.
+            reference = Counter(puzzle.numbers)
+            reasons = _number_reasons(used_next, reference if used_now == reference else used_now)
+            return Step(StepKind.INVALID, tuple(reasons))
+        zero = _zero_reasons(proposed)
+        if zero:
+            return Step(StepKind.INVALID, tuple(zero))
+        now = Counter(canonical(node) for node in current)
+        nxt = Counter(canonical(node) for node in proposed)
+        removed, added = now - nxt, nxt - now
+        if not removed and not added:
+            return Step(StepKind.NONE, ("the state is unchanged",))
+        ops_done = sum(count_ops(n) * k for n, k in added.items()) - sum(count_ops(n) * k for n, k in removed.items())
+        try:
+            if _built_from(list(added.elements()), removed):
+                if ops_done == 1:
+                    return Step(StepKind.FORWARD)
+                return Step(StepKind.MULTIPLE, (f"{ops_done} operations applied at once; make exactly one",))
+            if _built_from(list(removed.elements()), added):
+                if ops_done == -1:
+                    return Step(StepKind.BACKWARD)
+                return Step(StepKind.MULTIPLE, (f"{-ops_done} operations undone at once; undo exactly one",))
+        except _TooComplex:
+            return Step(StepKind.INVALID, ("the proposed state is too complex to compare with the current one",))
+        new = ", ".join(to_text(n) for n in added.elements())
+        return Step(
+            StepKind.INVALID,
+            (f"{new} cannot be made by combining the current expressions, nor by splitting one of them",),
+        )
+
+    def check_solution(self, puzzle: Game24Puzzle, state: State) -> list[str]:
+        """A solution is one expression using each number once and evaluating to the target."""
+        reasons: list[str] = []
+        if len(state) != 1:
+            reasons.append(f"the answer has {len(state)} expressions; a solution is a single expression")
+        reasons += self.violations(puzzle, state)
+        if len(state) == 1:
+            try:
+                value = evaluate(state[0])
+            except DivisionByZero:
+                return reasons  # already reported by violations
+            if value != puzzle.target:
+                reasons.append(f"evaluates to {_format_value(value)}, not {puzzle.target}")
+        return reasons
+
+    def same(self, a: State, b: State) -> bool:
+        """Same multiset of expressions, up to swapping operands of + and * (see glossary)."""
+        return Counter(canonical(n) for n in a) == Counter(canonical(n) for n in b)
+
+
+ENGINE = register(Game24Engine(), "game24", "24")
+
+__all__ = [
+    "ENGINE", "Game24Engine", "Game24Puzzle", "State", "can_make", "solvable_multisets", "solve",
+]

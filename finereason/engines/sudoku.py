@@ -1,0 +1,449 @@
+"""Sudoku: 9x9 grids, the exact solvability oracle and FineReason's minimal moves.
+
+Glossary:
+- *cell*: an index ``i`` in ``0..80``, row-major; shown to people as 1-based ``(row, column)``.
+- *digit*: ``1..9``; ``0`` marks an empty cell.
+- *grid* / *state*: a ``tuple`` of 81 digits. The puzzle's *givens* are its initial grid.
+- *unit*: a row, column or 3x3 box (27 in all); boxes are numbered 1..9 row-major.
+- *peers*: the 20 other cells sharing a unit with a cell.
+- *bit*: digit ``d`` as the mask ``1 << (d - 1)``; a set of digits is an int below 512.
+- *candidates*: the digits an empty cell may still take (a mask).
+- *naked single*: an empty cell with one candidate. *hidden single*: a digit with one possible
+  cell left in a unit.
+- *minimal move*: filling exactly one empty cell with a digit no peer holds (forward), or clearing
+  exactly one filled non-given cell (backward).
+
+The oracle (:func:`count_solutions`) propagates naked and hidden singles over int bitmasks and
+branches on the empty cell with the fewest candidates (MRV). It is exact: a state is solvable iff
+it breaks no rule and the search finds a completion.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..verdict import StateError
+from .base import Engine, StateItem, Step, StepKind, register
+
+Grid = tuple[int, ...]
+
+# ---------------------------------------------------------------- constant tables
+ALL = 0x1FF                                   # all nine digit bits
+CELLS = range(81)
+ROWS = tuple(tuple(r * 9 + c for c in range(9)) for r in range(9))
+COLS = tuple(tuple(r * 9 + c for r in range(9)) for c in range(9))
+BOXES = tuple(
+    tuple((br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3))
+    for br in range(3) for bc in range(3)
+)
+UNITS = ROWS + COLS + BOXES                   # unit u: rows 0-8, columns 9-17, boxes 18-26
+UNIT_NAMES = ("row",) * 9 + ("column",) * 9 + ("box",) * 9
+CELL_UNITS = tuple((i // 9, 9 + i % 9, 18 + (i // 27) * 3 + (i % 9) // 3) for i in CELLS)
+PEERS = tuple(
+    tuple(sorted({j for u in CELL_UNITS[i] for j in UNITS[u]} - {i})) for i in CELLS
+)
+BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))        # BIT[d]
+DIGIT = {1 << (d - 1): d for d in range(1, 10)}                # DIGIT[bit]
+_COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def cell_name(i: int) -> str:
+    """The 1-based ``(row, column)`` of cell ``i``."""
+    return f"({i // 9 + 1}, {i % 9 + 1})"
+
+
+# ---------------------------------------------------------------- parsing
+def parse_grid(value: Any) -> Grid:
+    """A grid from an 81-character string ('.' or '0' blank), a 9x9 list or 81 ints.
+
+    Raises :class:`StateError` naming the first problem (shape, type or range).
+    """
+    if isinstance(value, str):
+        return _grid_from_string(value)
+    if not isinstance(value, (list, tuple)):
+        raise StateError(f"grid must be a 9x9 list or an 81-character string, not {type(value).__name__}")
+    if len(value) == 81 and all(type(v) is int for v in value):
+        return _checked(tuple(value), lambda i: f"cell {cell_name(i)}")
+    if len(value) != 9:
+        raise StateError(f"grid has {len(value)} rows, expected 9")
+    flat: list[Any] = []
+    for r, row in enumerate(value, 1):
+        if not isinstance(row, (list, tuple)):
+            raise StateError(f"row {r} is not a list")
+        if len(row) != 9:
+            raise StateError(f"row {r} has {len(row)} cells, expected 9")
+        flat.extend(row)
+    return _checked(tuple(flat), lambda i: f"cell {cell_name(i)}")
+
+
+def _grid_from_string(text: str) -> Grid:
+    text = text.strip()
+    if len(text) != 81:
+        raise StateError(f"grid string has {len(text)} characters, expected 81")
+    cells = []
+    for i, ch in enumerate(text):
+        if ch in ".0":
+            cells.append(0)
+        elif ch in "123456789":
+            cells.append(int(ch))
+        else:
+            raise StateError(f"cell {cell_name(i)} is {ch!r}; use 1-9, '.' or '0'")
+    return tuple(cells)
+
+
+def _checked(cells: tuple[Any, ...], where: Any) -> Grid:
+    for i, v in enumerate(cells):
+        if type(v) is not int:  # bool is not a digit
+            raise StateError(f"{where(i)} is {v!r}, not an integer")
+        if not 0 <= v <= 9:
+            raise StateError(f"{where(i)} is {v}, outside 0..9")
+    return cells
+
+
+@dataclass(frozen=True)
+class SudokuPuzzle:
+    """A 9x9 puzzle: its 81 givens (0 = empty), row-major."""
+
+    givens: Grid
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "givens", parse_grid(self.givens))
+
+    @classmethod
+    def from_grid(cls, value: Any) -> "SudokuPuzzle":
+        """A puzzle from anything :func:`parse_grid` reads."""
+        return cls(parse_grid(value))
+
+
+# ---------------------------------------------------------------- rules
+def _count_word(n: int) -> str:
+    return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+
+
+def repeat_sentence(u: int, digit: int, times: int) -> str:
+    """"row 3 has two 7s": unit ``u`` holds ``digit`` ``times`` times."""
+    return f"{UNIT_NAMES[u]} {u % 9 + 1} has {_count_word(times)} {digit}s"
+
+
+def unit_duplicates(grid: Sequence[int], u: int) -> list[str]:
+    """Sentences for the digits repeated in unit ``u``, smallest digit first."""
+    counts = [0] * 10
+    for i in UNITS[u]:
+        counts[grid[i]] += 1
+    return [repeat_sentence(u, d, n) for d, n in enumerate(counts) if d and n > 1]
+
+
+def overwritten_givens(givens: Sequence[int], grid: Sequence[int]) -> list[str]:
+    """Sentences for the given cells that ``grid`` changes or clears."""
+    return [
+        f"cell {cell_name(i)} overwrites the given {g}"
+        for i, g in enumerate(givens) if g and grid[i] != g
+    ]
+
+
+def grid_violations(givens: Sequence[int], grid: Sequence[int]) -> list[str]:
+    """Changed givens, then repeated digits by rows, columns and boxes."""
+    reasons = overwritten_givens(givens, grid)
+    for u in range(27):
+        reasons.extend(unit_duplicates(grid, u))
+    return reasons
+
+
+def unit_masks(grid: Sequence[int]) -> list[int] | None:
+    """The digit bits placed in each of the 27 units, or ``None`` when a unit repeats a digit."""
+    used = [0] * 27
+    for i in CELLS:
+        d = grid[i]
+        if d:
+            bit = BIT[d]
+            for u in CELL_UNITS[i]:
+                if used[u] & bit:
+                    return None
+                used[u] |= bit
+    return used
+
+
+def allowed(grid: Sequence[int], i: int) -> int:
+    """The digit bits no peer of cell ``i`` holds."""
+    taken = 0
+    for j in PEERS[i]:
+        taken |= BIT[grid[j]]
+    return ALL & ~taken
+
+
+# ---------------------------------------------------------------- the oracle
+def _propagate(grid: list[int], used: list[int]) -> list[int] | None:
+    """Place naked and hidden singles until none is left.
+
+    Mutates ``grid`` and ``used``; returns the candidates of every cell (0 when filled), or
+    ``None`` on a contradiction (an empty cell without candidates, a digit without a place).
+    """
+    cell_units, units, digit, cells_range = CELL_UNITS, UNITS, DIGIT, CELLS
+    while True:
+        cands = [0] * 81
+        placed = False
+        for i in cells_range:
+            if grid[i]:
+                continue
+            r, c, b = cell_units[i]
+            cand = ALL & ~(used[r] | used[c] | used[b])
+            if not cand:
+                return None
+            if cand & (cand - 1):
+                cands[i] = cand
+            else:                                   # naked single
+                grid[i] = digit[cand]
+                used[r] |= cand
+                used[c] |= cand
+                used[b] |= cand
+                placed = True
+        if placed:
+            continue
+        for u, cells in enumerate(units):
+            once = twice = 0
+            for i in cells:
+                cand = cands[i]
+                twice |= once & cand
+                once |= cand
+            if (once | used[u]) != ALL:
+                return None                         # some digit has no place in the unit
+            singles = once & ~twice
+            if not singles:
+                continue
+            for i in cells:
+                bit = cands[i] & singles
+                if not bit:
+                    continue
+                if bit & (bit - 1):
+                    return None                     # one cell is the only place of two digits
+                if grid[i]:
+                    if grid[i] != digit[bit]:
+                        return None
+                    continue
+                r, c, b = cell_units[i]
+                if (used[r] | used[c] | used[b]) & bit:
+                    return None                     # a peer took the digit earlier in this pass
+                grid[i] = digit[bit]
+                used[r] |= bit
+                used[c] |= bit
+                used[b] |= bit
+                placed = True
+        if not placed:
+            return cands
+
+
+def _search(grid: list[int], used: list[int], limit: int, found: list[Grid]) -> int:
+    """Count completions of ``grid`` (at most ``limit``), appending each to ``found``."""
+    cands = _propagate(grid, used)
+    if cands is None:
+        return 0
+    best, fewest = -1, 10
+    for i in CELLS:
+        cand = cands[i]
+        if cand:
+            n = cand.bit_count()
+            if n < fewest:
+                best, fewest = i, n
+                if n == 2:
+                    break
+    if best < 0:
+        found.append(tuple(grid))
+        return 1
+    r, c, b = CELL_UNITS[best]
+    cand = cands[best]
+    count = 0
+    while cand:
+        bit = cand & -cand
+        cand ^= bit
+        g = grid[:]
+        u = used[:]
+        g[best] = DIGIT[bit]
+        u[r] |= bit
+        u[c] |= bit
+        u[b] |= bit
+        count += _search(g, u, limit - count, found)
+        if count >= limit:
+            break
+    return count
+
+
+def _grid_of(puzzle_or_state: Any) -> Grid:
+    if isinstance(puzzle_or_state, SudokuPuzzle):
+        return puzzle_or_state.givens
+    return parse_grid(puzzle_or_state)
+
+
+def _completions(grid: Sequence[int], limit: int, found: list[Grid]) -> int:
+    """Count completions of a well-formed grid, up to ``limit``."""
+    used = unit_masks(grid)
+    if used is None or limit <= 0:
+        return 0
+    return _search(list(grid), used, limit, found)
+
+
+def solutions(puzzle_or_state: Any, limit: int = 2) -> list[Grid]:
+    """Up to ``limit`` completions of a puzzle or state (none when a unit repeats a digit)."""
+    found: list[Grid] = []
+    _completions(_grid_of(puzzle_or_state), limit, found)
+    return found
+
+
+def count_solutions(puzzle_or_state: Any, limit: int = 2) -> int:
+    """The number of completions, counted up to ``limit`` (``limit=2`` decides uniqueness).
+
+    Accepts a :class:`SudokuPuzzle` (its givens) or anything :func:`parse_grid` reads.
+    """
+    return _completions(_grid_of(puzzle_or_state), limit, [])
+
+
+def solve(puzzle_or_state: Any) -> Grid | None:
+    """One completion of a puzzle or state, or ``None`` when there is none."""
+    found = solutions(puzzle_or_state, 1)
+    return found[0] if found else None
+
+
+def keeps_givens(givens: Sequence[int], grid: Sequence[int]) -> bool:
+    """Whether ``grid`` holds every given of the puzzle."""
+    return all(g == d for g, d in zip(givens, grid) if g)
+
+
+# ---------------------------------------------------------------- moves
+def fills(grid: Grid, i: int) -> Iterator[Grid]:
+    """The grids filling empty cell ``i`` with each digit no peer holds."""
+    cand = allowed(grid, i)
+    for d in range(1, 10):
+        if cand & BIT[d]:
+            yield grid[:i] + (d,) + grid[i + 1:]
+
+
+def first_empty(grid: Grid) -> int | None:
+    """The first empty cell in row-major order, or ``None`` when the grid is full."""
+    try:
+        return grid.index(0)
+    except ValueError:
+        return None
+
+
+def children_first_empty(puzzle: SudokuPuzzle, state: Grid) -> Iterator[Grid]:
+    """FineReason's official tree: every rule-valid fill of the first empty cell only.
+
+    :meth:`SudokuEngine.children` instead fills any empty cell, which is what a model's single
+    move may do; the official trees (and their ``unsolvable_child``) branch on the first cell.
+    """
+    i = first_empty(state)
+    if i is not None:
+        yield from fills(state, i)
+
+
+# ---------------------------------------------------------------- the engine
+class SudokuEngine(Engine[SudokuPuzzle, Grid]):
+    """Sudoku states are 81-tuples; a minimal move fills or clears one non-given cell."""
+
+    name = "sudoku"
+    official_name = "sudoku"
+
+    # -------------------------------------------------------------- official formats
+    def puzzle_from_official(self, record: dict) -> SudokuPuzzle:
+        try:
+            initial = record["inputs"]["initial"]
+        except (KeyError, TypeError):
+            raise StateError("record has no inputs.initial grid") from None
+        return SudokuPuzzle(parse_grid(initial))
+
+    def item_from_official(self, record: dict) -> StateItem[SudokuPuzzle, Grid]:
+        puzzle = self.puzzle_from_official(record)
+        inputs = record["inputs"]
+
+        def state(key: str) -> Grid | None:
+            value = inputs.get(key)
+            return None if value is None else self.parse_state(puzzle, value)
+
+        status = (record.get("outputs") or {}).get("current_status")
+        return StateItem(
+            puzzle=puzzle,
+            current=self.parse_state(puzzle, inputs.get("current", inputs["initial"])),
+            parent=state("parent"),
+            grandparent=state("grandparent"),
+            unsolvable_child=state("unsolvable_child"),
+            solvable=None if status is None else status == "Solvable",
+        )
+
+    def to_official(self, puzzle: SudokuPuzzle, state: Grid) -> list[list[int]]:
+        return [list(state[r * 9:r * 9 + 9]) for r in range(9)]
+
+    def parse_state(self, puzzle: SudokuPuzzle, value: Any) -> Grid:
+        return parse_grid(value)
+
+    # -------------------------------------------------------------- rules and oracle
+    def violations(self, puzzle: SudokuPuzzle, state: Grid) -> list[str]:
+        return grid_violations(puzzle.givens, state)
+
+    def is_solvable(self, puzzle: SudokuPuzzle, state: Grid) -> bool:
+        return keeps_givens(puzzle.givens, state) and _completions(state, 1, []) == 1
+
+    def solve(self, puzzle: SudokuPuzzle, state: Grid | None = None) -> Grid | None:
+        """A completion of ``state`` (default: the givens) that keeps the givens, or ``None``."""
+        grid = puzzle.givens if state is None else state
+        return solve(grid) if self.is_solvable(puzzle, grid) else None
+
+    # -------------------------------------------------------------- moves
+    def children(self, puzzle: SudokuPuzzle, state: Grid) -> Iterator[Grid]:
+        """Every rule-valid fill of every empty cell (see :func:`children_first_empty`)."""
+        for i in CELLS:
+            if not state[i]:
+                yield from fills(state, i)
+
+    def undo_moves(self, puzzle: SudokuPuzzle, state: Grid) -> Iterator[Grid]:
+        """Every state clearing one filled cell that is not a given."""
+        for i in CELLS:
+            if state[i] and not puzzle.givens[i]:
+                yield state[:i] + (0,) + state[i + 1:]
+
+    def step(self, puzzle: SudokuPuzzle, current: Grid, proposed: Grid) -> Step:
+        """Classify ``proposed`` against ``current``, cell by cell.
+
+        - no cell changed: NONE;
+        - a changed cell is a given: INVALID ("cell (r, c) overwrites the given d");
+        - two or more cells changed: MULTIPLE ("k cells changed: (r, c), ...");
+        - one empty cell filled: INVALID with the repeats it creates ("row 3 has two 7s"),
+          else FORWARD;
+        - one filled cell cleared: BACKWARD;
+        - one filled cell given another digit: INVALID ("cell (r, c) changes 5 to 7; ...").
+        """
+        changed = [i for i in CELLS if current[i] != proposed[i]]
+        if not changed:
+            return Step(StepKind.NONE, ("no cell changed",))
+        givens = puzzle.givens
+        broken = [f"cell {cell_name(i)} overwrites the given {givens[i]}" for i in changed if givens[i]]
+        if broken:
+            return Step(StepKind.INVALID, tuple(broken))
+        if len(changed) > 1:
+            cells = ", ".join(cell_name(i) for i in changed)
+            return Step(StepKind.MULTIPLE, (f"{len(changed)} cells changed: {cells}",))
+        i = changed[0]
+        before, after = current[i], proposed[i]
+        if not after:
+            return Step(StepKind.BACKWARD)
+        if before:
+            why = f"cell {cell_name(i)} changes {before} to {after}; a move fills one empty cell"
+            return Step(StepKind.INVALID, (why,))
+        if allowed(proposed, i) & BIT[after]:
+            return Step(StepKind.FORWARD)
+        times = [(u, sum(proposed[j] == after for j in UNITS[u])) for u in CELL_UNITS[i]]
+        return Step(StepKind.INVALID, tuple(repeat_sentence(u, after, n) for u, n in times if n > 1))
+
+    def check_solution(self, puzzle: SudokuPuzzle, state: Grid) -> list[str]:
+        """Empty cells first, then changed givens and repeated digits."""
+        empty = state.count(0)
+        reasons = []
+        if empty:
+            reasons.append(f"{empty} cell{'s are' if empty > 1 else ' is'} still empty")
+        return reasons + self.violations(puzzle, state)
+
+
+register(SudokuEngine())
+
+__all__ = [
+    "SudokuEngine", "SudokuPuzzle", "children_first_empty", "count_solutions", "first_empty",
+    "grid_violations", "parse_grid", "solutions", "solve",
+]

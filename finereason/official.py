@@ -1,0 +1,81 @@
+"""Reading the official FineReason release (``<puzzle>_states.json`` / ``_questions.json``).
+
+The official files are JSON Lines despite the ``.json`` suffix; a JSON array is accepted too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Iterator
+
+from .engines import Engine, get_engine
+
+OFFICIAL_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
+_STATES_FILE = re.compile(r"^(sudoku|graphcoloring|game24|gridpuzzle)_states(?:_sample)?\.jsonl?$")
+
+
+class OfficialDataError(ValueError):
+    """An official file that cannot be read; the message names the file and line."""
+
+
+def read_records(path: str | Path) -> list[dict]:
+    """All records of an official file (JSON Lines or a JSON array)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise OfficialDataError(f"cannot read {path}: {err.strerror or err}") from None
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise OfficialDataError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+        if not all(isinstance(r, dict) for r in data):
+            raise OfficialDataError(f"{path}: expected a list of objects")
+        return data
+    records = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise OfficialDataError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise OfficialDataError(f"{path}:{lineno}: expected a JSON object")
+        records.append(record)
+    return records
+
+
+def engine_for_file(path: str | Path) -> Engine:
+    """The engine for an official file, from its name (``sudoku_states.json`` -> sudoku)."""
+    name = Path(path).name
+    for official in OFFICIAL_PUZZLES:
+        if name.startswith(official + "_"):
+            return get_engine(official)
+    raise OfficialDataError(
+        f"cannot tell the puzzle of {name}: official files are named <puzzle>_states.json with puzzle in {', '.join(OFFICIAL_PUZZLES)}"
+    )
+
+
+def find_state_files(directory: str | Path) -> list[Path]:
+    """The official ``*_states`` files in ``directory`` (full release or samples), sorted."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise OfficialDataError(f"{directory} is not a directory")
+    files = sorted(p for p in directory.iterdir() if _STATES_FILE.match(p.name))
+    if not files:
+        raise OfficialDataError(f"no official *_states.json files in {directory}")
+    return files
+
+
+def iter_items(path: str | Path) -> Iterator[tuple[int, object]]:
+    """(line index, StateItem) for each record of an official states file."""
+    engine = engine_for_file(path)
+    for index, record in enumerate(read_records(path)):
+        try:
+            yield index, engine.item_from_official(record)
+        except (ValueError, KeyError, TypeError) as err:
+            raise OfficialDataError(f"{path}: record {index}: {err}") from None

@@ -1,0 +1,147 @@
+"""The single source of verdicts: state checking, state transition and end-to-end.
+
+Metrics (lm-eval), dataset builders, GRPO rewards and feedback loops all call these functions.
+They never raise on model text: unreadable answers become ``parse_error`` verdicts.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .engines import Engine, StateItem, StepKind, get_engine
+from .textparse import extract_choice
+from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Verdict
+
+MODES = ("strict", "paper")
+_ORACLE_CACHE = 65_536
+
+
+@lru_cache(maxsize=_ORACLE_CACHE)
+def _cached_solvable(engine_name: str, puzzle: Any, state: Any) -> bool:
+    return get_engine(engine_name).is_solvable(puzzle, state)
+
+
+def is_solvable(engine: Engine, puzzle: Any, state: Any) -> bool:
+    """The oracle's verdict, memoised (puzzles and states are hashable values)."""
+    try:
+        return _cached_solvable(engine.name, puzzle, state)
+    except TypeError:  # an unhashable state from a third-party engine
+        return engine.is_solvable(puzzle, state)
+
+
+def _engine(engine: Engine | str) -> Engine:
+    return get_engine(engine) if isinstance(engine, str) else engine
+
+
+# ------------------------------------------------------------------ state checking
+def verify_state_checking(
+    engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None
+) -> Verdict:
+    """Judge a state-checking answer ("(A)" solvable / "(B)" unsolvable).
+
+    ``solvable`` may carry an oracle label computed earlier (e.g. stored at build time);
+    otherwise the oracle is asked.
+    """
+    eng = _engine(engine)
+    try:
+        choice = extract_choice(response)
+    except (ParseError, RecursionError) as err:
+        return Verdict(False, Category.PARSE_ERROR.value, (str(err),))
+    if choice is None:
+        return Verdict(False, Category.PARSE_ERROR.value, ("no final answer (A)/(B) found",))
+    truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
+    predicted = SOLVABLE if choice == "A" else UNSOLVABLE
+    actual = SOLVABLE if truth else UNSOLVABLE
+    if predicted == actual:
+        return Verdict(True, "correct", (), predicted)
+    return Verdict(False, "incorrect", (f"the state is {actual.lower()}, not {predicted.lower()}",), predicted)
+
+
+# ------------------------------------------------------------------ state transition
+def verify_state_transition(
+    engine: Engine | str,
+    item: StateItem,
+    response: str,
+    mode: str = "strict",
+    *,
+    solvable: bool | None = None,
+) -> Verdict:
+    """Judge a state-transition answer ("Next state: ...") as exactly one category.
+
+    ``strict`` (default): a forward move from a solvable state is correct only if the oracle says
+    the child is solvable. ``paper``: the official release's scoring, where only the given
+    unsolvable child counts as ``unsolvable_child``.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    eng = _engine(engine)
+    puzzle = item.puzzle
+    malformed: str | None = None
+    proposed: Any = None
+    try:
+        proposed = eng.parse_state_text(puzzle, response)
+    except StateError as err:
+        malformed = str(err)
+    except (ParseError, RecursionError, ValueError, TypeError) as err:
+        return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+    current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
+    if current_solvable:
+        return _forward_verdict(eng, item, proposed, malformed, mode)
+    return _backtrack_verdict(eng, item, proposed, malformed)
+
+
+def _forward_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, mode: str) -> Verdict:
+    if malformed is not None:
+        return Verdict(False, Category.INVALID_MOVE.value, (malformed,))
+    step = eng.step(item.puzzle, item.current, proposed)
+    if step.kind is StepKind.MULTIPLE:
+        return Verdict(False, Category.MULTIPLE_MOVES.value, step.reasons)
+    if step.kind is StepKind.BACKWARD:
+        why = ("the current state is solvable, so the move must go forward, not undo a step",)
+        return Verdict(False, Category.INVALID_MOVE.value, why + step.reasons)
+    if step.kind is not StepKind.FORWARD:
+        return Verdict(False, Category.INVALID_MOVE.value, step.reasons or ("no valid move was made",))
+    if mode == "paper":
+        dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
+    else:
+        dead_end = not is_solvable(eng, item.puzzle, proposed)
+    if dead_end:
+        return Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
+    return Verdict(True, Category.CORRECT.value)
+
+
+def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None) -> Verdict:
+    fail = Category.BACKTRACKING_FAILURE.value
+    if malformed is not None:
+        return Verdict(False, fail, (malformed,))
+    parent = item.parent
+    if parent is None:
+        return Verdict(False, fail, ("the initial state is unsolvable, so no move can be correct",))
+    if eng.same(proposed, parent):
+        return Verdict(True, Category.CORRECT.value)
+    if eng.same(proposed, item.current):
+        return Verdict(False, fail, ("the state is unsolvable and must backtrack to its parent, but it was left unchanged",))
+    if eng.step(item.puzzle, parent, proposed).kind is StepKind.FORWARD:
+        return Verdict(False, Category.SIBLING.value, ("moved to another child of the parent instead of backtracking to the parent",))
+    if eng.step(item.puzzle, item.current, proposed).kind is StepKind.FORWARD:
+        return Verdict(False, fail, ("moved forward from an unsolvable state instead of backtracking",))
+    return Verdict(False, fail, ("the proposed state is not the parent of the unsolvable state",))
+
+
+# ------------------------------------------------------------------ end to end
+def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str) -> Verdict:
+    """Judge a full solution against the puzzle's rules (any valid solution counts)."""
+    eng = _engine(engine)
+    try:
+        state = eng.parse_solution_text(puzzle, response)
+    except StateError as err:
+        return Verdict(False, "invalid_solution", (str(err),))
+    except (ParseError, RecursionError, ValueError, TypeError) as err:
+        return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+    reasons = eng.check_solution(puzzle, state)
+    if reasons:
+        return Verdict(False, "invalid_solution", tuple(reasons))
+    return Verdict(True, "correct")
+
+
+__all__ = ["MODES", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition"]

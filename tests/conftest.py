@@ -1,0 +1,35 @@
+"""Shared fixtures: the reference data in ../shared (skipped with a reason when absent)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+SHARED = Path(os.environ.get("FINEREASON_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared, or skip the test when the reference data is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"reference data {path} is absent (expected ../shared beside the checkout)")
+    return path
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.fixture
+def official_states():
+    """Loader: official_states('sudoku') -> list of the sample's records."""
+
+    def load(official_name: str) -> list[dict]:
+        return read_jsonl(shared_path("finereason_official", f"{official_name}_states_sample.jsonl"))
+
+    return load
