@@ -11,7 +11,9 @@ from typing import Any
 
 from .verdict import ParseError
 
-MAX_PAYLOAD_CHARS = 200_000
+MAX_PAYLOAD_CHARS = 50_000
+MAX_MARKERS_TRIED = 2_000  # occurrences of a keyword examined, last first
+LOOSE_WINDOW_CHARS = 65_536  # loose (untagged) answers are looked for near the end only
 MAX_DEPTH = 8
 MAX_ELEMENTS = 50_000
 MAX_INT_DIGITS = 12
@@ -41,7 +43,7 @@ def strip_thinking(text: str) -> str:
 # ---------------------------------------------------------------- state checking choices
 _MARKUP = r"[\s*_`$\\{}:\[\]]*"
 _TAGGED = re.compile(
-    r"(?:final\s+)?answer(?:\s+is)?\s*[:：]?" + _MARKUP + r"(?:\\text\{|\\textbf\{|\\mathrm\{)?\s*"
+    r"answer(?:\s+is)?\s*[:：]?" + _MARKUP + r"(?:\\text\{|\\textbf\{|\\mathrm\{)?\s*"
     r"(?:\(\s*([AB])\s*\)|([AB])(?![A-Za-z])|(un)?(solvable|colorable|colourable)\b)",
     re.IGNORECASE,
 )
@@ -50,6 +52,23 @@ _LOOSE = re.compile(
     r"\b(not\s+|un)?(solvable|colorable|colourable)\b",
     re.IGNORECASE,
 )
+
+
+def last_match(body: str, low: str, keyword: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The last match of ``pattern`` that starts at an occurrence of ``keyword``.
+
+    ``low`` is ``body.lower()``. Occurrences are found with ``str.rfind`` from the end, so the
+    cost is bounded by ``MAX_MARKERS_TRIED`` anchored matches however long the text is.
+    """
+    pos = len(low)
+    for _ in range(MAX_MARKERS_TRIED):
+        pos = low.rfind(keyword, 0, pos)
+        if pos < 0:
+            return None
+        match = pattern.match(body, pos)
+        if match is not None:
+            return match
+    return None
 
 
 def _choice_of(match: re.Match[str]) -> str:
@@ -64,15 +83,17 @@ def extract_choice(text: str) -> str | None:
     """The final (A)/(B) choice in ``text``, or ``None``.
 
     (A) means solvable/colorable and (B) unsolvable/uncolorable. Answers tagged with
-    "Answer:" win over loose mentions; among those, the last one wins. Thinking is ignored.
+    "Answer:" win over loose mentions; among those, the last one wins. Thinking is ignored, and
+    loose mentions count only in the last ``LOOSE_WINDOW_CHARS`` characters.
     """
     body = strip_thinking(text)
+    low = body.lower()
+    tagged = last_match(body, low, "answer", _TAGGED)
+    if tagged is not None:
+        return _choice_of(tagged)
+    start = max(0, len(body) - LOOSE_WINDOW_CHARS)
     last = None
-    for last in _TAGGED.finditer(body):
-        pass
-    if last is not None:
-        return _choice_of(last)
-    for last in _LOOSE.finditer(body):
+    for last in _LOOSE.finditer(body, start):
         pass
     return _choice_of(last) if last is not None else None
 
@@ -81,20 +102,29 @@ def extract_choice(text: str) -> str | None:
 _NEXT_STATE = re.compile(r"next\s+state", re.IGNORECASE)
 
 
-def extract_marked_payload(text: str, marker: re.Pattern[str] = _NEXT_STATE) -> str:
-    """The bracketed payload after the last ``marker`` in the answer part of ``text``.
+def extract_marked_payload(text: str, keyword: str = "next", marker: re.Pattern[str] = _NEXT_STATE) -> str:
+    """The bracketed payload after the last ``marker`` (starting with ``keyword``) in the answer.
 
     Returns the text from the first ``[`` after the marker to its matching ``]``. Raises
     :class:`ParseError` when there is no marker, no list, unbalanced brackets or a payload
     beyond the limits.
     """
     body = strip_thinking(text)
-    last = None
-    for last in marker.finditer(body):
-        pass
+    last = last_match(body, body.lower(), keyword, marker)
     if last is None:
         raise ParseError("no 'Next state:' found in the answer")
     return bracketed(body, last.end())
+
+
+_SOLUTION_MARKS = (("answer", re.compile(r"answer", re.IGNORECASE)), ("solution", re.compile(r"solution", re.IGNORECASE)))
+
+
+def extract_solution_payload(text: str) -> str:
+    """The bracketed list after the last "answer"/"solution" (or the first list when neither appears)."""
+    body = strip_thinking(text)
+    low = body.lower()
+    ends = [m.end() for kw, pat in _SOLUTION_MARKS if (m := last_match(body, low, kw, pat)) is not None]
+    return bracketed(body, max(ends) if ends else 0)
 
 
 def bracketed(text: str, start: int = 0) -> str:

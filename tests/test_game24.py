@@ -146,17 +146,20 @@ def test_parser_rejects(text):
     ids=["100k-nested-parentheses", "5MB-number", "5MB-parentheses"],
 )
 def test_hostile_sizes_fail_fast(text):
+    # (expected error, call, time limit): the parser itself fails in well under 100 ms; text-level
+    # readers first scan the whole response for the marker (textparse), so they get more room.
     calls = [
-        (ParseError, lambda: arith.parse(text)),
-        (StateError, lambda: ENGINE.parse_state(P1247, ["1", text])),
-        ((ParseError, StateError), lambda: ENGINE.parse_state_text(P1247, f"Next state: [1, {text}]")),
-        (ParseError, lambda: ENGINE.parse_solution_text(P1247, f"Answer: {text}")),
+        (ParseError, lambda: arith.parse(text), 0.1),
+        (StateError, lambda: ENGINE.parse_state(P1247, ["1", text]), 0.1),
+        ((ParseError, StateError), lambda: ENGINE.parse_state_text(P1247, f"Next state: [1, {text}]"), 0.5),
+        (ParseError, lambda: ENGINE.parse_solution_text(P1247, f"Answer: {text}"), 0.5),
+        (ParseError, lambda: ENGINE.parse_solution_text(P1247, text.replace("1", "1\n=")), 0.5),
     ]
-    for error, call in calls:
+    for error, call, limit in calls:
         start = time.perf_counter()
         with pytest.raises(error):
             call()
-        assert time.perf_counter() - start < 0.1
+        assert time.perf_counter() - start < limit
 
 
 def test_parser_precedence_aliases_and_format():
@@ -302,7 +305,7 @@ def test_oracle_small_cases():
     assert ENGINE.is_solvable(P1247, state("((7 - 1) * (4 / 2) * 2)")) is False  # uses 2 twice
     assert ENGINE.is_solvable(Game24Puzzle((1, 2, 3, 4)), (arith.parse("1 * 2 * 3 * 4"),)) is True
     assert ENGINE.is_solvable(Game24Puzzle((3, 3, 8, 8)), (arith.parse("8 / (3 - 8 / 3)"),)) is True
-    assert can_make([3, 3, 8, 8]) and can_make([Fraction(1, 3), 8, 3]) and not can_make([1, 1, 1, 1])
+    assert can_make([3, 3, 8, 8]) and can_make([Fraction(8, 3), 3, 8]) and not can_make([1, 1, 1, 1])
 
 
 STEP_CASES = [
@@ -449,3 +452,27 @@ def test_oracle_is_consistent_with_the_tree(case):
         ENGINE.check_solution(puzzle, current) == []
     )
     assert ENGINE.is_solvable(puzzle, current) == expected
+
+
+def _naive_can_make(values: list[Fraction], target: Fraction) -> bool:
+    """Reference: plain recursive search with Fraction, no memo, no pruning."""
+    if len(values) == 1:
+        return values[0] == target
+    for i in range(len(values)):
+        for j in range(len(values)):
+            if i != j:
+                a, b = values[i], values[j]
+                rest = [v for k, v in enumerate(values) if k not in (i, j)]
+                options = [a + b, a - b, a * b] + ([a / b] if b else [])
+                if any(_naive_can_make(rest + [r], target) for r in options):
+                    return True
+    return False
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.fractions(min_value=-20, max_value=20, max_denominator=6), min_size=1, max_size=4),
+    st.integers(-30, 30),
+)
+def test_oracle_matches_naive_fraction_search(values, target):
+    assert can_make(values, target) == _naive_can_make(values, Fraction(target))

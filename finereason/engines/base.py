@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
-from ..textparse import read_payload
+from ..textparse import extract_solution_payload, parse_literal, read_payload
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 
 P = TypeVar("P")
@@ -93,13 +93,7 @@ class Engine(ABC, Generic[P, S]):
 
     def parse_solution_text(self, puzzle: P, text: str) -> S:
         """A full solution proposed in model text (end-to-end task)."""
-        from ..textparse import bracketed, parse_literal, strip_thinking
-        import re
-
-        body = strip_thinking(text)
-        marks = list(re.finditer(r"(?:final\s+)?(?:answer|solution)", body, re.IGNORECASE))
-        start = marks[-1].end() if marks else 0
-        return self.parse_state(puzzle, parse_literal(bracketed(body, start)))
+        return self.parse_state(puzzle, parse_literal(extract_solution_payload(text)))
 
     def from_input(self, obj: Any) -> tuple[P, S]:
         """(puzzle, state) from one ``finereason label`` input line.

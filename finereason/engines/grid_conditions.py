@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Union
 
 MAX_CONDITION_CHARS = 20_000
@@ -212,8 +213,12 @@ class _Parser:
         raise ConditionError(f"unexpected {kind or 'end of condition'!r}")
 
 
+@lru_cache(maxsize=8192)
 def parse_condition(text: str) -> Node:
-    """Parse one official ``conditions`` string into a tree (no evaluation, no ``eval``)."""
+    """Parse one official ``conditions`` string into a tree (no evaluation, no ``eval``).
+
+    Trees are immutable, so parses are memoised: the official states repeat their puzzles' clues.
+    """
     if not isinstance(text, str):
         raise ConditionError("condition must be a string")
     return _Parser(_tokenize(text)).parse()

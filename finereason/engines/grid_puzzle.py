@@ -82,6 +82,20 @@ class GridPuzzle:
         return tuple(compile_condition(c.tree, self.column_of, self.column_of_value) for c in self.clues)
 
     @cached_property
+    def clues_by_column(self) -> tuple[tuple[int, ...], ...]:
+        """For each non-key column, the clues whose truth can change when a value lands in it."""
+        from .grid_conditions import referenced_categories
+
+        out: list[list[int]] = [[] for _ in self.domains]
+        for i, clue in enumerate(self.clues):
+            cols = {self.column_of(c) for c in referenced_categories(clue.tree)}
+            cols |= {self.column_of_value(v) for v in referenced_values(clue.tree)}
+            for j in range(len(self.domains)):
+                if j + 1 in cols:
+                    out[j].append(i)
+        return tuple(tuple(c) for c in out)
+
+    @cached_property
     def clue_entities(self) -> tuple[tuple[tuple[int, Value], ...], ...]:
         """For each clue, the (column, value) entities it names (keys excluded)."""
         out = []
@@ -444,53 +458,51 @@ def _clue_sort_key(cid: Any) -> tuple:
 
 
 def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None) -> bool:
-    """Backtracking over empty cells (fewest candidates first) with three-valued clue pruning."""
+    """Exact completion search: place values (fewest candidate rows first) with three-valued
+    pruning, re-evaluating only the clues that read the column just changed."""
     fns = puzzle.compiled
+    deps = puzzle.clues_by_column
     width = len(puzzle.domains)
-    used = [{row[j] for row in cells if row[j] is not None} for j in range(width)]
+    row_of, rows = _context(puzzle, tuple(tuple(r) for r in cells))
+    rows = [list(r) for r in rows]
+    ctx = (row_of, rows)
+    if any(fn(ctx) is False for fn in fns):
+        return False
+    todo = [(j, v) for j in range(width) for v in puzzle.domains[j] if v not in row_of]
 
-    def consistent() -> bool:
-        ctx = _context(puzzle, tuple(tuple(r) for r in cells))
-        return all(fn(ctx) is not False for fn in fns)
+    def fits(j: int, v: Value, r: int) -> bool:
+        rows[r][j + 1] = v
+        row_of[v] = r
+        ok = all(fns[i](ctx) is not False for i in deps[j])
+        rows[r][j + 1] = None
+        del row_of[v]
+        return ok
 
-    def recurse() -> bool:
-        if not consistent():
-            return False
-        best = None
-        for j in range(width):
-            free_rows = [r for r, row in enumerate(cells) if row[j] is None]
-            if not free_rows:
-                continue
-            options = [v for v in puzzle.domains[j] if v not in used[j]]
-            # choose the column value with the fewest placements (values are placed into rows)
-            for v in options:
-                rows = []
-                for r in free_rows:
-                    cells[r][j] = v
-                    used[j].add(v)
-                    if consistent():
-                        rows.append(r)
-                    cells[r][j] = None
-                    used[j].discard(v)
-                if best is None or len(rows) < len(best[2]):
-                    best = (j, v, rows)
-                if not rows:
-                    return False
-        if best is None:
+    def recurse(todo: list[tuple[int, Value]]) -> bool:
+        if not todo:
             if found is not None:
-                found.append(tuple(tuple(r) for r in cells))
+                found.append(tuple(tuple(r[1:]) for r in rows))
             return True
-        j, v, rows = best
-        for r in rows:
-            cells[r][j] = v
-            used[j].add(v)
-            if recurse():
+        best: tuple[int, list[int]] | None = None
+        for n, (j, v) in enumerate(todo):
+            options = [r for r in range(len(rows)) if rows[r][j + 1] is None and fits(j, v, r)]
+            if best is None or len(options) < len(best[1]):
+                best = (n, options)
+                if len(options) <= 1:
+                    break
+        n, options = best
+        j, v = todo[n]
+        rest = todo[:n] + todo[n + 1:]
+        for r in options:
+            rows[r][j + 1] = v
+            row_of[v] = r
+            if recurse(rest):
                 return True
-            cells[r][j] = None
-            used[j].discard(v)
+            rows[r][j + 1] = None
+            del row_of[v]
         return False
 
-    return recurse()
+    return recurse(todo)
 
 
 register(GridPuzzleEngine(), "gridpuzzle", "logic_grid", "grid")
