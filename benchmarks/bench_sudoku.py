@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from finereason.engines.sudoku import (  # noqa: E402
-    ALL, BIT, CELL_UNITS, SudokuEngine, SudokuPuzzle, parse_grid, unit_masks,
+    ALL, CELL_UNITS, SudokuEngine, SudokuPuzzle, parse_grid, unit_masks,
 )
 
 DEFAULT_SHARED = ROOT.parent / "shared"

@@ -23,8 +23,9 @@ _SELF_LOOP_POLICIES = ("ignore", "error")
 def read_dimacs(source: str | os.PathLike[str], *, self_loops: str = "ignore") -> Adjacency:
     """The adjacency of a DIMACS ``.col`` graph given as a path or as the file's text.
 
-    A :class:`os.PathLike` is always a path. A ``str`` with a line break is the file's text;
-    a one-line ``str`` is a path when such a file exists, else text.
+    A :class:`os.PathLike` is always a path. A ``str`` with a line break is the file's text; a
+    one-line ``str`` is text when it starts with ``c``, ``p`` or ``e`` and no such file exists,
+    else a path (:class:`FileNotFoundError` when it is missing).
 
     Duplicate edges and edges listed in both directions are merged. Self-loops (``e 95 95`` in
     ``homer.col``) are dropped by default, as the reference tables do; ``self_loops="error"``
@@ -35,7 +36,9 @@ def read_dimacs(source: str | os.PathLike[str], *, self_loops: str = "ignore") -
     if isinstance(source, os.PathLike):
         text = Path(source).read_text(encoding="utf-8")
     elif isinstance(source, str):
-        if "\n" not in source and source.strip() and Path(source).is_file():
+        one_line = "\n" not in source
+        looks_like_text = source.split()[:1] in (["c"], ["p"], ["e"])
+        if one_line and (Path(source).is_file() or not looks_like_text):
             text = Path(source).read_text(encoding="utf-8")
         else:
             text = source

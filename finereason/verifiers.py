@@ -85,9 +85,13 @@ def verify_state_transition(
     except (ParseError, RecursionError, ValueError, TypeError) as err:
         return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
     current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
-    if current_solvable:
-        return _forward_verdict(eng, item, proposed, malformed, mode)
-    return _backtrack_verdict(eng, item, proposed, malformed)
+    judge = _forward_verdict if current_solvable else _backtrack_verdict
+    try:
+        return judge(eng, item, proposed, malformed, mode)
+    except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+        # an engine could not judge this proposal: never crash an evaluation or a training step
+        failure = Category.INVALID_MOVE if current_solvable else Category.BACKTRACKING_FAILURE
+        return Verdict(False, failure.value, (f"the proposed state cannot be judged: {err}",))
 
 
 def _forward_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, mode: str) -> Verdict:
@@ -110,7 +114,7 @@ def _forward_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str
     return Verdict(True, Category.CORRECT.value)
 
 
-def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None) -> Verdict:
+def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, mode: str) -> Verdict:
     fail = Category.BACKTRACKING_FAILURE.value
     if malformed is not None:
         return Verdict(False, fail, (malformed,))
@@ -138,7 +142,10 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str) -> Verdi
         return Verdict(False, "invalid_solution", (str(err),))
     except (ParseError, RecursionError, ValueError, TypeError) as err:
         return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
-    reasons = eng.check_solution(puzzle, state)
+    try:
+        reasons = eng.check_solution(puzzle, state)
+    except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+        return Verdict(False, "invalid_solution", (f"the proposed solution cannot be judged: {err}",))
     if reasons:
         return Verdict(False, "invalid_solution", tuple(reasons))
     return Verdict(True, "correct")

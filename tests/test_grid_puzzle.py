@@ -176,3 +176,53 @@ def test_multiple_and_invalid_moves():
     dup = ENGINE.parse_state(puzzle, ENGINE.to_official(puzzle, type(root)(tuple(map(tuple, dup_cells)))))
     verdict = ENGINE.step(puzzle, root, dup)
     assert verdict.kind is StepKind.INVALID and "twice" in verdict.reasons[0]
+
+
+# ------------------------------------------------------------------ properties
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def test_every_official_question_has_exactly_one_solution():
+    for record in questions():
+        assert ENGINE.count_solutions(ENGINE.puzzle_from_official(record), limit=2) == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_oracle_agrees_with_the_unique_solution(data):
+    """With a unique solution, a partial table is solvable exactly when it agrees with it."""
+    records = questions()
+    record = records[data.draw(st.integers(0, len(records) - 1))]
+    puzzle = ENGINE.puzzle_from_official(record)
+    solution = ENGINE.parse_state(puzzle, record["outputs"]["solution"]).cells
+    cells = [list(r) for r in solution]
+    width = len(puzzle.domains)
+    column = data.draw(st.integers(0, width - 1))
+    swap = data.draw(st.booleans())
+    if swap:  # exchange two values of one column: no longer the solution
+        a, b = data.draw(st.lists(st.integers(0, len(cells) - 1), min_size=2, max_size=2, unique=True))
+        cells[a][column], cells[b][column] = cells[b][column], cells[a][column]
+    keep = data.draw(st.lists(st.booleans(), min_size=len(cells) * width, max_size=len(cells) * width))
+    for i, k in enumerate(keep):
+        if not k and not (swap and i % width == column and i // width in (a, b)):
+            cells[i // width][i % width] = None
+    state = type(puzzle.empty)(tuple(map(tuple, cells)))
+    agrees = all(v is None or v == solution[r][j] for r, row in enumerate(cells) for j, v in enumerate(row))
+    assert ENGINE.is_solvable(puzzle, state) == agrees
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_children_are_forward_steps_and_undo(data):
+    records = questions()
+    puzzle = ENGINE.puzzle_from_official(records[data.draw(st.integers(0, len(records) - 1))])
+    state = puzzle.empty
+    for _ in range(data.draw(st.integers(1, 4))):
+        kids = list(itertools.islice(ENGINE.children(puzzle, state), 50))
+        if not kids:
+            break
+        kid = kids[data.draw(st.integers(0, len(kids) - 1))]
+        assert ENGINE.step(puzzle, state, kid).kind in (StepKind.FORWARD, StepKind.NONE)
+        assert list(ENGINE.undo_moves(puzzle, kid))[0].cells == state.cells
+        state = kid

@@ -128,6 +128,10 @@ class Engine(ABC, Generic[P, S]):
         """Classify ``proposed`` as a move from ``current``."""
 
     @abstractmethod
+    def solve(self, puzzle: P, state: S | None = None) -> S | None:
+        """A complete solution extending ``state`` (default: the initial state), or ``None``."""
+
+    @abstractmethod
     def check_solution(self, puzzle: P, state: S) -> list[str]:
         """Violations of ``state`` as a complete solution; empty means it solves ``puzzle``."""
 

@@ -18,8 +18,16 @@ Glossary:
   to swapping the operands of ``+`` and ``*`` (at any depth). Order of the list, whitespace and
   redundant parentheses never matter. Associativity is not applied: ``((1 + 2) + 3)`` and
   ``(1 + (2 + 3))`` record different moves.
+- *step*: :meth:`Game24Engine.step` compares the current and proposed states as multisets of
+  same-node expressions. With ``added`` the expressions only in the proposal and ``removed``
+  those only in the current state: *forward* when ``added`` is one operation on exactly the
+  ``removed`` two, *backward* when ``removed`` is one operation on exactly the ``added`` two,
+  *multiple* when the same holds with more operations (done or undone at once), *none* when
+  nothing changed, and *invalid* for anything else: numbers added, lost or reused, a division
+  by zero, or expressions regrouped (e.g. ``(4 + 1)`` from ``(4 + 7), 1``).
 - *oracle*: :meth:`Game24Engine.is_solvable`, an exhaustive search over the values with exact
   rational arithmetic (reduced integer pairs), memoised on the sorted tuple of values.
+  Its cost grows factorially with the number of expressions: meant for 4 numbers (6 is fine).
 """
 from __future__ import annotations
 
@@ -28,8 +36,8 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd
 from itertools import combinations_with_replacement
+from math import gcd
 from typing import Any, Iterable, Iterator
 
 from ..arith import (
@@ -43,6 +51,7 @@ State = tuple[Node, ...]
 
 MAX_EXPRESSIONS = 64          # a state listing more expressions is malformed
 _SEARCH_BUDGET = 100_000      # node visits allowed when matching a proposed state to the current one
+_MAX_SEARCH_DEPTH = 400       # recursion depth of that matching (far below Python's limit)
 _ORACLE_CACHE = 1 << 19
 
 
@@ -230,24 +239,24 @@ def _built_from(targets: list[Node], pool: Counter[Node]) -> bool:
     budget = [_SEARCH_BUDGET]
     pool = Counter(pool)
 
-    def search(work: list[Node]) -> bool:
+    def search(work: list[Node], depth: int) -> bool:
         budget[0] -= 1
-        if budget[0] < 0:
+        if budget[0] < 0 or depth > _MAX_SEARCH_DEPTH:
             raise _TooComplex
         if not work:
             return not +pool
         node, rest = work[-1], work[:-1]
         if pool[node] > 0:
             pool[node] -= 1
-            ok = search(rest)
+            ok = search(rest, depth + 1)
             pool[node] += 1
             if ok:
                 return True
         if isinstance(node, BinOp):
-            return search(rest + [node.left, node.right])
+            return search(rest + [node.left, node.right], depth + 1)
         return False
 
-    return search(list(targets))
+    return search(list(targets), 0)
 
 
 # ------------------------------------------------------------------ text helpers
@@ -337,6 +346,8 @@ def _last_marks(body: str) -> list[int]:
             ends.append(at + len(mark))
             stop = at
     return sorted(ends)[-_MAX_MARKERS:]
+
+
 _LIST_START = re.compile(r"[\s:：*_]*(?:is\b)?[\s:：*_]*\[", re.IGNORECASE)
 _EXPR_RUN = re.compile(r"[0-9(][0-9()+\-*/×÷−\s]*")
 _HAS_OP = re.compile(r"[0-9)]\s*[+\-*/×÷−]")
@@ -403,22 +414,39 @@ class Game24Engine(Engine[Game24Puzzle, State]):
         )
 
     def from_input(self, obj: Any) -> tuple[Game24Puzzle, State]:
-        """An official record, ``{"numbers": [...] or "1 2 4 7", "state": [...]}`` or bare numbers.
-
-        Without a ``state`` the initial state (the numbers themselves) is meant.
-        """
+        """An official record, ``{"numbers": [...] or "1 2 4 7", "state": [...]}``, or a bare list of
+        expression strings such as ``["(4 + 7)", "1", "2"]`` (its numbers are the puzzle)."""
         if isinstance(obj, dict) and "inputs" in obj:
             item = self.item_from_official(obj)
             return item.puzzle, item.current
-        raw = obj.get("numbers") if isinstance(obj, dict) else obj
-        if isinstance(raw, str):
-            raw = raw.split()
-        if not isinstance(raw, list):
-            raise StateError("expected an official game24 record, {'numbers': [...], 'state': [...]} or a list of numbers")
-        puzzle = self.puzzle_from_official({"initial_state": raw})
-        given = obj.get("state") if isinstance(obj, dict) else None
-        state = self.parse_state(puzzle, list(puzzle.numbers) if given is None else given)
-        return puzzle, state
+        if isinstance(obj, dict):
+            raw = obj.get("numbers")
+            raw = raw.split() if isinstance(raw, str) else raw
+            if not isinstance(raw, list):
+                raise StateError("expected {'numbers': [...], 'state': [...]}")
+            puzzle = self.puzzle_from_official({"initial_state": raw})
+            given = obj.get("state")
+            return puzzle, self.parse_state(puzzle, list(puzzle.numbers) if given is None else given)
+        if not isinstance(obj, list) or not obj:
+            raise StateError("expected a list of expression strings, e.g. [\"(4 + 7)\", \"1\", \"2\"]")
+        nodes = []
+        for position, text in enumerate(obj, start=1):
+            try:
+                nodes.append(parse(str(text)))
+            except ParseError as err:
+                raise StateError(f"expression {position} is not valid arithmetic: {err}") from None
+        numbers = [n for node in nodes for n in sorted(leaves(node).elements())]
+        puzzle = Game24Puzzle(tuple(numbers))
+        return puzzle, self.parse_state(puzzle, obj)
+
+    def solve(self, puzzle: Game24Puzzle, state: State | None = None) -> State | None:
+        """A one-expression state reaching the target from ``state`` (default: the numbers), or ``None``."""
+        state = self.parse_state(puzzle, list(puzzle.numbers)) if state is None else state
+        if not self.is_solvable(puzzle, state):
+            return None
+        while len(state) > 1:
+            state = next(c for c in self.children(puzzle, state) if self.is_solvable(puzzle, c))
+        return state
 
     def to_official(self, puzzle: Game24Puzzle, state: State) -> list[str]:
         return [to_text(node) for node in state]
@@ -439,7 +467,9 @@ class Game24Engine(Engine[Game24Puzzle, State]):
                 raise StateError(f"expression {k} is a {type(item).__name__}, not an arithmetic expression")
             elif isinstance(item, int):
                 if not 0 <= item < 10 ** MAX_DIGITS:
-                    raise StateError(f"expression {k} ({item}) is not a non-negative integer of at most {MAX_DIGITS} digits")
+                    raise StateError(
+                        f"expression {k} ({item}) is not a non-negative integer of at most {MAX_DIGITS} digits"
+                    )
                 out.append(Num(item))
             else:
                 try:

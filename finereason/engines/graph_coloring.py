@@ -196,33 +196,48 @@ def _branch_colors(domain: int, used: int) -> int:
     return (domain & used) | (fresh & -fresh)
 
 
-def _extend(masks: Sequence[int], k: int, colors: Sequence[int]) -> list[int] | None:
+def _extend(masks: Sequence[int], k: int, colors: Sequence[int], witness: bool = True) -> list[int] | None:
     """A proper coloring with colors ``1..k`` that keeps every nonzero entry of ``colors``, or ``None``.
 
+    With ``witness=False`` a solvable case returns ``[]`` instead of building the coloring.
+
     Exact: DSATUR-ordered backtracking with forward checking and unit propagation on domain
-    masks, fresh-color symmetry breaking and peeling. The caller guarantees ``colors`` has no
-    conflict and only colors in ``0..k``.
+    masks, fresh-color symmetry breaking and peeling. ``None`` too when ``colors`` already has a
+    conflict. The caller guarantees ``len(colors) == len(masks)`` and colors in ``0..k``.
     """
     n = len(masks)
     full = (1 << k) - 1
     dom = [full] * n
+    members = [0] * (k + 1)  # members[c]: the vertices colored c
+    near = [0] * (k + 1)     # near[c]: the vertices next to one colored c
     free = 0
     used = 0
     for v, c in enumerate(colors):
         if c:
+            if members[c] & masks[v]:
+                return None
+            members[c] |= 1 << v
+            near[c] |= masks[v]
             dom[v] = 1 << (c - 1)
             used |= dom[v]
         else:
             free |= 1 << v
+    for c in range(1, k + 1):
+        m = near[c] & free
+        bit = 1 << (c - 1)
+        while m:
+            low = m & -m
+            m ^= low
+            dom[low.bit_length() - 1] ^= bit
     queue: list[int] = []
-    for v in _bits(free):
-        taken = 0
-        for u in _bits(masks[v] & ~free):
-            taken |= dom[u]
-        d = full & ~taken
+    m = free
+    while m:
+        low = m & -m
+        m ^= low
+        v = low.bit_length() - 1
+        d = dom[v]
         if not d:
             return None
-        dom[v] = d
         if not d & (d - 1):
             queue.append(v)
     start = _propagate(masks, dom, free, used, queue)
@@ -232,7 +247,7 @@ def _extend(masks: Sequence[int], k: int, colors: Sequence[int]) -> list[int] | 
     peeled: list[int] = []
     free = _peel(masks, dom, free, peeled)
     if not free:
-        return _finish(masks, k, dom, peeled)
+        return _finish(masks, k, dom, peeled) if witness else []
     # A frame: [domains, free vertices, used colors, branching vertex, colors left to try,
     # length of ``peeled`` after this node's own peeling (restored before each branch)]
     v = _select(masks, dom, free)
@@ -254,7 +269,7 @@ def _extend(masks: Sequence[int], k: int, colors: Sequence[int]) -> list[int] | 
         child_free, child_used = after
         child_free = _peel(masks, child, child_free, peeled)
         if not child_free:
-            return _finish(masks, k, child, peeled)
+            return _finish(masks, k, child, peeled) if witness else []
         w = _select(masks, child, child_free)
         stack.append([child, child_free, child_used, w, _branch_colors(child[w], child_used), len(peeled)])
     return None
@@ -263,16 +278,22 @@ def _extend(masks: Sequence[int], k: int, colors: Sequence[int]) -> list[int] | 
 def _finish(masks: Sequence[int], k: int, dom: Sequence[int], peeled: Sequence[int]) -> list[int]:
     """The coloring at a solved leaf: assigned colors, then peeled vertices in reverse peel order."""
     peeled_set = set(peeled)
-    colors = [0 if v in peeled_set else d.bit_length() for v, d in enumerate(dom)]
+    colors = [0] * len(dom)
+    members = [0] * (k + 1)
+    for v, d in enumerate(dom):
+        if v not in peeled_set:
+            c = d.bit_length()
+            colors[v] = c
+            members[c] |= 1 << v
     for v in reversed(peeled):
-        taken = 0
-        for u in _bits(masks[v]):
-            if colors[u]:
-                taken |= 1 << (colors[u] - 1)
-        fresh = ~taken & ((1 << k) - 1)
-        if not fresh:  # cannot happen: peeling keeps a free color for every peeled vertex
+        around = masks[v]
+        for c in range(1, k + 1):
+            if not members[c] & around:
+                colors[v] = c
+                members[c] |= 1 << v
+                break
+        else:  # cannot happen: peeling keeps a free color for every peeled vertex
             raise RuntimeError(f"peeled vertex {v} has no color left")
-        colors[v] = (fresh & -fresh).bit_length()
     return colors
 
 
@@ -397,10 +418,12 @@ def _color_classes(masks: Sequence[int], candidates: int) -> tuple[list[int], li
 def k_coloring(adjacency: Sequence[Sequence[int]] | GraphColoringPuzzle, k: int,
                precolored: Sequence[int] | None = None) -> tuple[int, ...] | None:
     """A proper coloring with colors ``1..k`` extending ``precolored`` (0 = free), or ``None``. Exact."""
+    if not _is_int(k) or k < 0:
+        raise ValueError(f"k must be a non-negative integer, got {k!r}")
     masks = _graph_masks(adjacency)
     colors = list(precolored) if precolored is not None else [0] * len(masks)
-    if len(colors) != len(masks) or any(not 0 <= c <= k for c in colors) or _conflicts(masks, colors):
-        return None
+    if len(colors) != len(masks) or any(not 0 <= c <= k for c in colors):
+        raise ValueError(f"precolored must hold {len(masks)} colors in 0..{k}")
     found = _extend(masks, k, colors)
     return None if found is None else tuple(found)
 
@@ -476,7 +499,7 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         problem = _shape_error(puzzle, value)
         if problem:
             raise StateError(problem)
-        return tuple(value)
+        return tuple(map(int, value))
 
     # ------------------------------------------------------------------ rules and moves
     def violations(self, puzzle: GraphColoringPuzzle, state: State) -> list[str]:
@@ -484,15 +507,33 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         return [f"vertices {u} and {v} share color {state[u]}" for u, v in _conflicts(puzzle.masks, state)]
 
     def is_solvable(self, puzzle: GraphColoringPuzzle, state: State) -> bool:
-        """Exact: can the partial coloring be completed with colors ``1..k``?"""
-        return self.complete(puzzle, state) is not None
+        """Exact: can the partial coloring be completed with colors ``1..k``?
+
+        Raises :class:`StateError` when ``state`` is not a coloring of ``puzzle`` (see :meth:`parse_state`).
+        """
+        return _extend(puzzle.masks, puzzle.k, _checked(puzzle, state), witness=False) is not None
 
     def complete(self, puzzle: GraphColoringPuzzle, state: State) -> State | None:
         """A complete proper coloring that keeps every colored vertex of ``state``, or ``None``."""
-        if _shape_error(puzzle, state) or _conflicts(puzzle.masks, state):
-            return None
-        found = _extend(puzzle.masks, puzzle.k, state)
+        found = _extend(puzzle.masks, puzzle.k, _checked(puzzle, state))
         return None if found is None else tuple(found)
+
+    def solve(self, puzzle: GraphColoringPuzzle, state: State | None = None) -> State | None:
+        """A proper coloring of every vertex with colors ``1..k`` extending ``state``, or ``None``."""
+        return self.complete(puzzle, (0,) * puzzle.n if state is None else state)
+
+    def from_input(self, obj: Any) -> tuple[GraphColoringPuzzle, State]:
+        """``{"graph": adjacency lists, "k": int, "coloring": [...]}`` or an official record."""
+        if isinstance(obj, dict) and "inputs" in obj:
+            return super().from_input(obj)
+        if not isinstance(obj, dict) or not {"graph", "k"} <= set(obj):
+            raise StateError('expected {"graph": adjacency lists, "k": colors, "coloring": [...]}')
+        k = obj["k"]
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise StateError(f"k must be a positive integer, got {k!r}")
+        puzzle = GraphColoringPuzzle(obj["graph"], k)
+        coloring = obj.get("coloring")
+        return puzzle, self.parse_state(puzzle, [0] * puzzle.n if coloring is None else coloring)
 
     def children(self, puzzle: GraphColoringPuzzle, state: State) -> Iterator[State]:
         """Every state with one more vertex colored without a conflict (vertex, then color, ascending)."""
@@ -533,7 +574,8 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         v = changed[0]
         before, after = current[v], proposed[v]
         if before and after:
-            return Step(StepKind.INVALID, (f"vertex {v} changes color {before} to {after}; a move colors one uncolored vertex",))
+            why = f"vertex {v} changes color {before} to {after}; a move colors one uncolored vertex"
+            return Step(StepKind.INVALID, (why,))
         if before:
             return Step(StepKind.BACKWARD, (f"vertex {v} is uncolored again (it had color {before})",))
         clashes = [u for u in puzzle.adjacency[v] if current[u] == after]
@@ -554,6 +596,17 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         elif blank:
             reasons.append(f"vertices {', '.join(map(str, blank))} are uncolored")
         return reasons + self.violations(puzzle, state)
+
+
+def _checked(puzzle: GraphColoringPuzzle, state: Sequence[int]) -> Sequence[int]:
+    """``state`` if it is a coloring of ``puzzle`` (fast path for plain ints), else :class:`StateError`."""
+    if len(state) == puzzle.n and set(map(type, state)) <= {int} and (
+            not state or (min(state) >= 0 and max(state) <= puzzle.k)):
+        return state
+    problem = _shape_error(puzzle, state)
+    if problem:
+        raise StateError(problem)
+    return tuple(map(int, state))  # int subclasses
 
 
 def _shape_error(puzzle: GraphColoringPuzzle, value: Sequence[Any]) -> str | None:

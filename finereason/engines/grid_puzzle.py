@@ -291,6 +291,12 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
         _search(puzzle, cells, found)
         return GridState(found[0]) if found else None
 
+    def count_solutions(self, puzzle: GridPuzzle, state: GridState | None = None, limit: int = 2) -> int:
+        """How many full tables extend ``state`` and satisfy every clue, counting up to ``limit``."""
+        found: list[Cells] = []
+        _search(puzzle, [list(r) for r in (state or puzzle.empty).cells], found, limit)
+        return len(found)
+
     def check_solution(self, puzzle: GridPuzzle, state: GridState) -> list[str]:
         reasons = []
         empty = sum(v is None for row in state.cells for v in row)
@@ -457,9 +463,12 @@ def _clue_sort_key(cid: Any) -> tuple:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
-def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None) -> bool:
+def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None, limit: int = 1) -> bool:
     """Exact completion search: place values (fewest candidate rows first) with three-valued
-    pruning, re-evaluating only the clues that read the column just changed."""
+    pruning, re-evaluating only the clues that read the column just changed.
+
+    Completions are appended to ``found`` (when given) until ``limit`` of them are found.
+    """
     fns = puzzle.compiled
     deps = puzzle.clues_by_column
     width = len(puzzle.domains)
@@ -480,9 +489,11 @@ def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | N
 
     def recurse(todo: list[tuple[int, Value]]) -> bool:
         if not todo:
-            if found is not None:
+            if found is None:
+                return True
+            if all(fn(ctx) is True for fn in fns):
                 found.append(tuple(tuple(r[1:]) for r in rows))
-            return True
+            return len(found) >= limit
         best: tuple[int, list[int]] | None = None
         for n, (j, v) in enumerate(todo):
             options = [r for r in range(len(rows)) if rows[r][j + 1] is None and fits(j, v, r)]

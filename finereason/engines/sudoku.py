@@ -43,7 +43,7 @@ PEERS = tuple(
     tuple(sorted({j for u in CELL_UNITS[i] for j in UNITS[u]} - {i})) for i in CELLS
 )
 BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))        # BIT[d]
-DIGIT = {1 << (d - 1): d for d in range(1, 10)}                # DIGIT[bit]
+DIGIT = tuple((b.bit_length() if b & (b - 1) == 0 else 0) for b in range(257))  # DIGIT[bit]
 _COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -368,6 +368,16 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
             solvable=None if status is None else status == "Solvable",
         )
 
+    def from_input(self, obj: Any) -> tuple[SudokuPuzzle, Grid]:
+        """An 81-character string, a 9x9 (or flat) list, or an official record.
+
+        A bare grid is its own puzzle: its filled cells are taken as the givens.
+        """
+        if isinstance(obj, dict):
+            return super().from_input(obj)
+        grid = parse_grid(obj)
+        return SudokuPuzzle(grid), grid
+
     def to_official(self, puzzle: SudokuPuzzle, state: Grid) -> list[list[int]]:
         return [list(state[r * 9:r * 9 + 9]) for r in range(9)]
 
@@ -414,7 +424,10 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
         if not changed:
             return Step(StepKind.NONE, ("no cell changed",))
         givens = puzzle.givens
-        broken = [f"cell {cell_name(i)} overwrites the given {givens[i]}" for i in changed if givens[i]]
+        broken = [
+            f"cell {cell_name(i)} overwrites the given {givens[i]}"
+            for i in changed if givens[i] and proposed[i] != givens[i]
+        ]
         if broken:
             return Step(StepKind.INVALID, tuple(broken))
         if len(changed) > 1:
