@@ -17,21 +17,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import time
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Callable
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from finereason.arith import evaluate  # noqa: E402
 from finereason.engines.game24 import Game24Engine, Game24Puzzle, State, _can_make  # noqa: E402
-
-DEFAULT_SHARED = ROOT.parent / "shared"
+from harness import (  # noqa: E402
+    BASELINE_RATE, ORACLE_RATE, SOLVABLE, SPEEDUP, STATES, add_shared_argument, banner, compare, exit_status,
+)
 
 
 # ---------------------------------------------------------------- the baseline
@@ -72,31 +70,9 @@ def all_multisets() -> list[tuple[Game24Puzzle, State]]:
     return out
 
 
-# ---------------------------------------------------------------- timing
-def timed(solver: Callable[[Game24Puzzle, State], bool], items: list, repeat: int) -> tuple[float, list[bool]]:
-    """Best-of-``repeat`` seconds to label every item (cold oracle cache each time), and the labels."""
-    best = float("inf")
-    labels: list[bool] = []
-    for _ in range(repeat):
-        _can_make.cache_clear()
-        start = time.perf_counter()
-        labels = [solver(puzzle, state) for puzzle, state in items]
-        best = min(best, time.perf_counter() - start)
-    return best, labels
-
-
-def pin_one_core() -> str:
-    """Restrict this process to one CPU when the OS allows it."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    return "not pinned (no sched_setaffinity)"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the reference data folder")
+    add_shared_argument(parser)
     parser.add_argument("--repeat", type=int, default=1,
                         help="timing runs per set, the best kept (default 1: the baseline takes ~20 s a run)")
     args = parser.parse_args(argv)
@@ -105,27 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         "official game24 states sample": lambda: official_states(args.shared),
         "all 1820 multisets of 1..13": all_multisets,
     }
-    engine = Game24Engine()
-    print(f"Python {sys.version.split()[0]}, {pin_one_core()}, best of {args.repeat}, cold oracle cache")
-    header = f"{'set':<32} {'states':>7} {'solvable':>9} {'oracle/s':>10} {'baseline/s':>11} {'speedup':>8}"
-    print(header)
-    print("-" * len(header))
-    disagreements = 0
-    for name, load in sets.items():
-        try:
-            items = load()
-        except FileNotFoundError as err:
-            print(f"{name:<32} skipped: {err.filename} is absent")
-            continue
-        ours, ours_labels = timed(engine.is_solvable, items, args.repeat)
-        base, base_labels = timed(baseline_solvable, items, args.repeat)
-        disagreements += sum(a != b for a, b in zip(ours_labels, base_labels))
-        n = len(items)
-        print(f"{name:<32} {n:>7} {sum(ours_labels):>9} {n / ours:>10.1f} {n / base:>11.1f} {base / ours:>7.1f}x")
-    if disagreements:
-        print(f"ERROR: the oracle and the baseline disagree on {disagreements} states")
-        return 1
-    return 0
+    print(banner(f"best of {args.repeat}", "cold oracle cache"))
+    disagreements = compare(sets, Game24Engine().is_solvable, baseline_solvable,
+                            columns=(STATES, SOLVABLE, ORACLE_RATE, BASELINE_RATE, SPEEDUP),
+                            repeat=args.repeat, setup=_can_make.cache_clear)
+    return exit_status(disagreements, "the oracle and the baseline")
 
 
 if __name__ == "__main__":

@@ -22,34 +22,34 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from finereason.dimacs import read_dimacs  # noqa: E402
 from finereason.engines.graph_coloring import (  # noqa: E402
     GraphColoringEngine, GraphColoringPuzzle, chromatic_number,
 )
-
-DEFAULT_SHARED = ROOT.parent / "shared"
+from harness import (  # noqa: E402
+    BASELINE_RATE, GAVE_UP, ORACLE_RATE, SET_WIDTH, SPEEDUP, STATES, GaveUp, Row, add_shared_argument, banner,
+    compare, exit_status,
+)
 DIMACS_NAMES = ("myciel3", "myciel4", "myciel5", "queen5_5", "queen6_6", "queen7_7", "huck", "jean", "david",
                 "anna", "homer", "games120", "miles250", "miles500", "miles1000", "mulsol.i.1", "zeroin.i.1")
 Item = tuple[GraphColoringPuzzle, tuple[int, ...]]
 
 
 # ---------------------------------------------------------------- the baseline
-class GaveUp(Exception):
-    """The baseline ran past its node budget."""
-
-
 def baseline_solvable(puzzle: GraphColoringPuzzle, state: Sequence[int], budget: int) -> bool:
-    """Plain backtracking: lowest-index uncolored vertex first, colors 1..k in order."""
+    """Plain backtracking: lowest-index uncolored vertex first, colors 1..k in order.
+
+    Raises ``GaveUp`` past ``budget`` nodes.
+    """
     masks, k = puzzle.masks, puzzle.k
     by_color = [0] * (k + 1)  # by_color[c]: the vertices colored c
     for v, c in enumerate(state):
@@ -112,70 +112,23 @@ def tight_states(shared: Path, seed: int, per_graph: int = 6) -> list[Item]:
     return items
 
 
-# ---------------------------------------------------------------- timing
-def timed(solver: Callable[[GraphColoringPuzzle, tuple[int, ...]], bool], items: list[Item],
-          min_seconds: float = 0.3) -> tuple[float, list[bool | None]]:
-    """Seconds per pass over ``items`` (repeated to at least ``min_seconds``) and the labels (None: gave up)."""
-    passes, start = 0, time.perf_counter()
-    while True:
-        labels: list[bool | None] = []
-        for puzzle, state in items:
-            try:
-                labels.append(solver(puzzle, state))
-            except GaveUp:
-                labels.append(None)
-        passes += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_seconds:
-            return elapsed / passes, labels
-
-
-def pin_one_core() -> str:
-    """Restrict this process to one CPU when the OS allows it."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    return "not pinned (no sched_setaffinity)"
+def print_solvable(row: Row) -> None:
+    """The oracle's solvable/unsolvable split, on a line under the row."""
+    labels = [x for x in row.ours_labels if x is not None]
+    print(f"{'':<{SET_WIDTH}} {'':>7} solvable {sum(labels)} / unsolvable {len(labels) - sum(labels)}")
 
 
 def bench_states(args: argparse.Namespace) -> int:
-    engine = GraphColoringEngine()
     sets = {
         "official graphcoloring states": lambda: official_states(args.shared),
         f"tight (k = chi, seed {args.seed})": lambda: tight_states(args.shared, args.seed),
     }
-    header = f"{'set':<32} {'states':>7} {'oracle/s':>10} {'baseline/s':>11} {'gave up':>8} {'speedup':>8}"
-    print(header)
-    print("-" * len(header))
-    disagreements = 0
-    for name, load in sets.items():
-        try:
-            items = load()
-        except FileNotFoundError as err:
-            print(f"{name:<32} skipped: {err.filename} is absent")
-            continue
-        ours, ours_labels = timed(engine.is_solvable, items)
-        base, base_labels = timed(lambda p, s: baseline_solvable(p, s, args.budget), items)
-        disagreements += sum(b is not None and a != b for a, b in zip(ours_labels, base_labels))
-        finished = [(p, s) for (p, s), b in zip(items, base_labels) if b is not None]
-        gave_up = len(items) - len(finished)
-        if gave_up:  # rate over the states the baseline finished, and ours on the same states
-            ours_f, _ = timed(engine.is_solvable, finished)
-            base_f, _ = timed(lambda p, s: baseline_solvable(p, s, args.budget), finished)
-        else:
-            ours_f, base_f = ours, base
-        n, m = len(items), len(finished)
-        base_rate = f"{m / base_f:>11.1f}" if m else f"{'-':>11}"
-        ratio = f"{base_f / ours_f:>7.1f}x" if m else f"{'-':>8}"
-        print(f"{name:<32} {n:>7} {n / ours:>10.1f} {base_rate} {gave_up:>8} {ratio}")
-        labels = [x for x in ours_labels if x is not None]
-        print(f"{'':<32} {'':>7} solvable {sum(labels)} / unsolvable {len(labels) - sum(labels)}")
+    disagreements = compare(sets, GraphColoringEngine().is_solvable,
+                            lambda puzzle, state: baseline_solvable(puzzle, state, args.budget),
+                            columns=(STATES, ORACLE_RATE, BASELINE_RATE, GAVE_UP, SPEEDUP),
+                            after_row=print_solvable, min_seconds=0.3)
     print("baseline/s and speedup cover the states the baseline finished within --budget nodes")
-    if disagreements:
-        print(f"ERROR: the solvers disagree on {disagreements} states")
-        return 1
-    return 0
+    return exit_status(disagreements)
 
 
 def bench_chromatic(args: argparse.Namespace) -> int:
@@ -210,13 +163,13 @@ def bench_chromatic(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the reference data folder")
+    add_shared_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the tight state set (default 0)")
     parser.add_argument("--budget", type=int, default=200_000,
                         help="baseline nodes per state before it gives up (default 200000)")
     parser.add_argument("--graphs", nargs="*", default=list(DIMACS_NAMES), help="DIMACS instances to time")
     args = parser.parse_args(argv)
-    print(f"Python {sys.version.split()[0]}, {pin_one_core()}")
+    print(banner())
     status = bench_states(args)
     print()
     return bench_chromatic(args) or status

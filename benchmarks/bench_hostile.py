@@ -11,15 +11,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests"), str(HERE)]
 
 from finereason.engines import get_engine  # noqa: E402
 from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition  # noqa: E402
+from harness import SHARED  # noqa: E402
 from hostile import hostile_responses  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "finereason_official"
+OFFICIAL = SHARED / "finereason_official"
 FILES = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 
 
@@ -37,7 +37,7 @@ def main() -> None:
     slowest = 0.0
     for name, official in FILES.items():
         engine = get_engine(name)
-        record = json.loads((SHARED / f"{official}_states_sample.jsonl").read_text().splitlines()[0])
+        record = json.loads((OFFICIAL / f"{official}_states_sample.jsonl").read_text().splitlines()[0])
         item = engine.item_from_official(record)
         cases = {"(baseline)": "Next state: " + engine.render(item.puzzle, item.current), **hostile_responses()}
         for label, text in cases.items():

@@ -14,12 +14,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from finereason.official import engine_for_file, find_state_files, iter_items  # noqa: E402
 from finereason.verifiers import is_solvable  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+from harness import SHARED  # noqa: E402
 
 
 def main() -> None:

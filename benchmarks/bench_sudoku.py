@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from finereason.engines.sudoku import (  # noqa: E402
     ALL, CELL_UNITS, SudokuEngine, SudokuPuzzle, parse_grid, unit_masks,
 )
-
-DEFAULT_SHARED = ROOT.parent / "shared"
+from harness import add_shared_argument, banner, compare, exit_status  # noqa: E402
 
 
 # ---------------------------------------------------------------- the baseline
@@ -100,28 +97,11 @@ def read_states(path: Path) -> list[tuple[SudokuPuzzle, tuple[int, ...]]]:
     return [(item.puzzle, item.current) for item in items]
 
 
-# ---------------------------------------------------------------- timing
-def timed(solver: Callable[[SudokuPuzzle, tuple[int, ...]], bool], items: list) -> tuple[float, list[bool]]:
-    """Seconds taken to label every item, and the labels."""
-    start = time.perf_counter()
-    labels = [solver(puzzle, state) for puzzle, state in items]
-    return time.perf_counter() - start, labels
-
-
-def pin_one_core() -> str:
-    """Restrict this process to one CPU when the OS allows it."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    return "not pinned (no sched_setaffinity)"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=300,
                         help="17-clue puzzles to time (default 300: the baseline takes about a minute)")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the reference data folder")
+    add_shared_argument(parser)
     args = parser.parse_args(argv)
 
     sets = {
@@ -131,27 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         "official sudoku states sample": lambda: read_states(
             args.shared / "finereason_official/sudoku_states_sample.jsonl"),
     }
-    engine = SudokuEngine()
-    print(f"Python {sys.version.split()[0]}, {pin_one_core()}")
-    header = f"{'set':<32} {'states':>7} {'oracle/s':>10} {'baseline/s':>11} {'speedup':>8}"
-    print(header)
-    print("-" * len(header))
-    disagreements = 0
-    for name, load in sets.items():
-        try:
-            items = load()
-        except FileNotFoundError as err:
-            print(f"{name:<32} skipped: {err.filename} is absent")
-            continue
-        ours, ours_labels = timed(engine.is_solvable, items)
-        base, base_labels = timed(lambda p, s: baseline_solvable(s), items)
-        disagreements += sum(a != b for a, b in zip(ours_labels, base_labels))
-        n = len(items)
-        print(f"{name:<32} {n:>7} {n / ours:>10.1f} {n / base:>11.1f} {base / ours:>7.1f}x")
-    if disagreements:
-        print(f"ERROR: the solvers disagree on {disagreements} states")
-        return 1
-    return 0
+    print(banner())
+    disagreements = compare(sets, SudokuEngine().is_solvable, lambda puzzle, state: baseline_solvable(state))
+    return exit_status(disagreements)
 
 
 if __name__ == "__main__":
