@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, Iterator, TypeVar
 from ..textparse import extract_solution_payload, parse_literal, read_payload
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 
+ORDERS = ("paper", "mrv")
 P = TypeVar("P")
 S = TypeVar("S")
 
@@ -72,6 +73,14 @@ class Engine(ABC, Generic[P, S]):
         """A state item from one official ``*_states`` line."""
 
     @abstractmethod
+    def item_to_official(self, item: StateItem[P, S], record: dict) -> dict:
+        """The official ``*_states`` line of ``item``; ``record`` is the puzzle's questions record.
+
+        The inverse of :meth:`item_from_official`: ``outputs.current_status`` comes from
+        ``item.solvable``.
+        """
+
+    @abstractmethod
     def to_official(self, puzzle: P, state: S) -> Any:
         """The JSON value of ``state`` in the official release's schema."""
 
@@ -119,6 +128,17 @@ class Engine(ABC, Generic[P, S]):
     def children(self, puzzle: P, state: S) -> Iterator[S]:
         """All states one valid minimal forward move away."""
 
+    def branch(self, puzzle: P, state: S, order: str = "paper") -> Iterator[S]:
+        """The children a tree expands, in a variable order.
+
+        ``paper``: the official trees' fixed order (first empty cell, lowest uncolored vertex, any
+        pair, clue order); ``mrv``: the most constrained variable first. Domains where the two
+        coincide keep this default: every child.
+        """
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
+        return self.children(puzzle, state)
+
     @abstractmethod
     def undo_moves(self, puzzle: P, state: S) -> Iterator[S]:
         """All states one minimal backward move away."""
@@ -138,6 +158,10 @@ class Engine(ABC, Generic[P, S]):
     def same(self, a: S, b: S) -> bool:
         """Whether two states are the same node (ignoring formatting)."""
         return a == b
+
+    def status(self, solvable: bool | None) -> str | None:
+        """The official ``current_status`` string of a label."""
+        return None if solvable is None else (SOLVABLE if solvable else UNSOLVABLE)
 
     def label(self, puzzle: P, state: S) -> str:
         """``Solvable`` or ``Unsolvable`` by the oracle."""
@@ -172,6 +196,6 @@ def engine_names() -> list[str]:
 
 
 __all__ = [
-    "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "ORDERS", "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
     "engine_names", "get_engine", "register",
 ]

@@ -448,6 +448,21 @@ class Game24Engine(Engine[Game24Puzzle, State]):
             state = next(c for c in self.children(puzzle, state) if self.is_solvable(puzzle, c))
         return state
 
+    def item_to_official(self, item: StateItem, record: dict) -> dict:
+        def texts(state: State | None) -> list[str] | None:
+            return None if state is None else self.to_official(item.puzzle, state)
+
+        return {
+            "inputs": {
+                "initial_state": [str(n) for n in item.puzzle.numbers],
+                "grandparent": texts(item.grandparent),
+                "parent": texts(item.parent),
+                "current": texts(item.current),
+                "unsolvable_child": texts(item.unsolvable_child),
+            },
+            "outputs": {"current_status": self.status(item.solvable)},
+        }
+
     def to_official(self, puzzle: Game24Puzzle, state: State) -> list[str]:
         return [to_text(node) for node in state]
 

@@ -548,6 +548,40 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
                 yield from self._colorings_of(puzzle, state, v)
                 return
 
+    def branch(self, puzzle: GraphColoringPuzzle, state: State, order: str = "paper") -> Iterator[State]:
+        """``paper``: colorings of the lowest uncolored vertex; ``mrv``: of the uncolored vertex
+        seeing the most distinct colors (DSATUR; ties: more uncolored neighbours, then lowest index)."""
+        if order == "paper":
+            return self.children_lowest_uncolored(puzzle, state)
+        if order != "mrv":
+            return super().branch(puzzle, state, order)
+        uncolored = [v for v, c in enumerate(state) if not c]
+        if not uncolored:
+            return iter(())
+
+        def pressure(v: int) -> tuple[int, int, int]:
+            seen = {state[u] for u in puzzle.adjacency[v] if state[u]}
+            free = sum(1 for u in puzzle.adjacency[v] if not state[u])
+            return (-len(seen), -free, v)
+
+        return self._colorings_of(puzzle, state, min(uncolored, key=pressure))
+
+    def item_to_official(self, item: StateItem, record: dict) -> dict:
+        def coloring(state: State | None) -> list[int] | None:
+            return None if state is None else list(state)
+
+        return {
+            "inputs": {
+                "graph": [list(a) for a in item.puzzle.adjacency],
+                "chromatic_number": item.puzzle.k,
+                "grandparent": coloring(item.grandparent),
+                "parent": coloring(item.parent),
+                "current": coloring(item.current),
+                "unsolvable_child": coloring(item.unsolvable_child),
+            },
+            "outputs": {"current_status": self.status(item.solvable)},
+        }
+
     def _colorings_of(self, puzzle: GraphColoringPuzzle, state: State, v: int) -> Iterator[State]:
         taken = {state[u] for u in puzzle.adjacency[v]}
         for color in range(1, puzzle.k + 1):

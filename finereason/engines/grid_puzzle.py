@@ -233,6 +233,23 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
             solvable=None if status is None else status == "Solvable",
         )
 
+    def item_to_official(self, item: StateItem[GridPuzzle, GridState], record: dict) -> dict:
+        puzzle, current = item.puzzle, item.current
+        inputs = dict(record.get("inputs", {}))
+        child = item.unsolvable_child
+        inputs.update({
+            "current": self.to_official(puzzle, current),
+            "applied_clues": list(current.applied),
+            "initial_to_current": [self.to_official(puzzle, GridState(c)) for c in (*current.trail, current.cells)],
+            "unsolvable_child": None if child is None else self.to_official(puzzle, child),
+            "clue_applied_to_unsolvable_child": child.applied[-1] if child is not None and child.applied else None,
+        })
+        outputs = {"solution": (record.get("outputs") or {}).get("solution"), "current_status": self.status(item.solvable)}
+        if outputs["solution"] is None:
+            solved = self.solve(puzzle)
+            outputs["solution"] = None if solved is None else self.to_official(puzzle, solved)
+        return {"inputs": inputs, "outputs": outputs}
+
     def to_official(self, puzzle: GridPuzzle, state: GridState) -> list[list[Value]]:
         rows = [list(puzzle.header)]
         for key, row in zip(puzzle.keys, state.cells):
@@ -337,6 +354,15 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
     def children(self, puzzle: GridPuzzle, state: GridState) -> Iterator[GridState]:
         for clue in puzzle.clues:
             yield from self.apply(puzzle, state, clue.id)
+
+    def branch(self, puzzle: GridPuzzle, state: GridState, order: str = "paper") -> Iterator[GridState]:
+        """``paper``: applications of every unapplied clue in clue order; ``mrv``: those of the
+        unapplied clue with the fewest applications."""
+        if order != "mrv":
+            return super().branch(puzzle, state, order)
+        options = [list(self.apply(puzzle, state, c.id)) for c in puzzle.clues if c.id not in state.applied]
+        options = [o for o in options if o]
+        return iter(min(options, key=len) if options else ())
 
     def undo_moves(self, puzzle: GridPuzzle, state: GridState) -> Iterator[GridState]:
         if state.applied and state.trail:

@@ -403,6 +403,35 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
             if not state[i]:
                 yield from fills(state, i)
 
+    def branch(self, puzzle: SudokuPuzzle, state: Grid, order: str = "paper") -> Iterator[Grid]:
+        """``paper``: fills of the first empty cell; ``mrv``: fills of the cell with fewest candidates."""
+        if order == "paper":
+            return children_first_empty(puzzle, state)
+        if order != "mrv":
+            return super().branch(puzzle, state, order)
+        empty = [i for i in CELLS if not state[i]]
+        if not empty:
+            return iter(())
+        best = min(empty, key=lambda i: allowed(state, i).bit_count())
+        return fills(state, best)
+
+    def item_to_official(self, item: StateItem[SudokuPuzzle, Grid], record: dict) -> dict:
+        def grid(state: Grid | None) -> list[list[int]] | None:
+            return None if state is None else self.to_official(item.puzzle, state)
+
+        outputs = {"final": (record.get("outputs") or {}).get("final") or grid(solve(item.puzzle.givens))}
+        outputs["current_status"] = self.status(item.solvable)
+        return {
+            "inputs": {
+                "initial": grid(item.puzzle.givens),
+                "grandparent": grid(item.grandparent),
+                "parent": grid(item.parent),
+                "current": grid(item.current),
+                "unsolvable_child": grid(item.unsolvable_child),
+            },
+            "outputs": outputs,
+        }
+
     def undo_moves(self, puzzle: SudokuPuzzle, state: Grid) -> Iterator[Grid]:
         """Every state clearing one filled cell that is not a given."""
         for i in CELLS:
