@@ -168,6 +168,71 @@ def cmd_label(args: argparse.Namespace) -> int:
     return 0
 
 
+def _builders():
+    try:
+        from . import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
+        import pyarrow  # noqa: F401
+    except ImportError as err:
+        raise CliError(f"this command needs the dataset extras: pip install 'finereason[hub]' ({err.name} missing)") from None
+    return dataset_builders
+
+
+def _as_cli_error(fn):
+    """Run a builder call, turning its one-line errors into CLI errors."""
+    from .dataset_builders.build import BuildError
+
+    try:
+        return fn()
+    except BuildError as err:
+        raise CliError(str(err)) from None
+    except OSError as err:
+        raise CliError(f"{err.filename or ''}: {err.strerror or err}".lstrip(": ")) from None
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    _builders()
+    from .dataset_builders.build import BuildConfig, build
+
+    puzzles = tuple(p for chunk in args.puzzles for p in chunk.split(",") if p) if args.puzzles else None
+    config = BuildConfig(
+        out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
+        e2e_size=args.e2e_size, puzzles=puzzles or BuildConfig.puzzles, num_proc=args.num_proc,
+        overwrite=args.overwrite, order=args.order, tot_csv=Path(args.tot_csv) if args.tot_csv else None,
+        command="finereason " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["build"] else "finereason build",
+    )
+    start = time.perf_counter()
+    report = _as_cli_error(lambda: build(config))
+    for name, count in report["configs"].items():
+        print(f"  {name:<36}{count:>7}")
+    print(f"train/test: {report['disjointness']}")
+    print(f"balance: {report['balance']}")
+    for name, missing in report["shortfalls"].items():
+        print(f"warning: {name} has {missing} fewer rows than asked", file=sys.stderr)
+    print(f"built {sum(report['configs'].values())} rows in {len(report['configs'])} configs into {report['out']} "
+          f"in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def cmd_import_official(args: argparse.Namespace) -> int:
+    _builders()
+    from .dataset_builders.official import import_official
+
+    counts = _as_cli_error(lambda: import_official(Path(args.src), Path(args.out), args.overwrite))
+    for name, count in counts.items():
+        print(f"  {name:<44}{count:>6}")
+    print(f"imported {sum(counts.values())} rows into {Path(args.out).resolve()}")
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    _builders()
+    from .dataset_builders.push import push
+
+    url = _as_cli_error(lambda: push(Path(args.data), args.repo_id, args.private))
+    print(f"pushed {args.data} to {url}")
+    return 0
+
+
 def cmd_puzzles(args: argparse.Namespace) -> int:
     for name in engine_names():
         print(f"{name}\t(official name: {get_engine(name).official_name})")
@@ -197,6 +262,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", required=True, help="JSON Lines, one state per line (- for stdin)")
     p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
     p.set_defaults(func=cmd_label)
+
+    p = sub.add_parser("build", help="generate the benchmark and training set as a Hub dataset folder")
+    p.add_argument("--out", required=True, help="output folder (Hub layout: parquet + README configs)")
+    p.add_argument("--seed", type=int, default=0, help="same seed, same bytes (default 0)")
+    p.add_argument("--per-task", type=int, default=500, help="items per state-checking / state-transition config (default 500)")
+    p.add_argument("--train-size", type=int, default=10_000, help="items in the train config (default 10000; 0 for none)")
+    p.add_argument("--e2e-size", type=int, default=100, help="items per end-to-end config (default 100)")
+    p.add_argument("--puzzles", nargs="+", help="subset of sudoku graph_coloring game_of_24 grid_puzzle (default: all)")
+    p.add_argument("--num-proc", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--order", default="paper", choices=("paper", "mrv"), help="tree branching order (default paper)")
+    p.add_argument("--tot-csv", help="Tree-of-Thoughts 24.csv for Game-of-24 human ranks")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing non-empty --out")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("import-official", help="the official release as official_<puzzle>_<task> configs")
+    p.add_argument("--src", required=True, help="folder with the official <puzzle>_states.json / _questions.json files")
+    p.add_argument("--out", required=True, help="dataset folder to write (other configs there are kept)")
+    p.add_argument("--overwrite", action="store_true", help="replace official configs already in --out")
+    p.set_defaults(func=cmd_import_official)
+
+    p = sub.add_parser("push", help="upload a built folder to the Hugging Face Hub")
+    p.add_argument("--data", required=True, help="a folder written by build or import-official")
+    p.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repository")
+    p.add_argument("--private", action="store_true", help="create the repository as private")
+    p.set_defaults(func=cmd_push)
 
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)

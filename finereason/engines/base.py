@@ -128,6 +128,10 @@ class Engine(ABC, Generic[P, S]):
     def children(self, puzzle: P, state: S) -> Iterator[S]:
         """All states one valid minimal forward move away."""
 
+    @abstractmethod
+    def initial(self, puzzle: P) -> S:
+        """The root state of the puzzle's tree."""
+
     def branch(self, puzzle: P, state: S, order: str = "paper") -> Iterator[S]:
         """The children a tree expands, in a variable order.
 

@@ -448,6 +448,9 @@ class Game24Engine(Engine[Game24Puzzle, State]):
             state = next(c for c in self.children(puzzle, state) if self.is_solvable(puzzle, c))
         return state
 
+    def initial(self, puzzle: Game24Puzzle) -> State:
+        return tuple(Num(n) for n in puzzle.numbers)
+
     def item_to_official(self, item: StateItem, record: dict) -> dict:
         def texts(state: State | None) -> list[str] | None:
             return None if state is None else self.to_official(item.puzzle, state)

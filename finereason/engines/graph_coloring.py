@@ -548,6 +548,9 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
                 yield from self._colorings_of(puzzle, state, v)
                 return
 
+    def initial(self, puzzle: GraphColoringPuzzle) -> State:
+        return (0,) * puzzle.n
+
     def branch(self, puzzle: GraphColoringPuzzle, state: State, order: str = "paper") -> Iterator[State]:
         """``paper``: colorings of the lowest uncolored vertex; ``mrv``: of the uncolored vertex
         seeing the most distinct colors (DSATUR; ties: more uncolored neighbours, then lowest index)."""

@@ -355,6 +355,9 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
         for clue in puzzle.clues:
             yield from self.apply(puzzle, state, clue.id)
 
+    def initial(self, puzzle: GridPuzzle) -> GridState:
+        return puzzle.empty
+
     def branch(self, puzzle: GridPuzzle, state: GridState, order: str = "paper") -> Iterator[GridState]:
         """``paper``: applications of every unapplied clue in clue order; ``mrv``: those of the
         unapplied clue with the fewest applications."""

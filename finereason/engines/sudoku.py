@@ -403,6 +403,9 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
             if not state[i]:
                 yield from fills(state, i)
 
+    def initial(self, puzzle: SudokuPuzzle) -> Grid:
+        return puzzle.givens
+
     def branch(self, puzzle: SudokuPuzzle, state: Grid, order: str = "paper") -> Iterator[Grid]:
         """``paper``: fills of the first empty cell; ``mrv``: fills of the cell with fewest candidates."""
         if order == "paper":

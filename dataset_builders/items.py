@@ -1,0 +1,91 @@
+"""Rows of the Hub datasets: one schema for every config, so configs can be mixed (e.g. for GRPO)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from finereason.engines import Engine, StateItem
+from finereason.prompts import (
+    PROMPT_VERSION,
+    end_to_end_prompt,
+    messages,
+    state_checking_prompt,
+    state_transition_prompt,
+)
+from finereason.verdict import SOLVABLE, UNSOLVABLE
+
+DIFFICULTY_FIELDS = ("depth", "empty_cells", "vertices", "edges", "k", "human_rank", "categories", "entries", "clues")
+COLUMNS = ("id", "puzzle", "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def puzzle_difficulty(engine: Engine, puzzle: Any) -> dict:
+    """Difficulty fields read off the puzzle itself (used when a source gives none, e.g. official data)."""
+    name = engine.name
+    if name == "sudoku":
+        return {"empty_cells": sum(1 for v in puzzle.givens if not v)}
+    if name == "graph_coloring":
+        return {"vertices": len(puzzle.adjacency), "edges": sum(map(len, puzzle.adjacency)) // 2, "k": puzzle.k}
+    if name == "grid_puzzle":
+        return {"categories": len(puzzle.header), "entries": len(puzzle.keys), "clues": len(puzzle.clues)}
+    return {}
+
+
+def state_depth(engine: Engine, puzzle: Any, state: Any) -> int | None:
+    """Moves from the initial state, read off a state (the official release stores no depth)."""
+    name = engine.name
+    if name == "sudoku":
+        return sum(1 for g, v in zip(puzzle.givens, state) if v and not g)
+    if name == "graph_coloring":
+        return sum(1 for c in state if c)
+    if name == "game_of_24":
+        return len(puzzle.numbers) - len(state)
+    if name == "grid_puzzle":
+        return len(state.applied)
+    return None
+
+
+def difficulty_of(engine: Engine, puzzle: Any, base: dict, depth: int | None) -> dict:
+    """Difficulty columns: the source's fields (else the puzzle's own) plus the state's depth."""
+    known = {**puzzle_difficulty(engine, puzzle), **{k: v for k, v in base.items() if v is not None}}
+    out = {name: known.get(name) for name in DIFFICULTY_FIELDS}
+    out["depth"] = depth
+    return out
+
+
+def state_row(engine: Engine, task: str, item: StateItem, depth: int | None, record: dict, difficulty: dict) -> dict:
+    """A state-checking or state-transition row in the official states schema."""
+    prompt = state_checking_prompt(engine, item) if task == "state_checking" else state_transition_prompt(engine, item)
+    official = engine.item_to_official(item, record)
+    return {
+        "id": "",
+        "puzzle": engine.name,
+        "task": task,
+        "prompt": prompt,
+        "messages": messages(prompt),
+        "label": SOLVABLE if item.solvable else UNSOLVABLE,
+        **difficulty_of(engine, item.puzzle, difficulty, depth),
+        "prompt_version": PROMPT_VERSION,
+        "inputs": _json(official["inputs"]),
+        "outputs": _json(official["outputs"]),
+    }
+
+
+def end_to_end_row(engine: Engine, puzzle: Any, record: dict, difficulty: dict) -> dict:
+    """An end-to-end row in the official questions schema (the solution kept in ``outputs``)."""
+    prompt = end_to_end_prompt(engine, puzzle, engine.initial(puzzle))
+    return {
+        "id": "",
+        "puzzle": engine.name,
+        "task": "end_to_end",
+        "prompt": prompt,
+        "messages": messages(prompt),
+        "label": None,
+        **difficulty_of(engine, puzzle, difficulty, 0),
+        "prompt_version": PROMPT_VERSION,
+        "inputs": _json(record.get("inputs", {})),
+        "outputs": _json(record.get("outputs", {})),
+    }

@@ -1,0 +1,1 @@
+"""Dataset-card templates (package data of ``finereason.hub_cards``)."""
