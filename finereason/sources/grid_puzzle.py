@@ -12,9 +12,12 @@ Glossary:
   the same thing in another order, so a puzzle never repeats itself.
 - *witness*: a second solution of the clues chosen so far. Each new clue is drawn until it rules the
   witness out, so every added clue makes progress and few need pruning.
+- *probe*: a full table a few swaps away from the hidden one. Witnesses are taken from the probes
+  that every chosen clue is true of; only when none is left does the engine search for one (with an
+  extra clue "the table differs from the hidden one somewhere").
 
-Uniqueness is decided by the engine's own search: a puzzle is unique when it has no solution once a
-clue "the table differs from the hidden one somewhere" is added.
+Uniqueness is decided by the engine's own ``count_solutions``. A clue is kept by pruning without a
+search when some probe is ruled out by that clue alone.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..engines.grid_conditions import compile_condition, parse_condition
 from ..engines.grid_puzzle import Cells, Clue, GridPuzzle, GridPuzzleEngine, GridState
@@ -33,7 +36,7 @@ SOURCE = "grid_puzzle"
 DEFAULT_SIZES = (3, 4, 5)   # categories (key included) and entries are drawn from these
 CATEGORY_RANGE = (3, 5)     # accepted when given explicitly (themes have a key and four named categories)
 ENTRY_RANGE = (3, 6)        # accepted when given explicitly (named categories have seven values or more)
-MAX_DRAWS = 2000            # candidate clues drawn to rule out one witness before giving up
+MAX_DRAWS = 200             # clue templates drawn to rule out one witness before giving up
 PROBES = 200                # near-solution tables kept to find witnesses without a search
 
 ENGINE = GridPuzzleEngine()
@@ -149,7 +152,7 @@ def _sig(kind: str, *groups: Sequence[Any]) -> tuple:
 Where = dict  # value -> row index in some full table
 
 
-def _direct(rng: Random, t: _Table, alt: Where | None) -> _Draft | None:
+def _direct(rng: Random, t: _Table, alt: Where | None = None) -> _Draft | None:
     pairs = [(i, ca, cb) for i in range(t.size) for ca in range(t.width) for cb in range(t.width)
              if ca != cb and (alt is None or alt[t.rows[i][ca]] != alt[t.rows[i][cb]])]
     if not pairs:
@@ -159,8 +162,7 @@ def _direct(rng: Random, t: _Table, alt: Where | None) -> _Draft | None:
     return _Draft(_sentence(f"{t.ref(ca, x)} {t.pred(cb, y)}"), f"({_eq(t, x, cb, y)})", _sig("eq", (x, y)))
 
 
-def _negation(rng: Random, t: _Table, alt: Where | None) -> _Draft | None:
-    where = t.where
+def _negation(rng: Random, t: _Table, alt: Where | None = None) -> _Draft | None:
     pairs = [((i, ca), (j, cb)) for i in range(t.size) for j in range(t.size) if i != j
              for ca in range(t.width) for cb in range(t.width)
              if ca != cb and (alt is None or alt[t.rows[i][ca]] == alt[t.rows[j][cb]])]
@@ -168,7 +170,6 @@ def _negation(rng: Random, t: _Table, alt: Where | None) -> _Draft | None:
         return None
     (i, ca), (j, cb) = rng.choice(pairs)
     x, y = t.rows[i][ca], t.rows[j][cb]
-    assert where[x] != where[y]
     return _Draft(_sentence(f"{t.ref(ca, x)} {t.neg(cb, y)}"), f"({_ne(t, x, cb, y)})", _sig("ne", (x, y)))
 
 
@@ -272,25 +273,23 @@ def _all_different(rng: Random, t: _Table, alt: Where | None = None) -> _Draft |
     return _Draft(_sentence(text), " and ".join(parts), _sig("all_different", [v for _, v in ents]))
 
 
-# (template, weight): weights favour the clue types the official puzzles use most.
-_TEMPLATES: tuple[tuple[Callable[[Random, _Table], _Draft | None], int], ...] = (
-    (_direct, 2), (_negation, 3), (_either, 3), (_offset, 3), (_order, 2),
-    (_neither, 2), (_one_other, 2), (_all_different, 1),
+# (template, weight): a clue that rules out the current witness is drawn by first drawing its
+# template with these weights, so the weights shape the mix (pruning then drops more weak clues).
+_Template = Callable[[Random, _Table, Optional[Where]], Optional[_Draft]]
+_TEMPLATES: tuple[tuple[_Template, int], ...] = (
+    (_direct, 3), (_negation, 6), (_either, 4), (_offset, 6), (_order, 3),
+    (_neither, 2), (_one_other, 3), (_all_different, 2),
 )
-
-
-def _random_draft(rng: Random, t: _Table) -> _Draft | None:
-    funcs, weights = zip(*_TEMPLATES)
-    return rng.choices(funcs, weights)[0](rng, t)
+TRIES_PER_TEMPLATE = 40
 
 
 # ------------------------------------------------------------------ uniqueness
 class _Judge:
-    """Evaluates conditions on full tables and checks uniqueness with the engine's search.
+    """Evaluates conditions on full tables and asks the engine about uniqueness.
 
     ``probes`` are full tables other than the hidden one: tables a few swaps away from it (the
-    alternatives that are hard to rule out), then every second solution the engine finds. Most
-    witnesses and most proofs that a clue is needed come from them without a search.
+    alternatives hardest to rule out), then each witness the engine finds. Most witnesses, and most
+    proofs that a clue is needed, come from them without a search.
     """
 
     def __init__(self, rng: Random, t: _Table):
@@ -319,6 +318,9 @@ class _Judge:
         rows = [[k, *row] for k, row in zip(self.keys, cells)]
         return {v: i for i, row in enumerate(rows) for v in row}, rows
 
+    def where(self, cells: Cells) -> Where:
+        return self._context(cells)[0]
+
     def holds(self, condition: str, cells: Cells) -> bool:
         """Whether ``condition`` is true of the full table ``cells`` (rows without their keys)."""
         return self._compiled(condition)(self._context(cells)) is True
@@ -331,6 +333,10 @@ class _Judge:
     def puzzle(self, drafts: Sequence[_Draft], *extra: Clue) -> GridPuzzle:
         clues = tuple(Clue(str(n), d.text, d.condition, parse_condition(d.condition)) for n, d in enumerate(drafts, 1))
         return GridPuzzle(self.header, self.keys, self.domains, clues + extra)
+
+    def unique(self, drafts: Sequence[_Draft]) -> bool:
+        """Whether the hidden table is the only solution of ``drafts`` (it is one of them)."""
+        return ENGINE.count_solutions(self.puzzle(drafts), limit=2) == 1
 
     def witness(self, drafts: Sequence[_Draft]) -> GridState | None:
         """A solution of ``drafts`` other than the hidden table, or None when that one is unique."""
@@ -386,15 +392,9 @@ def _minimal_clues(rng: Random, t: _Table) -> list[_Draft]:
     for k in rng.sample(range(len(chosen)), len(chosen)):
         if any(b and count[n] == 1 for n, b in enumerate(broken[k])):
             continue
-        found = judge.witness([d for i, d in enumerate(chosen) if keep[i] and i != k])
-        if found is None:
+        if judge.unique([d for i, d in enumerate(chosen) if keep[i] and i != k]):
             keep[k] = False
             count = [c - b for c, b in zip(count, broken[k])]
-        else:
-            n = judge.add_probe(found.cells)
-            for i, d in enumerate(chosen):
-                broken[i] += judge.breaks(d.condition, n)
-            count.append(sum(broken[i][n] for i in range(len(chosen)) if keep[i]))
     kept = [d for i, d in enumerate(chosen) if keep[i]]
     rng.shuffle(kept)
     return kept
@@ -402,15 +402,21 @@ def _minimal_clues(rng: Random, t: _Table) -> list[_Draft]:
 
 def _draw_against(rng: Random, t: _Table, judge: _Judge, alt: Cells, seen: set) -> _Draft:
     """A fresh random clue, true of the hidden table and false of ``alt``."""
+    where = judge.where(alt)
+    templates, weights = zip(*_TEMPLATES)
     for _ in range(MAX_DRAWS):
-        draft = _random_draft(rng, t)
-        if draft is None or draft.sig in seen or draft.text in seen:
-            continue
-        if not judge.holds(draft.condition, judge.truth):
-            raise RuntimeError(f"generated a false clue: {draft.text} / {draft.condition}")
-        if not judge.holds(draft.condition, alt):
-            seen.update((draft.sig, draft.text))
-            return draft
+        template = rng.choices(templates, weights)[0]
+        for _ in range(TRIES_PER_TEMPLATE):
+            draft = template(rng, t, where)
+            if draft is None:
+                break
+            if draft.sig in seen or draft.text in seen:
+                continue
+            if not judge.holds(draft.condition, judge.truth):
+                raise RuntimeError(f"generated a false clue: {draft.text} / {draft.condition}")
+            if not judge.holds(draft.condition, alt):
+                seen.update((draft.sig, draft.text))
+                return draft
     raise RuntimeError("no clue rules out the second solution")  # pragma: no cover
 
 
