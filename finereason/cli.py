@@ -94,6 +94,10 @@ def cmd_check_official(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ score
 def cmd_score(args: argparse.Namespace) -> int:
+    if args.data is not None:
+        return _score_data(args)
+    if args.official is None or args.task is None:
+        raise CliError("score needs --official FILE --task TASK, or --data DIR --config NAME")
     engine = engine_for_file(args.official)
     items = [item for _, item in iter_items(args.official)]
     responses = []
@@ -140,6 +144,86 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"precision (unsolvable): {metrics['precision_unsolvable']:.4f}", file=report)
         print(f"recall (unsolvable): {metrics['recall_unsolvable']:.4f}", file=report)
         print(f"f1 (unsolvable): {metrics['f1_unsolvable']:.4f}", file=report)
+    return 0
+
+
+def _score_data(args: argparse.Namespace) -> int:
+    """``score --data DIR --config NAME``: responses keyed by row ``id``."""
+    if not args.config:
+        raise CliError("--data needs --config NAME (e.g. sudoku_state_transition)")
+    _builders()
+    from .dataset_builders.layout import parquet_path, read_config
+    from .evaluation import aggregate, score_row
+
+    if not parquet_path(Path(args.data), args.config).is_file():
+        raise CliError(f"{args.data} has no config {args.config!r}")
+    rows = {row["id"]: row for row in read_config(Path(args.data), args.config)}
+    scores, seen = [], set()
+    out = _open_out(args.out)
+    try:
+        for lineno, obj in _read_jsonl(args.responses, "responses"):
+            if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
+                raise CliError(f"{args.responses}:{lineno}: expected {{\"id\": ..., \"response\": \"...\"}}")
+            rid = str(obj["id"])
+            if rid not in rows:
+                raise CliError(f"{args.responses}:{lineno}: id {rid!r} is not a row of {args.config}")
+            if rid in seen:
+                raise CliError(f"{args.responses}:{lineno}: id {rid!r} appears twice")
+            seen.add(rid)
+            score = score_row(rows[rid], obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or ""))
+            scores.append(score)
+            line = {"id": rid, "correct": score.verdict.correct, "category": score.verdict.category,
+                    "reasons": list(score.verdict.reasons)}
+            if score.paper is not None:
+                line["correct_paper"] = score.paper.correct
+                line["category_paper"] = score.paper.category
+            out.write(json.dumps(line) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if not scores:
+        raise CliError(f"{args.responses}: no responses")
+    metrics = aggregate(scores)
+    report = sys.stderr if args.out in (None, "-") else sys.stdout
+    print(f"{args.config}: {len(scores)} responses", file=report)
+    for name, value in metrics.items():
+        if name != "n":
+            print(f"  {name:<28}{value:.4f}", file=report)
+    return 0
+
+
+# ------------------------------------------------------------------ eval (lm-eval wrapper)
+def tasks_dir() -> Path:
+    """The folder to pass to ``lm_eval --include_path`` (shipped inside the package)."""
+    from importlib import resources
+
+    return Path(str(resources.files("finereason.lm_eval_tasks")))
+
+
+def run_lm_eval(argv: list[str]) -> int:
+    """``finereason eval ...``: lm-eval's own CLI with our tasks and baseline models added."""
+    try:
+        from . import lm_eval_models  # noqa: F401  (registers finereason-* models)
+        from lm_eval.__main__ import cli_evaluate
+    except ImportError as err:
+        print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    args = list(argv)
+    if not any(a == "--include_path" or a.startswith("--include_path=") for a in args) and args[:1] not in (["-h"], ["--help"]):
+        args += ["--include_path", str(tasks_dir())]
+    saved = sys.argv
+    sys.argv = ["lm_eval", *args]
+    try:
+        cli_evaluate()
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def cmd_tasks_dir(args: argparse.Namespace) -> int:
+    print(tasks_dir())
     return 0
 
 
@@ -249,11 +333,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--src", required=True, help="folder holding <puzzle>_states.json files (full release or samples)")
     p.set_defaults(func=cmd_check_official)
 
-    p = sub.add_parser("score", help="score model responses on an official states file")
-    p.add_argument("--official", required=True, help="an official <puzzle>_states.json file")
-    p.add_argument("--task", required=True, choices=("state_checking", "state_transition"))
+    p = sub.add_parser("score", help="score model responses on an official states file or a built config")
+    p.add_argument("--official", help="an official <puzzle>_states.json file (responses keyed by 0-based line index)")
+    p.add_argument("--task", choices=("state_checking", "state_transition"), help="with --official")
+    p.add_argument("--data", help="a built dataset folder (responses keyed by row id)")
+    p.add_argument("--config", help="with --data: the config, e.g. sudoku_state_transition")
     p.add_argument("--mode", default="strict", choices=MODES, help="state-transition scoring (default: strict)")
-    p.add_argument("--responses", required=True, help='JSON Lines {"index": i, "response": "..."} (- for stdin)')
+    p.add_argument("--responses", required=True, help='JSON Lines {"index": i, "response": ...} or {"id": ..., "response": ...} (- for stdin)')
     p.add_argument("--out", help="JSON Lines verdicts (default: stdout)")
     p.set_defaults(func=cmd_score)
 
@@ -288,12 +374,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--private", action="store_true", help="create the repository as private")
     p.set_defaults(func=cmd_push)
 
+    p = sub.add_parser("tasks-dir", help="print the lm-eval task folder (for lm_eval --include_path)")
+    p.set_defaults(func=cmd_tasks_dir)
+
+    sub.add_parser("eval", help="run lm-eval with the FineReason tasks and models (takes every lm_eval argument)")
+
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"]:
+        return run_lm_eval(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,0 +1,107 @@
+"""Baseline answerers for every FineReason task (pure Python; the lm-eval models wrap them).
+
+- ``oracle``: answers with the exact solver; scores 1.0 on every task.
+- ``random``: a seeded coin for state checking, a random child-or-parent for state transition,
+  a random walk of moves for end to end.
+- ``shallow``: the "System 1" floor: looks only at rules already broken, never ahead. It calls a state
+  unsolvable only when it breaks a rule, takes the first rule-valid move, and backtracks only from a
+  broken state.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from .engines import Engine, get_engine
+from .evaluation import row_item, row_puzzle
+from .sources import rng_for
+from .verifiers import is_solvable
+
+STRATEGIES = ("oracle", "random", "shallow")
+
+
+def _next_state(engine: Engine, puzzle: Any, state: Any) -> str:
+    return f"Next state: {engine.render(puzzle, state)}"
+
+
+def _final(engine: Engine, puzzle: Any, state: Any) -> str:
+    if engine.name == "game_of_24":
+        return "Answer: " + engine.to_official(puzzle, state)[0]
+    return f"Answer: {engine.render(puzzle, state)}"
+
+
+def _choice(solvable: bool) -> str:
+    return "Answer: (A)" if solvable else "Answer: (B)"
+
+
+def oracle(row: dict) -> str:
+    engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == "end_to_end":
+        puzzle = row_puzzle(row)
+        solution = engine.solve(puzzle)
+        return "I cannot find a solution." if solution is None else _final(engine, puzzle, solution)
+    item = row_item(row)
+    solvable = is_solvable(engine, item.puzzle, item.current)
+    if task == "state_checking":
+        return _choice(solvable)
+    if not solvable:
+        return _next_state(engine, item.puzzle, item.parent) if item.parent is not None else "No move is possible."
+    for child in engine.children(item.puzzle, item.current):
+        if not engine.same(child, item.current) and is_solvable(engine, item.puzzle, child):
+            return _next_state(engine, item.puzzle, child)
+    return "No move is possible."
+
+
+def random_answer(row: dict, seed: int = 0) -> str:
+    engine, task = get_engine(row["puzzle"]), row["task"]
+    rng = rng_for(seed, "random-baseline", row.get("id", ""), row["inputs"])
+    if task == "state_checking":
+        return _choice(rng.random() < 0.5)
+    if task == "end_to_end":
+        puzzle = row_puzzle(row)
+        state = engine.initial(puzzle)
+        for _ in range(1000):
+            children = list(engine.children(puzzle, state))
+            if not children:
+                break
+            state = rng.choice(children)
+        return _final(engine, puzzle, state)
+    item = row_item(row)
+    options = list(engine.children(item.puzzle, item.current))[:200]
+    if item.parent is not None:
+        options.append(item.parent)
+    return _next_state(engine, item.puzzle, rng.choice(options)) if options else "No move is possible."
+
+
+def shallow(row: dict) -> str:
+    engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == "end_to_end":
+        puzzle = row_puzzle(row)
+        state = engine.initial(puzzle)
+        for _ in range(1000):
+            child = next(iter(engine.children(puzzle, state)), None)
+            if child is None:
+                break
+            state = child
+        return _final(engine, puzzle, state)
+    item = row_item(row)
+    broken = bool(engine.violations(item.puzzle, item.current))
+    if task == "state_checking":
+        return _choice(not broken)
+    if broken and item.parent is not None:
+        return _next_state(engine, item.puzzle, item.parent)
+    child = next(iter(engine.children(item.puzzle, item.current)), None)
+    if child is None:
+        return _next_state(engine, item.puzzle, item.parent) if item.parent is not None else "No move is possible."
+    return _next_state(engine, item.puzzle, child)
+
+
+def answerer(strategy: str, seed: int = 0) -> Callable[[dict], str]:
+    """The answer function of a baseline strategy."""
+    if strategy == "oracle":
+        return oracle
+    if strategy == "random":
+        return lambda row: random_answer(row, seed)
+    if strategy == "shallow":
+        return shallow
+    raise ValueError(f"unknown baseline {strategy!r}; use one of {', '.join(STRATEGIES)}")

@@ -1,0 +1,102 @@
+"""Scoring dataset rows: the per-row verdicts and the metric aggregation behind lm-eval tasks,
+metric modules, ``finereason score --data`` and reports.
+
+A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
+official schema). :func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of
+them into the named metrics of :mod:`finereason.scoring`. No verdict is computed anywhere else.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from .engines import StateItem, get_engine
+from .scoring import summarize
+from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
+from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
+
+TASKS = ("state_checking", "state_transition", "end_to_end")
+
+
+@dataclass(frozen=True)
+class RowScore:
+    """The verdicts of one answer: strict (headline) and, for state transition, paper mode."""
+
+    task: str
+    verdict: Verdict
+    paper: Verdict | None
+    solvable: bool | None
+
+    def as_tuple(self) -> tuple:
+        """A compact, JSON-friendly form (lm-eval passes it to the aggregation functions)."""
+        paper = None if self.paper is None else (self.paper.correct, self.paper.category)
+        return (self.task, self.verdict.correct, self.verdict.category, self.verdict.prediction, self.solvable, paper)
+
+    @classmethod
+    def from_tuple(cls, value: Sequence[Any]) -> "RowScore":
+        task, correct, category, prediction, solvable, paper = value
+        return cls(task, Verdict(bool(correct), category, (), prediction), None if paper is None else Verdict(bool(paper[0]), paper[1]), solvable)
+
+
+@lru_cache(maxsize=4096)
+def _item(puzzle: str, inputs: str, outputs: str) -> StateItem:
+    return get_engine(puzzle).item_from_official({"inputs": json.loads(inputs), "outputs": json.loads(outputs)})
+
+
+@lru_cache(maxsize=4096)
+def _puzzle(puzzle: str, inputs: str, outputs: str) -> Any:
+    return get_engine(puzzle).puzzle_from_official({"inputs": json.loads(inputs), "outputs": json.loads(outputs)})
+
+
+def row_item(row: dict) -> StateItem:
+    """The state item of a state-checking or state-transition row (cached)."""
+    return _item(row["puzzle"], row["inputs"], row["outputs"])
+
+
+def row_puzzle(row: dict) -> Any:
+    """The puzzle of any row (cached)."""
+    return _puzzle(row["puzzle"], row["inputs"], row["outputs"])
+
+
+def score_row(row: dict, response: str) -> RowScore:
+    """Judge one model response to one row (never raises on the response)."""
+    task = row["task"]
+    engine = get_engine(row["puzzle"])
+    if not isinstance(response, str):
+        response = "" if response is None else str(response)
+    if task == "end_to_end":
+        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response), None, None)
+    item = row_item(row)
+    solvable = row.get("label") == SOLVABLE if row.get("label") else None
+    if task == "state_checking":
+        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable), None, solvable)
+    if task == "state_transition":
+        strict = verify_state_transition(engine, item, response, "strict", solvable=solvable)
+        paper = verify_state_transition(engine, item, response, "paper", solvable=solvable)
+        return RowScore(task, strict, paper, solvable)
+    raise ValueError(f"unknown task {task!r}")
+
+
+def aggregate(scores: Iterable[RowScore]) -> dict[str, float]:
+    """All metrics of one task's scores (``acc``, ``acc_paper``, P/R/F1, rates, ...)."""
+    scores = list(scores)
+    if not scores:
+        return {}
+    task = scores[0].task
+    solvable = [s.solvable for s in scores] if task != "end_to_end" else None
+    metrics = summarize(task, [s.verdict for s in scores], solvable)
+    if task == "state_transition":
+        metrics["acc_paper"] = sum(s.paper.correct for s in scores if s.paper is not None) / len(scores)
+    return metrics
+
+
+def metric_names(task: str) -> list[str]:
+    """The metric names a task reports (a public contract)."""
+    names = ["acc", "parse_error_rate"]
+    if task == "state_checking":
+        names += ["precision_unsolvable", "recall_unsolvable", "f1_unsolvable", "acc_solvable", "acc_unsolvable"]
+    if task == "state_transition":
+        names += ["acc_paper", "acc_solvable", "acc_unsolvable"] + [f"rate_{c}" for c in TRANSITION_CATEGORIES]
+    return names

@@ -1,0 +1,102 @@
+"""lm-eval models: ``finereason-oracle``, ``finereason-random``, ``finereason-shallow`` and
+``finereason-replay``. Importing this module registers them (``finereason eval`` does it for you).
+
+They read each request's document (``Instance.doc``), so they answer any FineReason task without a
+neural network; ``finereason-replay`` replays responses from a JSONL file keyed by the row ``id``
+(``model_args: path=responses.jsonl``), so outputs from any API or batch runner can be scored.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lm_eval.api.model import LM
+from lm_eval.api.registry import register_model
+
+from .baselines import answerer
+
+
+class _DocModel(LM):
+    """Base for models that answer from the request's document."""
+
+    strategy = "oracle"
+
+    def __init__(self, seed: int | str = 0, **kwargs: Any) -> None:
+        super().__init__()
+        self.answer = answerer(self.strategy, int(seed))
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "_DocModel":
+        args = dict(kv.split("=", 1) for kv in arg_string.split(",") if "=" in kv) if arg_string else {}
+        return cls(**args)
+
+    def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
+        return [self.answer(request.doc) for request in requests]
+
+    def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError("FineReason baselines only generate")
+
+    def loglikelihood_rolling(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError("FineReason baselines only generate")
+
+    @property
+    def tokenizer_name(self) -> str:
+        return f"finereason-{self.strategy}"
+
+    def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
+        return "\n\n".join(m["content"] for m in chat_history)
+
+
+@register_model("finereason-oracle")
+class OracleLM(_DocModel):
+    strategy = "oracle"
+
+
+@register_model("finereason-random")
+class RandomLM(_DocModel):
+    strategy = "random"
+
+
+@register_model("finereason-shallow")
+class ShallowLM(_DocModel):
+    strategy = "shallow"
+
+
+@register_model("finereason-replay")
+class ReplayLM(LM):
+    """Replays ``{"id": ..., "response": ...}`` lines; a missing id answers "" (a parse error)."""
+
+    def __init__(self, path: str | None = None, **kwargs: Any) -> None:
+        super().__init__()
+        if not path:
+            raise ValueError("finereason-replay needs model_args path=RESPONSES.jsonl")
+        self.responses: dict[str, str] = {}
+        with open(Path(path), encoding="utf-8") as handle:
+            for lineno, line in enumerate(handle, start=1):
+                if line.strip():
+                    obj = json.loads(line)
+                    if "id" not in obj or "response" not in obj:
+                        raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
+                    self.responses[str(obj["id"])] = str(obj["response"])
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "ReplayLM":
+        args = dict(kv.split("=", 1) for kv in arg_string.split(",") if "=" in kv) if arg_string else {}
+        return cls(**args)
+
+    def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
+        return [self.responses.get(str(request.doc.get("id")), "") for request in requests]
+
+    def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError("the replay model only generates")
+
+    def loglikelihood_rolling(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError("the replay model only generates")
+
+    @property
+    def tokenizer_name(self) -> str:
+        return "finereason-replay"
+
+    def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
+        return "\n\n".join(m["content"] for m in chat_history)

@@ -1,0 +1,7 @@
+"""lm-evaluation-harness task definitions (package data of ``finereason.lm_eval_tasks``).
+
+Use ``lm_eval --include_path "$(finereason tasks-dir)" --tasks finereason ...``.
+"""
+from pathlib import Path
+
+TASKS_DIR = Path(__file__).resolve().parent
