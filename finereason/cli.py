@@ -217,6 +217,9 @@ def run_lm_eval(argv: list[str]) -> int:
         cli_evaluate()
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    except (OSError, ValueError, KeyError) as err:  # bad model_args, missing files, unknown tasks
+        print(f"finereason: error: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     finally:
         sys.argv = saved
     return 0
@@ -317,9 +320,44 @@ def cmd_push(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import ReportError, build_report
+
+    try:
+        report = build_report(args.paths, args.out)
+    except ReportError as err:
+        raise CliError(str(err)) from None
+    sys.stdout.write(report.markdown)
+    print(f"wrote {len(report.written)} files to {Path(args.out).resolve()}", file=sys.stderr)
+    return 0
+
+
 def cmd_puzzles(args: argparse.Namespace) -> int:
     for name in engine_names():
         print(f"{name}\t(official name: {get_engine(name).official_name})")
+    return 0
+
+
+def cmd_tiny_model(args: argparse.Namespace) -> int:
+    """``tiny-model``: a random 2-layer model + trained tokenizer for offline smoke tests."""
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"{out} exists and is not an empty folder")
+    try:
+        import tokenizers  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError as err:
+        raise CliError(f"tiny-model needs torch and transformers: pip install 'finereason[train]' ({err.name} missing)") from None
+    from .tiny_model import build_tiny_model
+
+    start = time.perf_counter()
+    try:
+        build_tiny_model(out, arch=args.arch, seed=args.seed)
+    except OSError as err:
+        raise CliError(f"cannot write {err.filename or out}: {err.strerror or err}") from None
+    size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
+    print(f"wrote a tiny {args.arch} model ({size / 1e6:.2f} MB) into {out} in {time.perf_counter() - start:.1f} s")
     return 0
 
 
@@ -378,6 +416,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tasks_dir)
 
     sub.add_parser("eval", help="run lm-eval with the FineReason tasks and models (takes every lm_eval argument)")
+
+    p = sub.add_parser("tiny-model", help="write a tiny random model + tokenizer for offline smoke tests (needs [train])")
+    p.add_argument("--out", required=True, help="new or empty folder for the model (from_pretrained layout)")
+    p.add_argument("--arch", default="llama", choices=("llama", "qwen2"), help="model architecture (default llama)")
+    p.add_argument("--seed", type=int, default=0, help="initialisation and tokenizer-corpus seed (default 0)")
+    p.set_defaults(func=cmd_tiny_model)
+
+    p = sub.add_parser("report", help="paper-style tables and plots from lm-eval output (needs the eval extra)")
+    p.add_argument("paths", nargs="+", metavar="RESULTS_PATH", help="lm-eval output folders (searched recursively) or results_*.json files")
+    p.add_argument("--out", default="finereason_report", help="folder for summary.md and the plots (default ./finereason_report)")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)

@@ -158,13 +158,13 @@ def bracketed(text: str, start: int = 0) -> str:
 
 
 _TOKEN = re.compile(
-    r"""\s*(?:(?P<open>\[)|(?P<close>\])|(?P<comma>,)|(?P<int>[+-]?[0-9]+)(?![0-9A-Za-z_.])|"""
+    r"""\s*(?:(?P<open>\[)|(?P<close>\])|(?P<comma>,)|(?P<float>[+-]?[0-9]{1,15}\.[0-9]{1,15})(?![0-9A-Za-z_.])|(?P<int>[+-]?[0-9]+)(?![0-9A-Za-z_.])|"""
     r"""(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))""",
 )
 
 
 def parse_literal(text: str) -> Any:
-    """Parse a nested list of ASCII integers and quoted strings (a subset of Python literals).
+    """Parse a nested list of ASCII integers, plain decimals and quoted strings (a subset of Python literals).
 
     Accepts trailing commas. Rejects everything else (names, calls, floats, operators, unicode
     digits) with :class:`ParseError`. Bounded by ``MAX_*`` limits.
@@ -211,6 +211,8 @@ def parse_literal(text: str) -> Any:
                 if len(raw.lstrip("+-")) > MAX_INT_DIGITS:
                     raise ParseError("integer too long")
                 value = int(raw)
+            elif kind == "float":
+                value = float(raw)  # plain decimals only (grid tables hold prices like 24.99)
             else:
                 if len(raw) > MAX_STRING_CHARS:
                     raise ParseError("string too long")

@@ -51,6 +51,7 @@ def test_strip_thinking():
         ("Next state: [1, 2,] and then Next state: [3]", [3]),
         ("<think>Next state: [9]</think> Next state: [[\"a b\", 50, \"\"]]", [["a b", 50, ""]]),
         ("Next state: [-1, +2]", [-1, 2]),
+        ("Next state: [[24.99, 'Nick'], [7.0, 'x']]", [[24.99, "Nick"], [7.0, "x"]]),
     ],
 )
 def test_read_payload(text, value):
@@ -70,7 +71,9 @@ def test_read_payload(text, value):
         "Next state: [float('nan')]",
         "Next state: [NaN]",
         "Next state: [١, ٢]",
-        "Next state: [1.5]",
+        "Next state: [1.5e3]",
+        "Next state: [.5]",
+        "Next state: [inf]",
         "Next state: [" + "9" * 50 + "]",
         "Next state: " + "[" * 100_000 + "]" * 100_000,
         "Next state: [True]",

@@ -1,0 +1,192 @@
+"""The `evaluate` metric modules in metrics/: offline loading, exact agreement with
+finereason.evaluation.aggregate, dict and JSON-string references, and clear errors."""
+from __future__ import annotations
+
+import json
+import socket
+import zlib
+from pathlib import Path
+
+import pytest
+
+evaluate = pytest.importorskip("evaluate", reason="the metric modules need the `evaluate` package (pip install '.[eval]')")
+pq = pytest.importorskip("pyarrow.parquet", reason="reading the built dataset needs pyarrow")
+
+from finereason.baselines import oracle, random_answer  # noqa: E402
+from finereason.cli import main  # noqa: E402
+from finereason.evaluation import aggregate, metric_names, score_row  # noqa: E402
+
+METRICS = Path(__file__).resolve().parents[1] / "metrics"
+TASKS = ("state_checking", "state_transition", "end_to_end")
+PUZZLES = ("sudoku", "game_of_24")
+SHARED_MARKER = "# --- shared by the three finereason metric modules (keep identical)"
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory) -> dict[str, list[dict]]:
+    """task -> rows of a tiny build (Sudoku and Game of 24 mixed, in a fixed order)."""
+    out = tmp_path_factory.mktemp("metrics-data") / "data"
+    code = main(["build", "--out", str(out), "--per-task", "6", "--train-size", "0", "--e2e-size", "2", "--puzzles", *PUZZLES])
+    assert code in (0, None)
+    by_task: dict[str, list[dict]] = {}
+    for task in TASKS:
+        for puzzle in PUZZLES:
+            for path in sorted((out / f"{puzzle}_{task}").glob("*.parquet")):
+                by_task.setdefault(task, []).extend(pq.read_table(path).to_pylist())
+    assert {task: len(v) for task, v in by_task.items()} == {"state_checking": 12, "state_transition": 12, "end_to_end": 4}
+    return by_task
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """Offline mode, and a record of every attempt to open a network connection."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setattr(evaluate.config, "HF_EVALUATE_OFFLINE", True)
+    attempts: list = []
+
+    def refuse(sock, address, *args, **kwargs):
+        attempts.append(address)
+        raise OSError(f"network disabled in this test ({address!r})")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    return attempts
+
+
+def load(task: str, **kwargs):
+    return evaluate.load(str(METRICS / f"finereason_{task}"), keep_in_memory=True, **kwargs)
+
+
+def expected(refs: list[dict], preds: list) -> dict[str, float]:
+    return {k: v for k, v in aggregate([score_row(r, p) for r, p in zip(refs, preds)]).items() if k != "n"}
+
+
+ANSWERERS = {
+    "oracle": oracle,
+    "random": random_answer,
+    "garbage": lambda row: "I would rather not say. Next state: ??? Answer: (C)",
+    "empty": lambda row: "",
+    "mixed": lambda row: oracle(row) if zlib.crc32(row["id"].encode()) % 2 else random_answer(row, seed=3),
+}
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_loads_offline_from_the_folder(task, offline):
+    metric = load(task)
+    assert isinstance(metric, evaluate.Metric)
+    assert metric.name == f"finereason_{task}"
+    assert metric.task == task
+    assert {name: feature.dtype for name, feature in metric.features.items()} == {"predictions": "string", "references": "string"}
+    assert "references" in metric.inputs_description and "Returns" in metric.inputs_description
+    assert offline == [], f"evaluate.load tried the network: {offline}"
+
+
+@pytest.mark.parametrize("answerer", sorted(ANSWERERS))
+@pytest.mark.parametrize("task", TASKS)
+def test_numbers_equal_aggregate_exactly(task, answerer, rows, offline):
+    refs = rows[task]
+    preds = [ANSWERERS[answerer](r) for r in refs]
+    got = load(task).compute(predictions=preds, references=refs)
+    want = expected(refs, preds)
+    assert got == want
+    assert set(got) == set(metric_names(task))
+    assert all(type(v) is float for v in got.values())
+    assert offline == []
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_oracle_scores_one_and_garbage_is_all_parse_errors(task, rows, offline):
+    refs = rows[task]
+    metric = load(task)
+    best = metric.compute(predictions=[oracle(r) for r in refs], references=refs)
+    assert best["acc"] == 1.0 and best["parse_error_rate"] == 0.0
+    if task == "state_checking":
+        assert best["f1_unsolvable"] == best["acc_solvable"] == best["acc_unsolvable"] == 1.0
+    if task == "state_transition":
+        assert best["acc_paper"] == best["rate_correct"] == 1.0
+    worst = metric.compute(predictions=["no idea, sorry"] * len(refs), references=refs)
+    assert worst["parse_error_rate"] == 1.0 and worst["acc"] == 0.0
+    if task == "state_transition":
+        assert worst["rate_parse_error"] == 1.0 and worst["acc_paper"] == 0.0
+    none = metric.compute(predictions=[None] * len(refs), references=refs)
+    assert none == expected(refs, [""] * len(refs)) and none["parse_error_rate"] == 1.0
+
+
+@pytest.mark.parametrize("task", ("state_checking", "state_transition"))
+def test_json_strings_and_incremental_adds_agree_with_dicts(task, rows, offline):
+    refs = rows[task]
+    preds = [random_answer(r, seed=1) for r in refs]
+    want = expected(refs, preds)
+    metric = load(task)
+    assert metric.compute(predictions=preds, references=[json.dumps(r) for r in refs]) == want
+    # only the scoring columns, with inputs/outputs already parsed: re-encoded, same numbers
+    slim = [{k: (json.loads(r[k]) if k in ("inputs", "outputs") else r[k]) for k in ("puzzle", "task", "label", "inputs", "outputs")} for r in refs]
+    assert metric.compute(predictions=preds, references=slim) == want
+    for r, p in zip(refs, preds):
+        metric.add(prediction=p, reference=r)
+    assert metric.compute() == want
+    metric.add_batch(predictions=preds[:5], references=refs[:5])
+    metric.add_batch(predictions=preds[5:], references=[metric.encode_reference(r) for r in refs[5:]])
+    assert metric.compute() == want
+
+
+def test_a_datasets_dataset_works_as_references(rows, offline):
+    datasets = pytest.importorskip("datasets")
+    refs = rows["state_checking"]
+    ds = datasets.Dataset.from_list(refs)
+    preds = [random_answer(r) for r in refs]
+    assert load("state_checking").compute(predictions=preds, references=ds) == expected(refs, preds)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_rows_of_another_task_raise(task, rows, offline):
+    metric = load(task)
+    other = next(t for t in TASKS if t != task)
+    bad = rows[other][0]
+    for reference in (bad, json.dumps(bad)):
+        with pytest.raises(ValueError, match=rf"finereason_{task} scores '{task}' rows.*task '{other}'.*finereason_{other}"):
+            metric.compute(predictions=["x", "y"], references=[rows[task][0], reference])
+    with pytest.raises(ValueError, match=f"has task '{other}'"):
+        metric.add(prediction="x", reference=rows[other][-1])
+    # nothing was stored by the failed calls: the module still scores a clean batch
+    refs = rows[task]
+    preds = [oracle(r) for r in refs]
+    assert metric.compute(predictions=preds, references=refs) == expected(refs, preds)
+
+
+@pytest.mark.parametrize(
+    "reference, message",
+    [
+        ("not json", "not a JSON object"),
+        (json.dumps([1, 2]), "dataset row"),
+        (7, "dataset row"),
+        ({"task": "state_checking", "puzzle": "sudoku"}, "lacks column"),
+    ],
+)
+def test_malformed_references_raise(reference, message, offline):
+    with pytest.raises(ValueError, match=message):
+        load("state_checking").compute(predictions=["Answer: (A)"], references=[reference])
+
+
+def test_unknown_puzzle_raises(rows, offline):
+    row = dict(rows["state_checking"][0], puzzle="chess")
+    with pytest.raises(ValueError, match="unknown puzzle 'chess'"):
+        load("state_checking").compute(predictions=["Answer: (A)"], references=[row])
+
+
+def test_modules_share_one_block_and_have_cards():
+    blocks = {}
+    for task in TASKS:
+        folder = METRICS / f"finereason_{task}"
+        source = (folder / f"finereason_{task}.py").read_text(encoding="utf-8")
+        assert SHARED_MARKER in source
+        assert "def _compute" in source and "score_row" in source and "aggregate" in source
+        blocks[task] = source.split(SHARED_MARKER, 1)[1].replace({"state_checking": "StateChecking", "state_transition": "StateTransition", "end_to_end": "EndToEnd"}[task], "X")
+        card = (folder / "README.md").read_text(encoding="utf-8")
+        for heading in ("### Inputs", "### Output Values", "### Examples"):
+            assert heading in card
+        for name in metric_names(task):
+            assert f"`{name}`" in card or (name.startswith("rate_") and "`rate_" in card), (task, name)
+    assert len({block.replace("state transition", "T").replace("state checking", "T").replace("end-to-end", "T") for block in blocks.values()}) == 1
+    assert (METRICS / "README.md").is_file()

@@ -1,0 +1,185 @@
+"""``finereason report``: tables and plots from real lm-eval runs of the oracle and random baselines."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from finereason.cli import main
+
+pytest.importorskip("lm_eval")
+pytest.importorskip("datasets")
+pytest.importorskip("matplotlib")
+
+PUZZLES = ("Sudoku", "Graph Coloring", "Game of 24", "Grid Puzzles")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    """One small dataset and two lm-eval runs (with samples) under one output root, as users do."""
+    root = tmp_path_factory.mktemp("report")
+    data = root / "ds"
+    assert main(["build", "--out", str(data), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
+    out = root / "evalout"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FINEREASON_DATA_DIR", str(data))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("HF_DATASETS_OFFLINE", "1")
+        for model in ("finereason-oracle", "finereason-random"):
+            code = main(["eval", "--model", model, "--tasks", "finereason", "--output_path", str(out), "--log_samples"])
+            assert code == 0
+    assert len(list(out.rglob("results_*.json"))) == 2
+    return {"root": root, "out": out}
+
+
+def table(markdown: str, title: str, level: str = "##") -> list[list[str]]:
+    """The rows of the Markdown table under the heading that starts with ``title``."""
+    section = markdown.split(f"\n{level} {title}", 1)[1].split("\n#", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+
+
+def row(rows: list[list[str]], model: str) -> list[str]:
+    matches = [r for r in rows if r[0] == model]
+    assert len(matches) == 1, (model, rows)
+    return matches[0]
+
+
+@pytest.fixture(scope="module")
+def report(runs) -> tuple[str, Path]:
+    target = runs["root"] / "rep"
+    assert main(["report", str(runs["out"]), "--out", str(target)]) == 0
+    return (target / "summary.md").read_text(encoding="utf-8"), target
+
+
+def test_tables_show_both_models(report, capsys):
+    markdown, _ = report
+    t3 = table(markdown, "Table 3")
+    assert [r[0] for r in t3] == ["finereason-oracle", "finereason-random"]
+    header = markdown.split("## Table 3", 1)[1].splitlines()[4]
+    for puzzle in PUZZLES:
+        assert f"{puzzle} SC" in header and f"{puzzle} ST" in header
+    oracle = row(t3, "finereason-oracle")
+    assert oracle[1:] == ["100.0"] * 8
+    random = row(t3, "finereason-random")
+    assert len(random) == 9 and all(re.fullmatch(r"\d+\.\d", v) for v in random[1:])
+    assert random[1:] != ["100.0"] * 8
+
+    modes = table(markdown, "State transition accuracy, strict vs paper mode", "###")
+    assert row(modes, "finereason-oracle")[1:] == ["100.0"] * 8
+
+    t4 = table(markdown, "Table 4")
+    assert row(t4, "finereason-oracle")[1:] == ["100.0"] * 12
+    assert len(row(t4, "finereason-random")) == 13
+
+    groups = table(markdown, "Group accuracy")
+    assert row(groups, "finereason-oracle")[1] == "100.0 (n=64)"
+    assert "End-to-end" not in markdown  # not run
+
+
+def test_breakdown_rejudges_samples(report):
+    markdown, _ = report
+    rows = table(markdown, "State transition outcomes by class")
+    oracle = [r for r in rows if r[0] == "finereason-oracle"]
+    assert len(oracle) == 8  # 4 puzzles x {solvable, unsolvable}
+    for r in oracle:
+        assert r[4] == "100.0" and set(r[5:]) == {"0.0"}
+    random = [r for r in rows if r[0] == "finereason-random"]
+    for r in random:
+        assert abs(sum(float(v) for v in r[4:]) - 100.0) < 0.5
+    assert "## Notes" not in markdown  # re-judged samples agree with the stored metrics
+
+
+def test_plots_are_png(report):
+    markdown, target = report
+    for name in ("st_error_breakdown.png", "sc_accuracy_vs_difficulty.png", "model_comparison.png"):
+        data = (target / name).read_bytes()
+        assert data[:8] == PNG_MAGIC and len(data) > 5000, name
+        assert f"`{name}`" in markdown and f"`{name}` skipped" not in markdown
+
+
+def test_summary_printed_to_stdout(runs, tmp_path, capsys):
+    capsys.readouterr()
+    assert main(["report", str(runs["out"]), "--out", str(tmp_path / "r")]) == 0
+    printed = capsys.readouterr().out
+    assert printed == (tmp_path / "r" / "summary.md").read_text(encoding="utf-8")
+
+
+def test_results_files_newest_wins_and_no_samples(runs, tmp_path):
+    """Explicit results files; a newer run of the same model replaces that task; no samples: plots skipped."""
+    files = sorted(runs["out"].rglob("results_*.json"))
+    oracle = next(f for f in files if json.loads(f.read_text())["config"]["model"] == "finereason-oracle")
+    data = json.loads(oracle.read_text())
+    data["date"] += 1000
+    data["results"] = {"finereason_sudoku_state_checking": dict(data["results"]["finereason_sudoku_state_checking"])}
+    data["results"]["finereason_sudoku_state_checking"]["acc,none"] = 0.5
+    data.pop("groups", None)
+    newer = tmp_path / "later" / "results_2099-01-01T00-00-00.000000.json"
+    newer.parent.mkdir()
+    newer.write_text(json.dumps(data))
+    out = tmp_path / "r"
+    assert main(["report", str(oracle), str(newer), "--out", str(out)]) == 0
+    markdown = (out / "summary.md").read_text()
+    values = row(table(markdown, "Table 3"), "finereason-oracle")
+    assert values[1] == "50.0" and values[2:] == ["100.0"] * 7
+    # the other tasks still come with samples from the older run
+    assert (out / "st_error_breakdown.png").read_bytes()[:8] == PNG_MAGIC
+
+    only_results = tmp_path / "bare" / newer.name
+    only_results.parent.mkdir()
+    shutil.copy(oracle, only_results)
+    (out / "st_error_breakdown.png").write_bytes(PNG_MAGIC)  # stale plot from an earlier report
+    assert main(["report", str(only_results.parent), "--out", str(out)]) == 0
+    markdown = (out / "summary.md").read_text()
+    assert "`st_error_breakdown.png` skipped: no state-transition samples" in markdown
+    assert "`sc_accuracy_vs_difficulty.png` skipped" in markdown
+    assert not (out / "st_error_breakdown.png").exists()
+    assert (out / "model_comparison.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_errors(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = tmp_path / "results_bad.json"
+    bad.write_text("{not json")
+    other = tmp_path / "other.json"
+    other.write_text("[1, 2]")
+    cases = {
+        str(tmp_path / "missing"): "no such file or folder",
+        str(empty): "no lm-eval results files",
+        str(bad): "not valid JSON",
+        str(other): "not an lm-eval results file",
+    }
+    for path, message in cases.items():
+        capsys.readouterr()
+        assert main(["report", path, "--out", str(tmp_path / "r")]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("finereason: error: ") and message in err and "\n" not in err, err
+
+
+def test_bad_samples_line_is_an_error(runs, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(runs["out"], copy)
+    sample = next(copy.rglob("samples_finereason_sudoku_state_checking_*.jsonl"))
+    with open(sample, "a", encoding="utf-8") as handle:
+        handle.write("{truncated\n")
+    capsys.readouterr()
+    assert main(["report", str(copy), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "not valid JSON" in err and sample.name in err
+
+
+def test_missing_matplotlib_is_explained(runs, tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.backends", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
+    capsys.readouterr()
+    assert main(["report", str(runs["out"]), "--out", str(tmp_path / "r")]) == 2
+    assert "finereason[eval]" in capsys.readouterr().err
