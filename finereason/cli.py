@@ -225,6 +225,59 @@ def run_lm_eval(argv: list[str]) -> int:
     return 0
 
 
+def cmd_baselines(args: argparse.Namespace) -> int:
+    """The main job: build the default benchmark if absent, run the baseline models through lm-eval,
+    print the summary table and write the plots."""
+    import os
+
+    _builders()
+    try:
+        from .lm_eval_models import our_tasks_only
+        from .report import build_report
+    except ImportError as err:
+        raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
+    from .data import ensure_default_build
+
+    if args.data:
+        data = Path(args.data)
+        if not (data / "README.md").is_file():
+            print(f"building the default benchmark into {data} ...", file=sys.stderr)
+            if cmd_build(argparse.Namespace(out=str(data), seed=0, per_task=500, train_size=0, e2e_size=100, puzzles=None,
+                                            num_proc=args.num_proc, order="paper", tot_csv=None, overwrite=False)):
+                return 1
+    elif os.environ.get("FINEREASON_DATA_DIR"):
+        data = Path(os.environ["FINEREASON_DATA_DIR"])
+    else:
+        data = ensure_default_build()
+    out = Path(args.out)
+    runs = out / "runs"
+    saved = {k: os.environ.get(k) for k in ("FINEREASON_DATA_DIR", "HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")}
+    os.environ.update({"FINEREASON_DATA_DIR": str(data.resolve()), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"})
+    try:
+        for model in args.models:
+            extra = ["--limit", str(args.limit)] if args.limit else []
+            with our_tasks_only():
+                code = run_lm_eval(["--model", f"finereason-{model}", "--tasks", args.tasks, "--output_path", str(runs),
+                                    "--log_samples", *extra])
+            if code:
+                return code
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    from .report import ReportError
+
+    try:
+        report = build_report([runs], out)
+    except ReportError as err:
+        raise CliError(str(err)) from None
+    print(report.markdown)
+    print(f"report and plots written to {out.resolve()}", file=sys.stderr)
+    return 0
+
+
 def cmd_tasks_dir(args: argparse.Namespace) -> int:
     print(tasks_dir())
     return 0
@@ -416,6 +469,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tasks_dir)
 
     sub.add_parser("eval", help="run lm-eval with the FineReason tasks and models (takes every lm_eval argument)")
+
+    p = sub.add_parser("baselines", help="main job: evaluate the baseline models on the default benchmark and report")
+    p.add_argument("--data", help="dataset folder (built here when absent; default: FINEREASON_DATA_DIR or the cached default build)")
+    p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md and plots go")
+    p.add_argument("--models", nargs="+", default=["oracle", "random", "shallow"], choices=("oracle", "random", "shallow"))
+    p.add_argument("--tasks", default="finereason,finereason_end_to_end", help="lm-eval tasks or groups")
+    p.add_argument("--limit", type=int, help="documents per task (default: all)")
+    p.add_argument("--num-proc", type=int, default=2, help="processes for a build (default 2)")
+    p.set_defaults(func=cmd_baselines)
 
     p = sub.add_parser("tiny-model", help="write a tiny random model + tokenizer for offline smoke tests (needs [train])")
     p.add_argument("--out", required=True, help="new or empty folder for the model (from_pretrained layout)")

@@ -355,8 +355,8 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
         reason = makers[name](target)
         if reason is None:
             written.append(target)
-            plot_notes.append(f"- `{name}`" + (f" ({SUITE_TITLES[plot_suite if name != 'model_comparison.png' else suites[0]]})"
-                                                 if len(suites) > 1 else ""))
+            suite = suites[0] if name == "model_comparison.png" else plot_suite
+            plot_notes.append(f"- `{name}`" + (f": {SUITE_TITLES[suite]}" if len(suites) > 1 else ""))
         else:
             if target.exists():
                 target.unlink()  # never leave a stale plot from an earlier report
@@ -432,7 +432,8 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
                 for t in TASKS[:2]:
                     r = m.get(suite, p, t)
                     row.append(pct(metric(r.metrics, "acc")) if r else MISSING)
-            rows.append(row)
+            if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
+                rows.append(row)
         parts += [md_table(headers, rows), ""]
 
         st = [r for r in sc_st if r.task == "state_transition"]
@@ -447,7 +448,8 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
                 for p in present:
                     r = m.get(suite, p, "state_transition")
                     row += [pct(metric(r.metrics, "acc")), pct(metric(r.metrics, "acc_paper"))] if r else [MISSING, MISSING]
-                rows.append(row)
+                if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
+                    rows.append(row)
             parts += [md_table(headers, rows), ""]
 
         sc = [r for r in sc_st if r.task == "state_checking"]
@@ -461,7 +463,8 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
                     r = m.get(suite, p, "state_checking")
                     row += ([pct(metric(r.metrics, k)) for k in ("precision_unsolvable", "recall_unsolvable", "f1_unsolvable")]
                             if r else [MISSING] * 3)
-                rows.append(row)
+                if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
+                    rows.append(row)
             parts += [md_table(headers, rows), ""]
 
     e2e = [r for m in models for p in present if (r := m.get(suite, p, "end_to_end"))]
@@ -482,7 +485,8 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             if group:
                 g = m.groups.get(group)
                 row.append(pct(metric(g, "acc")) if g else MISSING)
-            rows.append(row)
+            if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
+                rows.append(row)
         parts += [md_table(headers, rows), ""]
     return parts
 
@@ -500,7 +504,8 @@ def _group_section(models: list[Model]) -> list[str]:
             value = metric(metrics, "acc") if metrics else None
             n = metrics.get("sample_len") if metrics else None
             row.append(MISSING if value is None else pct(value) + (f" (n={n})" if isinstance(n, int) else ""))
-        rows.append(row)
+        if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
+            rows.append(row)
     return ["## Group accuracy", "",
             "lm-eval group scores (`acc`, mean over the group's samples). `finereason` is every state-checking "
             "and state-transition task.", "", md_table(["model"] + [f"`{g}`" for g in names], rows), ""]

@@ -18,23 +18,6 @@ PUZZLES = ("Sudoku", "Graph Coloring", "Game of 24", "Grid Puzzles")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def _skip_builtin_task_index(mp: pytest.MonkeyPatch) -> None:
-    """Index only our --include_path tasks: lm-eval's thousands of built-in YAMLs cost ~15 s a run."""
-    import inspect
-
-    from lm_eval.tasks.manager import TaskManager
-
-    init = TaskManager.__init__
-    if "include_defaults" not in inspect.signature(init).parameters:
-        return
-
-    def fast_init(self, *args, **kwargs):
-        kwargs.setdefault("include_defaults", False)
-        init(self, *args, **kwargs)
-
-    mp.setattr(TaskManager, "__init__", fast_init)
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
     """One small dataset and two lm-eval runs (with samples) under one output root, as users do."""
@@ -42,8 +25,9 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     data = root / "ds"
     assert main(["build", "--out", str(data), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
     out = root / "evalout"
-    with pytest.MonkeyPatch.context() as mp:
-        _skip_builtin_task_index(mp)
+    from finereason.lm_eval_models import our_tasks_only
+
+    with pytest.MonkeyPatch.context() as mp, our_tasks_only():
         mp.setenv("FINEREASON_DATA_DIR", str(data))
         mp.setenv("HF_HUB_OFFLINE", "1")
         mp.setenv("HF_DATASETS_OFFLINE", "1")
