@@ -168,18 +168,26 @@ def final_answer(text: Any) -> str | None:
     if not text:
         return None
     tail = text[-2000:]
-    idx = max(tail.rfind("The answer is"), tail.rfind("the answer is"))
-    if idx >= 0:
-        rest = tail[idx + len("the answer is"):].lstrip(" :").strip()
-        answer = rest.splitlines()[0].strip().rstrip(".").strip() if rest else ""
-        if answer:
-            return answer
-    if "####" in tail:
+    if "The answer is:" in tail:                       # MetaMathQA
+        return _after(tail, "The answer is:")
+    if "####" in tail:                                 # GSM8K
         return tail.rsplit("####", 1)[1].strip().replace(",", "") or None
-    boxed = _last_boxed(text)
+    boxed = _last_boxed(text)                          # MATH
     if boxed is not None:
         return boxed or None
+    lowered = tail.lower()
+    if "the answer is" in lowered:
+        idx = lowered.rfind("the answer is")
+        return _after(tail[idx:], tail[idx:idx + len("the answer is")])
     return text if len(text) <= 200 else None
+
+
+def _after(text: str, marker: str) -> str | None:
+    """The rest of the line after the last ``marker``, without a final period or ``$`` signs."""
+    rest = text.rsplit(marker, 1)[1].strip()
+    line = rest.splitlines()[0].strip() if rest else ""
+    line = line.rstrip(".").strip().strip("$").strip()
+    return line or None
 
 
 def math_row(index: int, record: Mapping[str, Any]) -> dict | None:

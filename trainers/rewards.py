@@ -104,8 +104,12 @@ def end_to_end_reward(completions: list, **kwargs: Any) -> list:
 
 
 def puzzle_reward(completions: list, **kwargs: Any) -> list:
-    """Correctness on any puzzle row (strict verifier for state transition); ``None`` on math rows."""
-    return _binary(_score_tasks(completions, kwargs, PUZZLE_TASKS))
+    """Correctness on any puzzle row (strict verifier for state transition); ``None`` on math rows.
+    Logs each task's parse-error rate and every state-transition category's rate."""
+    scores = _score_tasks(completions, kwargs, PUZZLE_TASKS)
+    for task in PUZZLE_TASKS:
+        _log(kwargs, [s if s is not None and s.task == task else None for s in scores], f"finereason/{task}")
+    return _binary(scores)
 
 
 def format_reward(completions: list, **kwargs: Any) -> list:
@@ -118,7 +122,8 @@ def format_reward(completions: list, **kwargs: Any) -> list:
         if score is not None:
             out.append(0.0 if score.verdict.parse_error else 1.0)
         elif task == MATH_TASK:
-            out.append(1.0 if _math_parse(completion_text(completion), boxed_only=True) else 0.0)
+            text = completion_text(completion)
+            out.append(1.0 if "\\boxed" in text and _math_parse(text, boxed_only=True) else 0.0)
         else:
             out.append(None)
     return out
