@@ -82,8 +82,46 @@ def _split(config: str) -> str:
     return "train" if config == "train" else "test"
 
 
+EMBEDDED = "embedded"  # a dataset name that means "made here, offline" (smoke runs and tests)
+EMBEDDED_TRAIN_SIZE = 64
+
+
+def embedded_puzzle_dir() -> Path:
+    """A small ``train`` config built once into the cache (``finereason build``, seed 0)."""
+    from finereason.data import cache_dir
+    from finereason.prompts import PROMPT_VERSION
+
+    out = cache_dir() / f"embedded-train-{EMBEDDED_TRAIN_SIZE}-s0-{PROMPT_VERSION}"
+    if not (out / "README.md").is_file():
+        from finereason.dataset_builders.build import BuildConfig, build
+
+        build(BuildConfig(out=out, per_task=0, e2e_size=0, train_size=EMBEDDED_TRAIN_SIZE, overwrite=True,
+                          progress=False, command="finereason build (embedded smoke set)"))
+    return out
+
+
+def embedded_math_records(n: int = 200, seed: int = 0) -> list[dict]:
+    """Seeded arithmetic word problems with exact answers (offline stand-in for a math set)."""
+    rng = rng_for(seed, "embedded-math")
+    records = []
+    for _ in range(n):
+        a, b, c = rng.randint(2, 60), rng.randint(2, 60), rng.randint(2, 9)
+        kind = rng.randrange(3)
+        if kind == 0:
+            question, answer = f"A shop sells {a} apples in the morning and {b} in the afternoon. How many apples does it sell?", a + b
+        elif kind == 1:
+            question, answer = f"Each box holds {c} pens. How many pens are in {a} boxes?", a * c
+        else:
+            question, answer = f"Tom has {a + b} marbles and gives {b} away. How many marbles are left?", a
+        records.append({"question": question, "answer": str(answer)})
+    return records
+
+
 def _read_config(source: str, config: str) -> list[dict]:
-    """Rows of one config: a ``finereason build`` folder (``<config>/*.parquet``), a file, or a Hub id."""
+    """Rows of one config: a ``finereason build`` folder (``<config>/*.parquet``), a file, a Hub id,
+    or ``embedded`` (a small set built offline into the cache)."""
+    if source == EMBEDDED:
+        source = str(embedded_puzzle_dir())
     path = Path(source).expanduser()
     if _is_file_source(path):
         return _read_file(path)
@@ -202,6 +240,8 @@ def math_row(index: int, record: Mapping[str, Any]) -> dict | None:
 
 
 def _math_records(path_or_id: str) -> Sequence[Mapping[str, Any]]:
+    if path_or_id == EMBEDDED:
+        return embedded_math_records()
     path = Path(path_or_id).expanduser()
     if _is_file_source(path):
         records = _read_file(path)
