@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 from .engines import StateItem, get_engine
 from .scoring import summarize
 from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
-from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
+from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 TASKS = ("state_checking", "state_transition", "end_to_end")
 
@@ -73,9 +73,8 @@ def score_row(row: dict, response: str) -> RowScore:
     if task == "state_checking":
         return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable), None, solvable)
     if task == "state_transition":
-        strict = verify_state_transition(engine, item, response, "strict", solvable=solvable)
-        paper = verify_state_transition(engine, item, response, "paper", solvable=solvable)
-        return RowScore(task, strict, paper, solvable)
+        both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable)
+        return RowScore(task, both["strict"], both["paper"], solvable)
     raise ValueError(f"unknown task {task!r}")
 
 

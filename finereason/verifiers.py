@@ -72,8 +72,21 @@ def verify_state_transition(
     the child is solvable. ``paper``: the official release's scoring, where only the given
     unsolvable child counts as ``unsolvable_child``.
     """
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable)[mode]
+
+
+def verify_state_transition_modes(
+    engine: Engine | str,
+    item: StateItem,
+    response: str,
+    modes: tuple[str, ...] = MODES,
+    *,
+    solvable: bool | None = None,
+) -> dict[str, Verdict]:
+    """The verdict of one answer in several modes, reading and classifying the move only once."""
+    for mode in modes:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
     eng = _engine(engine)
     puzzle = item.puzzle
     malformed: str | None = None
@@ -83,38 +96,44 @@ def verify_state_transition(
     except StateError as err:
         malformed = str(err)
     except (ParseError, RecursionError, ValueError, TypeError) as err:
-        return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+        verdict = Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+        return {mode: verdict for mode in modes}
     current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
-    judge = _forward_verdict if current_solvable else _backtrack_verdict
     try:
-        return judge(eng, item, proposed, malformed, mode)
+        if current_solvable:
+            return _forward_verdicts(eng, item, proposed, malformed, modes)
+        verdict = _backtrack_verdict(eng, item, proposed, malformed)
     except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
         # an engine could not judge this proposal: never crash an evaluation or a training step
         failure = Category.INVALID_MOVE if current_solvable else Category.BACKTRACKING_FAILURE
-        return Verdict(False, failure.value, (f"the proposed state cannot be judged: {err}",))
+        verdict = Verdict(False, failure.value, (f"the proposed state cannot be judged: {err}",))
+    return {mode: verdict for mode in modes}
 
 
-def _forward_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, mode: str) -> Verdict:
+def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, modes: tuple[str, ...]) -> dict[str, Verdict]:
+    """Verdicts from a solvable state: only a valid forward move's dead-end check depends on the mode."""
     if malformed is not None:
-        return Verdict(False, Category.INVALID_MOVE.value, (malformed,))
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, (malformed,)))
     step = eng.step(item.puzzle, item.current, proposed)
     if step.kind is StepKind.MULTIPLE:
-        return Verdict(False, Category.MULTIPLE_MOVES.value, step.reasons)
+        return dict.fromkeys(modes, Verdict(False, Category.MULTIPLE_MOVES.value, step.reasons))
     if step.kind is StepKind.BACKWARD:
         why = ("the current state is solvable, so the move must go forward, not undo a step",)
-        return Verdict(False, Category.INVALID_MOVE.value, why + step.reasons)
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, why + step.reasons))
     if step.kind is not StepKind.FORWARD:
-        return Verdict(False, Category.INVALID_MOVE.value, step.reasons or ("no valid move was made",))
-    if mode == "paper":
-        dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
-    else:
-        dead_end = not is_solvable(eng, item.puzzle, proposed)
-    if dead_end:
-        return Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
-    return Verdict(True, Category.CORRECT.value)
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, step.reasons or ("no valid move was made",)))
+    out = {}
+    for mode in modes:
+        if mode == "paper":
+            dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
+        else:
+            dead_end = not is_solvable(eng, item.puzzle, proposed)
+        out[mode] = (Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
+                     if dead_end else Verdict(True, Category.CORRECT.value))
+    return out
 
 
-def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, mode: str) -> Verdict:
+def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None) -> Verdict:
     fail = Category.BACKTRACKING_FAILURE.value
     if malformed is not None:
         return Verdict(False, fail, (malformed,))
@@ -151,4 +170,5 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str) -> Verdi
     return Verdict(True, "correct")
 
 
-__all__ = ["MODES", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition"]
+__all__ = ["MODES", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
+           "verify_state_transition_modes"]
