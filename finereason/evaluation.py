@@ -13,11 +13,10 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from .engines import StateItem, get_engine
-from .scoring import summarize
+from .scoring import TASKS, summarize
 from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
-TASKS = ("state_checking", "state_transition", "end_to_end")
 
 
 @dataclass(frozen=True)

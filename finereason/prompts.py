@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .engines import Engine, StateItem
+from .scoring import TASKS  # noqa: F401  (re-exported)
 
 PROMPT_VERSION = "v1"
-TASKS = ("state_checking", "state_transition", "end_to_end")
 
 _NO_CODE = "Think step by step. Do not solve using programming."
 

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from .engines import engine_names
 from .evaluation import RowScore, aggregate, score_row
+from .scoring import TASKS
 from .verdict import TRANSITION_CATEGORIES
 
 SUITES = ("finereason", "finereason_official")
@@ -37,7 +38,6 @@ SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
 PAPER_ORDER = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 PUZZLE_TITLES = {"sudoku": "Sudoku", "graph_coloring": "Graph Coloring", "game_of_24": "Game of 24",
                  "grid_puzzle": "Grid Puzzles"}
-TASKS = ("state_checking", "state_transition", "end_to_end")
 GROUP_ORDER = ("finereason", "finereason_state_checking", "finereason_state_transition",
                "finereason_end_to_end", "finereason_official")
 PLOTS = ("st_error_breakdown.png", "sc_accuracy_vs_difficulty.png", "model_comparison.png")

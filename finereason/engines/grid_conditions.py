@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Union
+from typing import Any, Callable, Iterator, Union
 
 MAX_CONDITION_CHARS = 20_000
 MAX_CONDITION_DEPTH = 60
@@ -350,41 +350,34 @@ def _compile_compare(node: Compare, column_of: Callable[[str], int], column_of_v
 def referenced_values(node: Node) -> list[Any]:
     """Values the condition names: ``r(...)`` keys and constants compared with a cell, in order."""
     out: list[Any] = []
-
-    def visit(n: Node) -> None:
+    for n in walk(node):
         if isinstance(n, Cell):
             out.append(n.key)
         elif isinstance(n, Compare):
-            for side, other in ((n.left, n.right), (n.right, n.left)):
-                if isinstance(side, Const) and isinstance(other, Cell):
-                    out.append(side.value)
-            visit(n.left)
-            visit(n.right)
-        elif isinstance(n, Arith):
-            visit(n.left)
-            visit(n.right)
-        elif isinstance(n, BoolOp):
-            for item in n.items:
-                visit(item)
-        elif isinstance(n, Not):
-            visit(n.item)
-
-    visit(node)
+            out += [side.value for side, other in ((n.left, n.right), (n.right, n.left))
+                    if isinstance(side, Const) and isinstance(other, Cell)]
     return list(dict.fromkeys(out))
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of a condition tree, depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, BoolOp):
+            stack.extend(reversed(n.items))
+        elif isinstance(n, (Arith, Compare)):
+            stack.extend((n.right, n.left))
+        elif isinstance(n, Not):
+            stack.append(n.item)
+
+
+def referenced_keys(node: Node) -> list[Any]:
+    """Values used as ``r(...)`` row keys, in order."""
+    return list(dict.fromkeys(n.key for n in walk(node) if isinstance(n, Cell)))
 
 
 def referenced_categories(node: Node) -> list[str]:
-    """Category names used in ``c(...)``."""
-    out: list[str] = []
-
-    def visit(n: Node) -> None:
-        if isinstance(n, Cell):
-            out.append(n.category)
-        for child in getattr(n, "items", ()) or ():
-            visit(child)
-        for attr in ("left", "right", "item"):
-            if hasattr(n, attr):
-                visit(getattr(n, attr))
-
-    visit(node)
-    return list(dict.fromkeys(out))
+    """Category names used in ``c(...)``, in order."""
+    return list(dict.fromkeys(n.category for n in walk(node) if isinstance(n, Cell)))

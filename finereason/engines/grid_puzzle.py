@@ -20,7 +20,10 @@ from typing import Any, Iterator, Sequence
 
 from ..verdict import StateError
 from .base import Engine, StateItem, Step, StepKind, register
-from .grid_conditions import UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_values
+from .grid_conditions import (
+    UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
+    referenced_values,
+)
 
 Value = Any  # int | float | str
 Cells = tuple[tuple[Value | None, ...], ...]  # cells[row][column - 1]; None = empty
@@ -51,27 +54,27 @@ class GridPuzzle:
             if len(values) != len(self.keys):
                 raise StateError(f"category {name!r} has {len(values)} values, expected {len(self.keys)}")
             for v in values:
-                if _norm(v) in seen:
-                    raise StateError(f"value {v!r} appears in both {seen[_norm(v)]!r} and {name!r}")
-                seen[_norm(v)] = name
+                if v in seen:
+                    raise StateError(f"value {v!r} appears in both {seen[v]!r} and {name!r}")
+                seen[v] = name
         for clue in self.clues:
-            for cat in _categories(clue.tree):
+            for cat in referenced_categories(clue.tree):
                 if cat not in self.header:
                     raise ConditionError(f"clue {clue.id}: unknown category {cat!r} (known: {', '.join(self.header)})")
-            for v in _row_keys(clue.tree):
+            for v in referenced_keys(clue.tree):
                 if self.column_of_value(v) is None:
                     raise ConditionError(f"clue {clue.id}: r({v!r}) names no value of the table")
 
     # ---------------------------------------------------------------- lookups
     @cached_property
     def _value_column(self) -> dict[Any, int]:
-        out = {_norm(k): 0 for k in self.keys}
+        out = {k: 0 for k in self.keys}
         for j, values in enumerate(self.domains, start=1):
-            out.update({_norm(v): j for v in values})
+            out.update({v: j for v in values})
         return out
 
     def column_of_value(self, value: Value) -> int | None:
-        return self._value_column.get(_norm(value))
+        return self._value_column.get(value)
 
     def column_of(self, category: str) -> int:
         return self.header.index(category)
@@ -84,8 +87,6 @@ class GridPuzzle:
     @cached_property
     def clues_by_column(self) -> tuple[tuple[int, ...], ...]:
         """For each non-key column, the clues whose truth can change when a value lands in it."""
-        from .grid_conditions import referenced_categories
-
         out: list[list[int]] = [[] for _ in self.domains]
         for i, clue in enumerate(self.clues):
             cols = {self.column_of(c) for c in referenced_categories(clue.tree)}
@@ -117,31 +118,6 @@ class GridPuzzle:
     @property
     def empty(self) -> "GridState":
         return GridState(tuple((None,) * len(self.domains) for _ in self.keys))
-
-
-def _row_keys(node: Node) -> list[Value]:
-    from .grid_conditions import Cell
-
-    out: list[Value] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, Cell):
-            out.append(n.key)
-        stack.extend(getattr(n, "items", ()) or ())
-        stack.extend(getattr(n, a) for a in ("left", "right", "item") if hasattr(n, a))
-    return out
-
-
-def _categories(node: Node) -> list[str]:
-    from .grid_conditions import referenced_categories
-
-    return referenced_categories(node)
-
-
-def _norm(value: Value) -> Value:
-    """Lookup key: numbers by value (7 == 7.0), strings as they are."""
-    return value
 
 
 @dataclass(frozen=True)
