@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from finereason.official import OfficialDataError, read_records
 from finereason.sources import rng_for
 
 MATH_TASK = "math"
@@ -58,24 +59,10 @@ def _read_file(path: Path) -> list[dict]:
         import pyarrow.parquet as pq
 
         return pq.read_table(path).to_pylist()
-    text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".json" and text.lstrip().startswith("["):
-        try:
-            rows = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise DataError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-    else:
-        rows = []
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise DataError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
-    if not all(isinstance(r, dict) for r in rows):
-        raise DataError(f"{path}: expected JSON objects, one per row")
-    return rows
+    try:
+        return read_records(path)
+    except OfficialDataError as err:
+        raise DataError(str(err)) from None
 
 
 def _split(config: str) -> str:
