@@ -12,32 +12,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "trainers"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from harness import built_rows  # noqa: E402
 
 
 def main() -> None:
     from rewards import ROW_COLUMNS, state_checking_reward, state_transition_reward
 
     from finereason.baselines import oracle, random_answer
-    from finereason.cli import main as cli
-    from finereason.dataset_builders.layout import read_config
     from finereason.evaluation import _item, row_item
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="a built dataset folder with a train config (default: build one)")
     parser.add_argument("--n", type=int, default=20_000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        data = Path(args.data) if args.data else Path(tmp) / "ds"
-        if not args.data:
-            cli(["build", "--out", str(data), "--per-task", "0", "--e2e-size", "0", "--train-size", "2000", "--num-proc", "2"])
-        rows = read_config(data, "train")
+    rows = built_rows(args.data, ["train"], ["--per-task", "0", "--e2e-size", "0", "--train-size", "2000", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 7), lambda r: "Let me think... no final answer."]
     batch = [rows[i % len(rows)] for i in range(args.n)]
     completions = [[{"role": "assistant", "content": answers[i % 3](row)}] for i, row in enumerate(batch)]

@@ -13,17 +13,17 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import built_rows  # noqa: E402
 
 
 def main() -> None:
     from finereason.baselines import oracle, random_answer
-    from finereason.cli import main as cli
-    from finereason.dataset_builders.layout import read_config
     from finereason.engines import get_engine
     from finereason.evaluation import aggregate, row_item, score_row
 
@@ -31,12 +31,8 @@ def main() -> None:
     parser.add_argument("--data", help="a built dataset folder (default: build one)")
     parser.add_argument("--n", type=int, default=10_000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        data = Path(args.data) if args.data else Path(tmp) / "ds"
-        if not args.data:
-            cli(["build", "--out", str(data), "--per-task", "250", "--train-size", "0", "--e2e-size", "0", "--num-proc", "2"])
-        rows = [r for p in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
-                for r in read_config(data, f"{p}_state_transition")]
+    configs = [f"{p}_state_transition" for p in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")]
+    rows = built_rows(args.data, configs, ["--per-task", "250", "--train-size", "0", "--e2e-size", "0", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 1), lambda r: "I think the next state is unclear."]
     pairs = [(row, answers[i % 3](row)) for i, row in zip(range(args.n), itertools.cycle(rows))]
     empty = max(sum(1 for v in row_item(r).current if v == 0) for r, _ in pairs if r["puzzle"] == "sudoku")

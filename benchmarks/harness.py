@@ -169,3 +169,17 @@ def exit_status(disagreements: int, who: str = "the solvers") -> int:
         print(f"ERROR: {who} disagree on {disagreements} states")
         return 1
     return 0
+
+
+def built_rows(data: str | None, configs: Sequence[str], build_args: Sequence[str]) -> list[dict]:
+    """Rows of ``configs`` from a built dataset folder, or from a temporary build with ``build_args``."""
+    import tempfile
+
+    from finereason.cli import main as cli
+    from finereason.dataset_builders.layout import read_config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(data) if data else Path(tmp) / "ds"
+        if not data:
+            cli(["build", "--out", str(folder), *build_args])
+        return [row for config in configs for row in read_config(folder, config)]
