@@ -1,13 +1,28 @@
 """Shared fixtures: the reference data in ../shared (skipped with a reason when absent)."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+# Every test run gets its own Hugging Face and finereason caches, set before `datasets` or
+# `huggingface_hub` is imported (they read these variables once): a stale ~/.cache/huggingface
+# or ~/.cache/finereason on the machine can never leak old rows into a test, and nothing here
+# may download from the Hub.
+_CACHE_ROOT = Path(tempfile.mkdtemp(prefix="finereason-tests-cache-"))
+atexit.register(shutil.rmtree, _CACHE_ROOT, True)
+for _var, _sub in (("HF_HOME", "hf"), ("HF_DATASETS_CACHE", "hf/datasets"), ("HF_HUB_CACHE", "hf/hub"),
+                   ("FINEREASON_CACHE", "finereason")):
+    os.environ[_var] = str(_CACHE_ROOT / _sub)
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
 
 SHARED = Path(os.environ.get("FINEREASON_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
 
