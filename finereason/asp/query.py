@@ -1,0 +1,316 @@
+"""The LLM-ARC query language, evaluated over answer sets to FOLIO labels.
+
+Grammar (keywords upper case, atoms in clingo syntax)::
+
+    query := atom | ATOM(atom) | NOT(query) | AND(query, ...) | OR(query, ...) | XOR(query, ...)
+           | IF-THEN(query, query) | IFF(query, query) | SOME(Var, query) | ALL(Var, query)
+    atom  := [-]name | [-]name(term, ...)
+    term  := Var | constant | integer | "string" | name(term, ...)
+
+``XOR`` is parity (exactly one of two). ``SOME``/``ALL`` range over the terms that occur in the
+answer set being checked (its Herbrand universe). A query is *True* when it holds in every answer
+set, *False* when it holds in none and *Uncertain* otherwise; a program without answer sets has no
+label. Queries are parsed with size and depth limits; nothing is evaluated by Python.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Union
+
+MAX_QUERY_CHARS = 5_000
+MAX_QUERY_DEPTH = 40
+MAX_QUANTIFIERS = 3
+MAX_DOMAIN = 2_000
+LABELS = ("True", "False", "Uncertain")
+
+
+class QueryError(ValueError):
+    """A query outside the grammar or the limits."""
+
+
+# ------------------------------------------------------------------ syntax tree
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Func:
+    """A constant or function term; ``text`` is its canonical (clingo ``str``) form when ground."""
+
+    name: str
+    args: tuple["Term", ...] = ()
+
+
+@dataclass(frozen=True)
+class Lit:
+    """A ground-able term: a number or a string, already in canonical form."""
+
+    text: str
+
+
+Term = Union[Var, Func, Lit]
+
+
+@dataclass(frozen=True)
+class Atom:
+    negated: bool  # classical negation: -p(a)
+    name: str
+    args: tuple[Term, ...]
+
+
+@dataclass(frozen=True)
+class Op:
+    op: str  # NOT AND OR XOR IF-THEN IFF
+    items: tuple["Query", ...]
+
+
+@dataclass(frozen=True)
+class Quant:
+    op: str  # SOME or ALL
+    var: str
+    body: "Query"
+
+
+Query = Union[Atom, Op, Quant]
+_ARITY = {"NOT": (1, 1), "AND": (1, None), "OR": (1, None), "XOR": (2, None), "IF-THEN": (2, 2), "IFF": (2, 2)}
+_ALIASES = {"IF_THEN": "IF-THEN", "IFTHEN": "IF-THEN", "IMPLIES": "IF-THEN", "EXISTS": "SOME", "FORALL": "ALL"}
+_TOKEN = re.compile(
+    r"\s*(?:(?P<kw>IF-THEN|[A-Z][A-Z_]*(?=\s*\())|(?P<var>[A-Z_][A-Za-z0-9_']*)|(?P<name>_*[a-z][A-Za-z0-9_']*)|"
+    r"(?P<num>-?\d+)|(?P<str>\"(?:[^\"\\\n]|\\.)*\")|(?P<punct>[(),-]))"
+)
+
+
+def quote(text: str) -> str:
+    """A string in clingo's canonical printed form."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    if not isinstance(text, str):
+        raise QueryError("the query must be a string")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    out, pos, end = [], 0, len(text.rstrip())
+    while pos < end:
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise QueryError(f"unexpected {text[pos:pos + 12].strip()!r} at character {pos + 1}")
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.tokens, self.i, self.depth, self.quantifiers = tokens, 0, 0, 0
+
+    def peek(self, k: int = 0) -> tuple[str, str] | None:
+        return self.tokens[self.i + k] if self.i + k < len(self.tokens) else None
+
+    def take(self, value: str | None = None, kind: str | None = None) -> str:
+        tok = self.peek()
+        if tok is None or (value is not None and tok[1] != value) or (kind is not None and tok[0] != kind):
+            want = value or {"var": "a variable", "name": "a name"}.get(kind or "", "more input")
+            raise QueryError(f"expected {want!r} but found {tok[1] if tok else 'the end of the query'!r}")
+        self.i += 1
+        return tok[1]
+
+    def query(self) -> Query:
+        self.depth += 1
+        if self.depth > MAX_QUERY_DEPTH:
+            raise QueryError(f"the query is nested more than {MAX_QUERY_DEPTH} deep")
+        tok = self.peek()
+        if tok is not None and tok[0] == "kw":
+            node = self.operator()
+        else:
+            node = self.atom()
+        self.depth -= 1
+        return node
+
+    def operator(self) -> Query:
+        word = self.take(kind="kw")
+        op = _ALIASES.get(word, word)
+        self.take("(")
+        if op == "ATOM":
+            node: Query = self.atom()
+            self.take(")")
+            return node
+        if op in ("SOME", "ALL"):
+            self.quantifiers += 1
+            if self.quantifiers > MAX_QUANTIFIERS:
+                raise QueryError(f"more than {MAX_QUANTIFIERS} nested SOME/ALL")
+            var = self.take(kind="var")
+            self.take(",")
+            body = self.query()
+            self.take(")")
+            self.quantifiers -= 1
+            return Quant(op, var, body)
+        if op not in _ARITY:
+            raise QueryError(f"unknown operator {word!r} (use ATOM, AND, OR, NOT, XOR, IF-THEN, IFF, SOME, ALL)")
+        items = [self.query()]
+        while self.peek() is not None and self.peek()[1] == ",":
+            self.take(",")
+            items.append(self.query())
+        self.take(")")
+        low, high = _ARITY[op]
+        if len(items) < low or (high is not None and len(items) > high):
+            raise QueryError(f"{op} takes {low if low == high else f'at least {low}'} argument(s), got {len(items)}")
+        return Op(op, tuple(items))
+
+    def atom(self) -> Atom:
+        negated = False
+        if self.peek() is not None and self.peek()[1] == "-":
+            self.take("-")
+            negated = True
+        name = self.take(kind="name")
+        return Atom(negated, name, self.arguments())
+
+    def arguments(self) -> tuple[Term, ...]:
+        if self.peek() is None or self.peek()[1] != "(":
+            return ()
+        self.take("(")
+        args = [self.term()]
+        while self.peek() is not None and self.peek()[1] == ",":
+            self.take(",")
+            args.append(self.term())
+        self.take(")")
+        return tuple(args)
+
+    def term(self) -> Term:
+        tok = self.peek()
+        if tok is None:
+            raise QueryError("the query ends inside an atom")
+        kind, value = tok
+        self.i += 1
+        if kind == "var":
+            return Var(value)
+        if kind == "num":
+            return Lit(str(int(value)))
+        if kind == "str":
+            return Lit(quote(re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value[1:-1])))
+        if kind == "name":
+            self.depth += 1
+            if self.depth > MAX_QUERY_DEPTH:
+                raise QueryError(f"the query is nested more than {MAX_QUERY_DEPTH} deep")
+            term = Func(value, self.arguments())
+            self.depth -= 1
+            return term
+        raise QueryError(f"unexpected {value!r} inside an atom")
+
+
+def parse_query(text: str) -> Query:
+    """Parse a query (see the module docstring); raises :class:`QueryError`."""
+    tokens = _tokens(text)
+    if not tokens:
+        raise QueryError("the query is empty")
+    parser = _Parser(tokens)
+    node = parser.query()
+    if parser.peek() is not None:
+        raise QueryError(f"unexpected {parser.peek()[1]!r} after the end of the query")
+    free = free_variables(node)
+    if free:
+        raise QueryError(f"variable {sorted(free)[0]} is not bound by SOME or ALL")
+    return node
+
+
+def free_variables(node: Query | Term, bound: frozenset[str] = frozenset()) -> set[str]:
+    if isinstance(node, Var):
+        return set() if node.name in bound else {node.name}
+    if isinstance(node, (Func, Atom)):
+        return set().union(*(free_variables(a, bound) for a in node.args)) if node.args else set()
+    if isinstance(node, Lit):
+        return set()
+    if isinstance(node, Quant):
+        return free_variables(node.body, bound | {node.var})
+    return set().union(*(free_variables(q, bound) for q in node.items))
+
+
+def atom_names(node: Query) -> set[str]:
+    """Predicate names the query reads (with a leading ``-`` for classical negation)."""
+    if isinstance(node, Atom):
+        return {("-" if node.negated else "") + node.name}
+    if isinstance(node, Quant):
+        return atom_names(node.body)
+    return set().union(*(atom_names(q) for q in node.items))
+
+
+# ------------------------------------------------------------------ evaluation
+@dataclass(frozen=True)
+class Model:
+    """One answer set: its atoms and terms in clingo's printed form."""
+
+    atoms: frozenset[str]
+    universe: tuple[str, ...]
+
+
+def _ground(term: Term, env: dict[str, str]) -> str:
+    if isinstance(term, Var):
+        return env[term.name]
+    if isinstance(term, Lit):
+        return term.text
+    if not term.args:
+        return term.name
+    return f"{term.name}({','.join(_ground(a, env) for a in term.args)})"
+
+
+def holds(node: Query, model: Model, env: dict[str, str] | None = None) -> bool:
+    """Whether ``node`` holds in one answer set."""
+    env = env or {}
+    if isinstance(node, Atom):
+        text = node.name if not node.args else f"{node.name}({','.join(_ground(a, env) for a in node.args)})"
+        return ("-" + text if node.negated else text) in model.atoms
+    if isinstance(node, Quant):
+        if len(model.universe) > MAX_DOMAIN:
+            raise QueryError(f"SOME/ALL over more than {MAX_DOMAIN} terms")
+        results = (holds(node.body, model, {**env, node.var: t}) for t in model.universe)
+        return any(results) if node.op == "SOME" else all(results)
+    op, items = node.op, node.items
+    if op == "NOT":
+        return not holds(items[0], model, env)
+    if op == "AND":
+        return all(holds(q, model, env) for q in items)
+    if op == "OR":
+        return any(holds(q, model, env) for q in items)
+    if op == "XOR":
+        return sum(holds(q, model, env) for q in items) % 2 == 1
+    if op == "IF-THEN":
+        return not holds(items[0], model, env) or holds(items[1], model, env)
+    return holds(items[0], model, env) == holds(items[1], model, env)  # IFF
+
+
+def label(node: Query, models: Iterable[Model]) -> str | None:
+    """``True`` if the query holds in every answer set, ``False`` in none, else ``Uncertain``;
+    ``None`` when there is no answer set (the program is contradictory)."""
+    seen_true = seen_false = False
+    for model in models:
+        if holds(node, model):
+            seen_true = True
+        else:
+            seen_false = True
+        if seen_true and seen_false:
+            return "Uncertain"
+    if not (seen_true or seen_false):
+        return None
+    return "True" if seen_true else "False"
+
+
+def universe_of(terms: Iterable[str]) -> tuple[str, ...]:
+    """Sorted, de-duplicated terms (the domain of SOME/ALL)."""
+    return tuple(sorted(set(terms)))
+
+
+def negate(node: Query) -> Query:
+    return Op("NOT", (node,))
+
+
+def iter_atoms(node: Query) -> Iterator[Atom]:
+    if isinstance(node, Atom):
+        yield node
+    elif isinstance(node, Quant):
+        yield from iter_atoms(node.body)
+    else:
+        for q in node.items:
+            yield from iter_atoms(q)
