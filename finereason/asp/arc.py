@@ -1,0 +1,273 @@
+"""LLM-ARC (Kalyanpur et al. 2024): an LLM actor writes an answer-set program, a conclusion query
+and semantic tests; the ASP critic (:mod:`.critic`) runs them and feeds back compile errors, failed
+tests and explanations, for up to ``rounds`` rounds.
+
+Any lm-eval model drives the actor (``lm_eval.api.registry.get_model``; each round is one batched
+``generate_until`` call). Each request's document carries ``id = "<item id>@<round>"``, so
+``finereason-replay`` (``{"id", "response"}`` lines) replays scripted or recorded dialogs.
+
+Outputs: accuracy per round (the answer a run capped at that many rounds would give), one JSONL
+transcript line per item, and the successful dialogs (correct final answer, every test passing)
+as a Hub-layout SFT data set: ``data/train-00000-of-00001.parquet`` + README ``configs:``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..textparse import strip_thinking
+from .critic import Limits, Report, run_program
+from .folio import LABELS, problem_text
+
+MAX_RESPONSE_CHARS = 200_000
+MAX_JSON_CHARS = 100_000
+
+ACTOR_INSTRUCTIONS = """You translate a logic problem into an Answer Set Program (clingo syntax) and test it.
+
+Write, in this order:
+1. The program in a ```asp code block. Put a comment `% [P1] <premise text>` before the rules of each
+   premise (P1, P2, ...), and `% [OPEN] ...` before choice rules for facts the premises leave open
+   (e.g. `{ loves(tom, music) }.`): every possible world must be an answer set, so a conclusion is
+   True if it holds in all of them, False if in none, Uncertain otherwise. Use classical negation
+   (`-p(a)`) for explicit "not". Forbidden: #script, #include, #external, #program, @-terms.
+2. A ```json block: {"query": "<the conclusion in the query language>", "tests": [<tests>]}.
+   Query language: atoms in clingo syntax, AND(q, ...), OR(q, ...), NOT(q), XOR(q, q), IF-THEN(q, q),
+   IFF(q, q), SOME(X, q), ALL(X, q).
+   A test: {"name": "...", "type": "infer-True-All" | "infer-True-Any" | "infer-False" | "expect-Contradiction",
+   "query": "...", "facts": "optional extra ASP facts", "rules-referenced": ["P1", ...],
+   "explanation": "why it must hold"}. Write tests that check each premise was encoded as meant.
+
+The critic runs the program and the tests and answers with errors and failed tests; then fix the
+program and send both blocks again."""
+
+_BLOCK = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
+_PROGRAM_TAGS = {"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""}
+
+
+@dataclass
+class ActorOutput:
+    program: str | None
+    query: str | None
+    tests: list[Any]
+    problems: list[str]
+
+
+def parse_actor(text: str) -> ActorOutput:
+    """The last program block and the last JSON block of a response (after any ``</think>``)."""
+    body = strip_thinking(text if isinstance(text, str) else "")[-MAX_RESPONSE_CHARS:]
+    program = spec = None
+    for m in _BLOCK.finditer(body):
+        tag = m.group(1).lower()
+        if tag == "json":
+            spec = m.group(2)
+        elif tag in _PROGRAM_TAGS:
+            program = m.group(2)
+    problems: list[str] = []
+    query, tests = None, []
+    if program is None:
+        problems.append("no ```asp code block with the program was found")
+    if spec is None:
+        problems.append('no ```json block with {"query": ..., "tests": [...]} was found')
+    elif len(spec) > MAX_JSON_CHARS:
+        problems.append(f"the JSON block is longer than {MAX_JSON_CHARS} characters")
+    else:
+        try:
+            obj = json.loads(spec)
+        except (json.JSONDecodeError, RecursionError) as err:
+            problems.append(f"the JSON block is not valid JSON ({getattr(err, 'msg', 'nested too deeply')}"
+                            f"{f', line {err.lineno}' if hasattr(err, 'lineno') else ''})")
+            obj = None
+        if isinstance(obj, list):
+            obj = {"tests": obj}
+        if isinstance(obj, dict):
+            query = obj.get("query") if isinstance(obj.get("query"), str) else None
+            tests = obj.get("tests") if isinstance(obj.get("tests"), list) else []
+            if query is None:
+                problems.append('the JSON block has no "query" string for the conclusion')
+            if not tests:
+                problems.append('the JSON block has no "tests" list (write at least one test)')
+        elif obj is not None:
+            problems.append("the JSON block must be an object {\"query\": ..., \"tests\": [...]}")
+    return ActorOutput(program, query, tests, problems)
+
+
+@dataclass
+class Round:
+    round: int
+    response: str
+    status: str
+    answer: str | None
+    tests_passed: int
+    tests_total: int
+    feedback: str
+    done: bool
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Dialog:
+    doc: dict
+    messages: list[dict]
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return bool(self.rounds) and self.rounds[-1].done
+
+    @property
+    def answer(self) -> str | None:
+        return self.rounds[-1].answer if self.rounds else None
+
+    @property
+    def correct(self) -> bool:
+        return self.answer == self.doc["label"]
+
+    @property
+    def success(self) -> bool:
+        return self.done and self.correct
+
+    def answer_at(self, r: int) -> str | None:
+        """The answer of a run capped at ``r`` rounds."""
+        upto = [x for x in self.rounds if x.round <= r]
+        return upto[-1].answer if upto else None
+
+    def transcript(self) -> dict:
+        return {"id": self.doc["id"], "story_id": self.doc.get("story_id"), "label": self.doc["label"],
+                "answer": self.answer, "correct": self.correct, "success": self.success,
+                "rounds": [r.as_dict() for r in self.rounds], "messages": self.messages}
+
+
+def first_message(doc: dict) -> str:
+    return f"{ACTOR_INSTRUCTIONS}\n\n{problem_text(doc)}"
+
+
+def critique(text: str, limits: Limits) -> tuple[Report | None, ActorOutput, str, bool]:
+    """Run the critic on one response: (report, parsed output, feedback text, done)."""
+    out = parse_actor(text)
+    if out.program is None:
+        return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
+    report = run_program(out.program, out.tests, out.query, limits=limits)
+    lines = [f"Critic: {p}." for p in out.problems] + [report.feedback()]
+    done = report.all_passed and not out.problems and report.answer in LABELS
+    if done:
+        lines.append(f"All tests pass; the conclusion is {report.answer}.")
+    else:
+        lines.append("Fix the program (or tests that were wrong) and send both blocks again.")
+    return report, out, "\n".join(lines), done
+
+
+def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
+            rounds: int = 4, limits: Limits = Limits(), jobs: int = 1,
+            progress: Callable[[int, int], None] | None = None) -> list[Dialog]:
+    """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``."""
+    dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc)}]) for doc in docs]
+    for r in range(1, rounds + 1):
+        active = [d for d in dialogs if not d.done]
+        if not active:
+            break
+        batch = [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in active]
+        responses = generate(batch)
+        if len(responses) != len(active):
+            raise RuntimeError(f"the model returned {len(responses)} responses for {len(active)} requests")
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(lambda t: critique(str(t or "")[:MAX_RESPONSE_CHARS], limits), responses))
+        for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):
+            text = str(text or "")
+            dialog.messages.append({"role": "assistant", "content": text})
+            answer = report.answer if report is not None and report.status == "ok" else None
+            tests = report.tests if report is not None else []
+            dialog.rounds.append(Round(r, text, report.status if report else "no_program", answer,
+                                       sum(t.passed for t in tests), len(tests), feedback, done))
+            if not done and r < rounds:
+                dialog.messages.append({"role": "user", "content": feedback})
+        if progress:
+            progress(r, len(active))
+    return dialogs
+
+
+def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float]:
+    """``round_<r>``: accuracy when capped at r rounds; ``final``; ``success_rate``; counts."""
+    n = len(dialogs) or 1
+    out = {f"round_{r}": sum(d.answer_at(r) == d.doc["label"] for d in dialogs) / n for r in range(1, rounds + 1)}
+    out["final"] = sum(d.correct for d in dialogs) / n
+    out["success_rate"] = sum(d.success for d in dialogs) / n
+    out["answered"] = sum(d.answer is not None for d in dialogs) / n
+    out["items"] = len(dialogs)
+    return out
+
+
+# ------------------------------------------------------------------ lm-eval models
+def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: bool = False,
+                      max_gen_toks: int = 2048, batch_size: str | int = 1, device: str | None = None,
+                      ) -> Callable[[list[tuple[dict, list[dict]]]], list[str]]:
+    """A ``generate`` function for :func:`run_arc` over any registered lm-eval model."""
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.registry import get_model
+
+    from .. import lm_eval_models  # noqa: F401  (registers finereason-replay and friends)
+
+    extra = {"batch_size": batch_size, "device": device}
+    lm = get_model(model).create_from_arg_string(model_args, {k: v for k, v in extra.items() if v is not None})
+    gen_kwargs = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": False, "temperature": 0.0}
+
+    def render(messages: list[dict]) -> str:
+        if apply_chat_template and hasattr(lm, "apply_chat_template"):
+            return lm.apply_chat_template(messages, add_generation_prompt=True)
+        turns = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in messages]
+        return "\n\n".join(turns) + "\n\nAssistant:"
+
+    def generate(batch: list[tuple[dict, list[dict]]]) -> list[str]:
+        requests = [Instance(request_type="generate_until", doc=doc, arguments=(render(msgs), dict(gen_kwargs)), idx=0)
+                    for doc, msgs in batch]
+        return [str(x) for x in lm.generate_until(requests)]
+
+    return generate
+
+
+# ------------------------------------------------------------------ outputs
+def write_transcripts(dialogs: Sequence[Dialog], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        for d in dialogs:
+            handle.write(json.dumps(d.transcript(), ensure_ascii=False, sort_keys=True) + "\n")
+
+
+SFT_CARD = """---
+license: cc-by-sa-4.0
+configs:
+- config_name: default
+  data_files:
+  - split: train
+    path: data/train-*.parquet
+---
+# LLM-ARC successful dialogs (FOLIO)
+
+{count} actor-critic dialogs written by `finereason arc` whose final program passed every one of its
+tests and answered the conclusion correctly (the LLM-ARC-Trained setting). Columns: `id`,
+`story_id`, `label`, `rounds` (actor turns), `messages` (user/assistant turns: instructions and
+problem, programs, critic feedback).
+
+Derived from FOLIO (Han et al. 2022), CC BY-SA 4.0: this data set is shared under the same license.
+"""
+
+
+def export_sft(dialogs: Sequence[Dialog], out: Path) -> int:
+    """Write the successful dialogs in Hub layout; returns how many were written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"id": d.doc["id"], "story_id": str(d.doc.get("story_id", "")), "label": d.doc["label"],
+             "rounds": len(d.rounds), "messages": d.messages} for d in dialogs if d.success]
+    schema = pa.schema([("id", pa.string()), ("story_id", pa.string()), ("label", pa.string()), ("rounds", pa.int32()),
+                        ("messages", pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())])))])
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), str(out / "data" / "train-00000-of-00001.parquet"),
+                   compression="zstd", write_statistics=False, store_schema=False)
+    (out / "README.md").write_text(SFT_CARD.replace("{count}", str(len(rows))), encoding="utf-8")
+    return len(rows)
