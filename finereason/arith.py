@@ -1,4 +1,4 @@
-"""Safe arithmetic for Game of 24: a bounded tokenizer and recursive-descent parser.
+r"""Safe arithmetic for Game of 24: a bounded tokenizer and recursive-descent parser.
 
 Nothing here evaluates code. The grammar is tiny and every input is bounded before any work is
 done (length, then tokens, then nesting), so hostile model text fails fast with a
@@ -7,12 +7,17 @@ done (length, then tokens, then nesting), so hostile model text fails fast with 
 Grammar (usual precedence, left-associative)::
 
     expr   := term (("+" | "-") term)*
-    term   := factor (("*" | "/") factor)*
-    factor := NUMBER | "(" expr ")"
+    term   := factor (("*" | "/") factor | group)*     # a group right after a group multiplies
+    factor := NUMBER | group
+    group  := "(" expr ")" | "{" expr "}" | FRAC "{" expr "}" "{" expr "}"
     NUMBER := 1 to 6 ASCII digits
 
-The unicode signs ``×``, ``÷`` and ``−`` (minus sign) are accepted as ``*``, ``/`` and ``-``.
-Unary minus/plus, exponentiation, decimals, names and non-ASCII digits are rejected.
+Accepted spellings: ``×``, ``·``, ``⋅``, ``∗``, ``\times``, ``\cdot``, ``\ast`` for ``*``; ``÷``,
+``\div`` for ``/``; ``−`` (minus sign) and ``–`` (en dash) for ``-``; ``\frac``/``\dfrac``/``\tfrac``
+(nested) for division; ``\left``/``\right`` and LaTeX spacing (``\,`` ``\;`` ``\!`` ``\:``) are
+ignored. Implicit multiplication is read only between groups: ``(10 - 4)(13 - 9)``.
+Unary minus/plus, exponentiation, factorials, roots, decimals, names, other LaTeX commands and
+non-ASCII digits are rejected: the whole text must be one expression.
 
 Glossary:
 - *node*: an immutable, hashable AST value, :class:`Num` or :class:`BinOp`.
@@ -35,8 +40,13 @@ MAX_NODES = 101        # numbers + operators; also bounds the tree depth to 50 o
 MAX_DIGITS = 6         # longest integer literal
 
 OPERATORS = ("+", "-", "*", "/")
-_ALIASES = {"×": "*", "÷": "/", "−": "-"}
+_ALIASES = {"×": "*", "÷": "/", "−": "-", "–": "-", "·": "*", "⋅": "*", "∗": "*"}
 _SIGNS = frozenset("+-*/") | frozenset(_ALIASES)
+_COMMANDS = {"times": "*", "cdot": "*", "ast": "*", "div": "/", "frac": "frac", "dfrac": "frac", "tfrac": "frac",
+             "left": "", "right": ""}
+_SPACING = frozenset(",;!: ")
+_FRAC = "frac"
+_OPENERS = {"(": ")", "{": "}"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +107,25 @@ def _tokens(text: str) -> list[str | int]:
             out.append(_ALIASES.get(ch, ch))
             nodes += 1
             i += 1
-        elif ch in "()":
+        elif ch in "(){}":
             out.append(ch)
             i += 1
+        elif ch == "\\":
+            j = i + 1
+            while j < n and j - i <= 12 and ("a" <= text[j] <= "z" or "A" <= text[j] <= "Z"):
+                j += 1
+            name = text[i + 1:j]
+            if not name:
+                if j < n and text[j] in _SPACING:
+                    i = j + 1
+                    continue
+                raise ParseError(f"unexpected character {ch!r} at offset {i}")
+            if name not in _COMMANDS:
+                raise ParseError(f"unsupported LaTeX command \\{name[:12]}")
+            if _COMMANDS[name]:
+                out.append(_COMMANDS[name])
+                nodes += _COMMANDS[name] != _FRAC
+            i = j
         elif ch.isspace():
             i += 1
         elif ch.isalpha() or ch == "_":
@@ -139,31 +165,49 @@ class _Parser:
         return node
 
     def term(self) -> Node:
-        node = self.factor()
-        while self.peek() in ("*", "/"):
-            op = self.tokens[self.pos]
-            self.pos += 1
-            node = BinOp(str(op), node, self.factor())
+        node, group = self.factor()
+        while True:
+            tok = self.peek()
+            if tok in ("*", "/"):
+                self.pos += 1
+                right, group = self.factor()
+                node = BinOp(str(tok), node, right)
+            elif group and tok in ("(", "{", _FRAC):  # implicit multiplication: (a)(b)
+                right, group = self.factor()
+                node = BinOp("*", node, right)
+            else:
+                return node
+
+    def group(self, close: str) -> Node:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"parentheses nested deeper than {MAX_DEPTH} levels")
+        self.pos += 1
+        node = self.expr()
+        if self.peek() != close:
+            raise ParseError(f"missing {close!r}")
+        self.pos += 1
+        self.depth -= 1
         return node
 
-    def factor(self) -> Node:
+    def factor(self) -> tuple[Node, bool]:
+        """The next factor, and whether it is a group (parenthesised, braced or a fraction)."""
         tok = self.peek()
         if tok is None:
             raise ParseError("expression ends too early")
         if isinstance(tok, int):
             self.pos += 1
-            return Num(tok)
-        if tok == "(":
-            self.depth += 1
-            if self.depth > MAX_DEPTH:
-                raise ParseError(f"parentheses nested deeper than {MAX_DEPTH} levels")
+            return Num(tok), False
+        if tok in _OPENERS:
+            return self.group(_OPENERS[tok]), True
+        if tok == _FRAC:
             self.pos += 1
-            node = self.expr()
-            if self.peek() != ")":
-                raise ParseError("missing ')'")
-            self.pos += 1
-            self.depth -= 1
-            return node
+            if self.peek() != "{":
+                raise ParseError("\\frac needs {numerator}{denominator}")
+            top = self.group("}")
+            if self.peek() != "{":
+                raise ParseError("\\frac needs {numerator}{denominator}")
+            return BinOp("/", top, self.group("}")), True
         if tok in ("-", "+"):
             raise ParseError(f"unary {'minus' if tok == '-' else 'plus'} is not allowed")
         raise ParseError(f"unexpected {tok!r}")
@@ -175,18 +219,17 @@ def parse(text: str) -> Node:
     if not tokens:
         raise ParseError("empty expression")
     # Cheap pre-check so deep nesting fails before any recursion.
-    depth = 0
+    stack: list[str] = []
     for tok in tokens:
-        if tok == "(":
-            depth += 1
-            if depth > MAX_DEPTH:
+        if tok in _OPENERS:
+            stack.append(_OPENERS[tok])
+            if len(stack) > MAX_DEPTH:
                 raise ParseError(f"parentheses nested deeper than {MAX_DEPTH} levels")
-        elif tok == ")":
-            depth -= 1
-            if depth < 0:
-                raise ParseError("unbalanced ')'")
-    if depth != 0:
-        raise ParseError("missing ')'")
+        elif tok in (")", "}"):
+            if not stack or stack.pop() != tok:
+                raise ParseError(f"unbalanced {tok!r}")
+    if stack:
+        raise ParseError(f"missing {stack[-1]!r}")
     parser = _Parser(tokens)
     node = parser.expr()
     if parser.pos != len(tokens):

@@ -59,20 +59,25 @@ def row_puzzle(row: dict) -> Any:
     return _puzzle(row["puzzle"], row["inputs"], row["outputs"])
 
 
-def score_row(row: dict, response: str) -> RowScore:
-    """Judge one model response to one row (never raises on the response)."""
+def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> RowScore:
+    """Judge one model response to one row (never raises on the response).
+
+    ``starts_in_think``: the prompt already opened ``<think>`` (R1-distill-style chat templates), so a
+    response without ``</think>`` is unfinished reasoning and a ``parse_error``.
+    """
     task = row["task"]
     engine = get_engine(row["puzzle"])
     if not isinstance(response, str):
         response = "" if response is None else str(response)
     if task == "end_to_end":
-        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response), None, None)
+        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, starts_in_think=starts_in_think), None, None)
     item = row_item(row)
     solvable = row.get("label") == SOLVABLE if row.get("label") else None
     if task == "state_checking":
-        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable), None, solvable)
+        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, starts_in_think=starts_in_think), None, solvable)
     if task == "state_transition":
-        both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable)
+        both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable,
+                                             starts_in_think=starts_in_think)
         return RowScore(task, both["strict"], both["paper"], solvable)
     raise ValueError(f"unknown task {task!r}")
 

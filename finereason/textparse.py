@@ -1,130 +1,53 @@
-"""Bounded readers for hostile model text.
+"""Bounded readers for hostile model text: the literal reader, and entry points into the answer reader.
 
-Everything here runs in time linear in the input and never evaluates code: answers are located with
-plain string search, and list payloads are read by a small tokenizer that accepts only nested lists
-of ASCII integers and quoted strings, with limits on size, depth and element count.
+Answers are located by :mod:`finereason.answers` (the one answer reader); list payloads are read
+here by a small tokenizer that accepts only nested lists of ASCII integers, plain decimals and quoted
+strings, with limits on size, depth and element count. Everything runs in time linear in the input
+and never evaluates code.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from .answers import answer_region, final_region, list_end, next_state_payload, read_choice, solution_payload
 from .verdict import ParseError
 
 MAX_PAYLOAD_CHARS = 50_000
-MAX_MARKERS_TRIED = 2_000  # occurrences of a keyword examined, last first
-LOOSE_WINDOW_CHARS = 65_536  # loose (untagged) answers are looked for near the end only
 MAX_DEPTH = 8
 MAX_ELEMENTS = 50_000
 MAX_INT_DIGITS = 12
 MAX_STRING_CHARS = 2_000
 
-_THINK_CLOSE = "</think>"
-_THINK_OPEN = "<think>"
-
 
 def strip_thinking(text: str) -> str:
-    """Return the part of ``text`` after the last ``</think>``.
+    """The final region of ``text`` (after the last ``</think>``); empty when reasoning is unfinished.
 
-    An opened but never closed ``<think>`` block means the model never left its reasoning:
-    nothing after it counts as an answer, so the result is empty.
+    See :func:`finereason.answers.final_region`, which tells the two apart (``None``).
     """
     if not isinstance(text, str):
         raise ParseError("response is not a string")
-    low = text.lower()
-    close = low.rfind(_THINK_CLOSE)
-    if close >= 0:
-        return text[close + len(_THINK_CLOSE):]
-    if low.find(_THINK_OPEN) >= 0:
-        return ""
-    return text
+    region = final_region(text)
+    return "" if region is None else region
 
 
-# ---------------------------------------------------------------- state checking choices
-_MARKUP = r"[\s*_`$\\{}:\[\]]*"
-_TAGGED = re.compile(
-    r"answer(?:\s+is)?\s*[:：]?" + _MARKUP + r"(?:\\text\{|\\textbf\{|\\mathrm\{)?\s*"
-    r"(?:\(\s*([AB])\s*\)|([AB])(?![A-Za-z])|(un)?(solvable|colorable|colourable)\b)",
-    re.IGNORECASE,
-)
-_LOOSE = re.compile(
-    r"\\boxed\{\s*(?:\\text\{)?\s*\(?\s*([AB])\s*\)?|\(\s*([AB])\s*\)|"
-    r"\b(not\s+|un)?(solvable|colorable|colourable)\b",
-    re.IGNORECASE,
-)
+def extract_choice(text: str, *, starts_in_think: bool = False) -> str | None:
+    """The committed (A)/(B) choice in ``text``, or ``None`` (see :func:`finereason.answers.read_choice`)."""
+    return read_choice(text, starts_in_think=starts_in_think).choice
 
 
-def last_match(body: str, low: str, keyword: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    """The last match of ``pattern`` that starts at an occurrence of ``keyword``.
+def extract_marked_payload(text: str) -> str:
+    """The list after the last "Next state:" that is directly followed by a complete list.
 
-    ``low`` is ``body.lower()``. Occurrences are found with ``str.rfind`` from the end, so the
-    cost is bounded by ``MAX_MARKERS_TRIED`` anchored matches however long the text is.
+    Raises :class:`ParseError` when reasoning is unfinished or no such list exists (see
+    :func:`finereason.answers.next_state_payload`).
     """
-    pos = len(low)
-    for _ in range(MAX_MARKERS_TRIED):
-        pos = low.rfind(keyword, 0, pos)
-        if pos < 0:
-            return None
-        match = pattern.match(body, pos)
-        if match is not None:
-            return match
-    return None
-
-
-def _choice_of(match: re.Match[str]) -> str:
-    letter = match.group(1) or match.group(2)
-    if letter:
-        return letter.upper()
-    negated = bool(match.group(3))
-    return "B" if negated else "A"
-
-
-def extract_choice(text: str) -> str | None:
-    """The final (A)/(B) choice in ``text``, or ``None``.
-
-    (A) means solvable/colorable and (B) unsolvable/uncolorable. Answers tagged with
-    "Answer:" win over loose mentions; among those, the last one wins. Thinking is ignored, and
-    loose mentions count only in the last ``LOOSE_WINDOW_CHARS`` characters.
-    """
-    body = strip_thinking(text)
-    low = body.lower()
-    tagged = last_match(body, low, "answer", _TAGGED)
-    if tagged is not None:
-        return _choice_of(tagged)
-    start = max(0, len(body) - LOOSE_WINDOW_CHARS)
-    last = None
-    for last in _LOOSE.finditer(body, start):
-        pass
-    return _choice_of(last) if last is not None else None
-
-
-# ---------------------------------------------------------------- "Next state:" payloads
-_NEXT_STATE = re.compile(r"next\s+state", re.IGNORECASE)
-
-
-def extract_marked_payload(text: str, keyword: str = "next", marker: re.Pattern[str] = _NEXT_STATE) -> str:
-    """The bracketed payload after the last ``marker`` (starting with ``keyword``) in the answer.
-
-    Returns the text from the first ``[`` after the marker to its matching ``]``. Raises
-    :class:`ParseError` when there is no marker, no list, unbalanced brackets or a payload
-    beyond the limits.
-    """
-    body = strip_thinking(text)
-    last = last_match(body, body.lower(), keyword, marker)
-    if last is None:
-        raise ParseError("no 'Next state:' found in the answer")
-    return bracketed(body, last.end())
-
-
-_SOLUTION_MARKS = (("answer", re.compile(r"answer", re.IGNORECASE)), ("solution", re.compile(r"solution", re.IGNORECASE)))
+    return next_state_payload(answer_region(text))
 
 
 def extract_solution_payload(text: str) -> str:
-    """The bracketed list after the last "answer"/"solution" (or the first list when neither appears)."""
-    body = strip_thinking(text)
-    low = body.lower()
-    ends = [m.end() for kw, pat in _SOLUTION_MARKS if (m := last_match(body, low, kw, pat)) is not None]
-    return bracketed(body, max(ends) if ends else 0)
+    """The end-to-end list: after the last "Answer:"/"Solution:", else the last list in the answer."""
+    return solution_payload(answer_region(text))
 
 
 def bracketed(text: str, start: int = 0) -> str:
@@ -132,29 +55,10 @@ def bracketed(text: str, start: int = 0) -> str:
     begin = text.find("[", start)
     if begin < 0:
         raise ParseError("no list found after the marker")
-    depth = 0
-    quote = ""
-    i = begin
-    end_limit = min(len(text), begin + MAX_PAYLOAD_CHARS)
-    while i < end_limit:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise ParseError(f"list nested deeper than {MAX_DEPTH} levels")
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                return text[begin:i + 1]
-        i += 1
-    raise ParseError("unbalanced brackets or payload too long")
+    end = list_end(text, begin, MAX_PAYLOAD_CHARS)
+    if end < 0:
+        raise ParseError("unbalanced brackets or payload too long")
+    return text[begin:end]
 
 
 _TOKEN = re.compile(

@@ -1,7 +1,10 @@
 """The single source of verdicts: state checking, state transition and end-to-end.
 
 Metrics (lm-eval), dataset builders, GRPO rewards and feedback loops all call these functions.
-They never raise on model text: unreadable answers become ``parse_error`` verdicts.
+They never raise on model text: unreadable answers become ``parse_error`` verdicts. Model text is
+read by :mod:`finereason.answers` (the one answer reader): only the final region after the reasoning
+counts, and unfinished reasoning is a ``parse_error``. Callers whose prompt already opened ``<think>``
+(R1-distill, QwQ, Qwen3 thinking templates) pass ``starts_in_think=True``.
 """
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .engines import Engine, StateItem, StepKind, get_engine
-from .textparse import extract_choice
+from .answers import UNFINISHED, final_region, read_choice
 from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Verdict
 
 MODES = ("strict", "paper")
@@ -34,8 +37,13 @@ def _engine(engine: Engine | str) -> Engine:
 
 
 # ------------------------------------------------------------------ state checking
+def _unfinished() -> Verdict:
+    return Verdict(False, Category.PARSE_ERROR.value, (UNFINISHED,))
+
+
 def verify_state_checking(
-    engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None
+    engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None,
+    starts_in_think: bool = False,
 ) -> Verdict:
     """Judge a state-checking answer ("(A)" solvable / "(B)" unsolvable).
 
@@ -44,11 +52,12 @@ def verify_state_checking(
     """
     eng = _engine(engine)
     try:
-        choice = extract_choice(response)
+        reading = read_choice(response, starts_in_think=starts_in_think)
     except (ParseError, RecursionError) as err:
         return Verdict(False, Category.PARSE_ERROR.value, (str(err),))
+    choice = reading.choice
     if choice is None:
-        return Verdict(False, Category.PARSE_ERROR.value, ("no final answer (A)/(B) found",))
+        return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no final answer (A)/(B) found",))
     truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
     predicted = SOLVABLE if choice == "A" else UNSOLVABLE
     actual = SOLVABLE if truth else UNSOLVABLE
@@ -65,6 +74,7 @@ def verify_state_transition(
     mode: str = "strict",
     *,
     solvable: bool | None = None,
+    starts_in_think: bool = False,
 ) -> Verdict:
     """Judge a state-transition answer ("Next state: ...") as exactly one category.
 
@@ -72,7 +82,8 @@ def verify_state_transition(
     the child is solvable. ``paper``: the official release's scoring, where only the given
     unsolvable child counts as ``unsolvable_child``.
     """
-    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable)[mode]
+    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable,
+                                         starts_in_think=starts_in_think)[mode]
 
 
 def verify_state_transition_modes(
@@ -82,6 +93,7 @@ def verify_state_transition_modes(
     modes: tuple[str, ...] = MODES,
     *,
     solvable: bool | None = None,
+    starts_in_think: bool = False,
 ) -> dict[str, Verdict]:
     """The verdict of one answer in several modes, reading and classifying the move only once."""
     for mode in modes:
@@ -91,8 +103,11 @@ def verify_state_transition_modes(
     puzzle = item.puzzle
     malformed: str | None = None
     proposed: Any = None
+    region = final_region(response, starts_in_think=starts_in_think)
+    if region is None:
+        return dict.fromkeys(modes, _unfinished())
     try:
-        proposed = eng.parse_state_text(puzzle, response)
+        proposed = eng.parse_state_text(puzzle, region)
     except StateError as err:
         malformed = str(err)
     except (ParseError, RecursionError, ValueError, TypeError) as err:
@@ -152,11 +167,14 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
 
 
 # ------------------------------------------------------------------ end to end
-def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str) -> Verdict:
+def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, starts_in_think: bool = False) -> Verdict:
     """Judge a full solution against the puzzle's rules (any valid solution counts)."""
     eng = _engine(engine)
+    region = final_region(response, starts_in_think=starts_in_think)
+    if region is None:
+        return _unfinished()
     try:
-        state = eng.parse_solution_text(puzzle, response)
+        state = eng.parse_solution_text(puzzle, region)
     except StateError as err:
         return Verdict(False, "invalid_solution", (str(err),))
     except (ParseError, RecursionError, ValueError, TypeError) as err:
@@ -170,5 +188,5 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str) -> Verdi
     return Verdict(True, "correct")
 
 
-__all__ = ["MODES", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
+__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
            "verify_state_transition_modes"]

@@ -31,7 +31,6 @@ Glossary:
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +42,8 @@ from typing import Any, Iterable, Iterator
 from ..arith import (
     MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
 )
-from ..textparse import bracketed, extract_marked_payload, parse_literal, strip_thinking
+from ..answers import answer_region, arithmetic_answer, expression_items
+from ..textparse import extract_marked_payload
 from ..verdict import ParseError, StateError
 from .base import Engine, StateItem, Step, StepKind, register
 
@@ -259,114 +259,6 @@ def _built_from(targets: list[Node], pool: Counter[Node]) -> bool:
     return search(list(targets), 0)
 
 
-# ------------------------------------------------------------------ text helpers
-_LATEX = (
-    ("\\left", ""), ("\\right", ""), ("\\times", "*"), ("\\cdot", "*"), ("\\ast", "*"),
-    ("\\div", "/"), ("\\boxed", ""), ("\\textbf", ""), ("\\text", ""), ("\\mathrm", ""),
-    ("\\mathbf", ""), ("\\displaystyle", ""), ("\\,", " "), ("\\;", " "), ("\\!", ""),
-    ("\\:", " "), ("\\ ", " "), ("\\(", " "), ("\\)", " "), ("$", " "), ("`", " "),
-)
-_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]{0,200})\}\s*\{([^{}]{0,200})\}")
-
-
-def _normalise_math(text: str) -> str:
-    """Plain arithmetic from LaTeX/markdown-wrapped text (linear-time string replacements)."""
-    text = _FRAC.sub(r"((\1) / (\2))", text)
-    for old, new in _LATEX:
-        text = text.replace(old, new)
-    return text.replace("{", "(").replace("}", ")")
-
-
-_ITEM_JUNK = " \t\r\n'\"*_"
-
-
-def _clean_item(item: str) -> str:
-    """One list item without quotes, markdown emphasis or LaTeX wrapping."""
-    return _normalise_math(item).strip(_ITEM_JUNK)
-
-
-def _split_items(payload: str) -> list[str]:
-    """The items of a bracketed list whose items may be unquoted expressions."""
-    inner = _normalise_math(payload).strip()
-    if inner.startswith("["):
-        inner = inner[1:]
-    if inner.endswith("]"):
-        inner = inner[:-1]
-    inner = inner.strip()
-    if inner.startswith("[") and inner.endswith("]") and bracketed(inner) == inner:
-        return _split_items(inner)  # a list wrapped in display-math brackets
-    items: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(inner):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            items.append(inner[start:i])
-            start = i + 1
-            if len(items) > MAX_EXPRESSIONS:
-                break
-    items.append(inner[start:])
-    cleaned = [item.strip(_ITEM_JUNK) for item in items]
-    if len(cleaned) > 1 and cleaned[-1] == "":
-        cleaned.pop()  # trailing comma
-    if cleaned == [""]:
-        return []
-    return cleaned
-
-
-_MAX_MARKERS = 8        # "Answer" marks tried, last first
-_SEGMENT_CHARS = 4_000  # text read after a mark
-_MARKS = ("answer", "solution")
-
-
-def _last_line(body: str) -> str:
-    """The last line holding an ``=``, else the last non-empty line."""
-    at = body.rfind("=")
-    if at < 0:
-        body = body.rstrip()
-        at = len(body) - 1
-    start = body.rfind("\n", 0, at) + 1
-    end = body.find("\n", at)
-    return body[start:] if end < 0 else body[start:end]
-
-
-def _last_marks(body: str) -> list[int]:
-    """End offsets of the last ``_MAX_MARKERS`` answer marks, in text order (C-speed search)."""
-    low = body.lower()
-    ends: list[int] = []
-    for mark in _MARKS:
-        stop = len(low)
-        for _ in range(_MAX_MARKERS):
-            at = low.rfind(mark, 0, stop)
-            if at < 0:
-                break
-            ends.append(at + len(mark))
-            stop = at
-    return sorted(ends)[-_MAX_MARKERS:]
-
-
-_LIST_START = re.compile(r"[\s:：*_]*(?:is\b)?[\s:：*_]*\[", re.IGNORECASE)
-_EXPR_RUN = re.compile(r"[0-9(][0-9()+\-*/×÷−\s]*")
-_HAS_OP = re.compile(r"[0-9)]\s*[+\-*/×÷−]")
-
-
-def _expression_in(segment: str) -> str | None:
-    """The first arithmetic expression in ``segment`` (one with an operator preferred)."""
-    first_number = None
-    for match in _EXPR_RUN.finditer(segment):
-        run = match.group().rstrip(" \t\r\n+-*/×÷−(")
-        if not any("0" <= ch <= "9" for ch in run):
-            continue
-        if _HAS_OP.search(run):
-            return run
-        if first_number is None:
-            first_number = run
-    return first_number
-
-
 # ------------------------------------------------------------------ the engine
 class Game24Engine(Engine[Game24Puzzle, State]):
     """Game of 24 states, moves, oracle and official formats."""
@@ -498,43 +390,17 @@ class Game24Engine(Engine[Game24Puzzle, State]):
 
     def parse_state_text(self, puzzle: Game24Puzzle, text: str) -> State:
         """The list after the last "Next state:"; items may be quoted or bare, plain or LaTeX."""
-        if not isinstance(text, str):
-            raise ParseError("response is not a string")
-        # LaTeX display math "\\[ [...] \\]" and markdown-escaped "\\[...\\]" become plain brackets.
-        payload = extract_marked_payload(text).replace("\\[", "[").replace("\\]", "]")
-        if "\\" not in payload:  # parse_literal would read "\t" in "\times" as a tab
-            try:
-                value = parse_literal(payload)
-            except ParseError:
-                value = None
-            if isinstance(value, list):
-                while len(value) == 1 and isinstance(value[0], list):
-                    value = value[0]
-                return self.parse_state(
-                    puzzle, [_clean_item(v) if isinstance(v, str) else v for v in value]
-                )
-        return self.parse_state(puzzle, _split_items(payload))
+        return self.parse_state(puzzle, expression_items(extract_marked_payload(text)))
 
     def parse_solution_text(self, puzzle: Game24Puzzle, text: str) -> State:
-        """The expression after the last "Answer:" (left of any "="), as a one-expression state.
+        """The answer expression as a one-expression state (see :func:`finereason.answers.arithmetic_answer`).
 
-        Without a marker, the last line holding an ``=`` (else the last non-empty line) is read.
         A bracketed list right after the marker is read as a state instead.
         """
-        body = strip_thinking(text)
-        ends = _last_marks(body)
-        segments = [body[end:end + _SEGMENT_CHARS] for end in reversed(ends)]
-        if not segments:
-            segments = [_last_line(body)[-_SEGMENT_CHARS:]]
-        segments = [_normalise_math(segment) for segment in segments]
-        for segment in segments:
-            listed = _LIST_START.match(segment)
-            if listed:
-                return self.parse_state(puzzle, _split_items(bracketed(segment, listed.end() - 1)))
-            expression = _expression_in(segment)
-            if expression is not None:
-                return (parse(expression),)
-        raise ParseError("no arithmetic expression found in the answer")
+        answer = arithmetic_answer(answer_region(text), puzzle.target)
+        if isinstance(answer, str):
+            return self.parse_state(puzzle, expression_items(answer))
+        return (answer,)
 
     # ---------------------------------------------------------------- rules and moves
     def violations(self, puzzle: Game24Puzzle, state: State) -> list[str]:
