@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import time
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -145,22 +144,20 @@ def test_parser_rejects(text):
     ["(" * 100_000 + "1" + ")" * 100_000, "1" * 5_000_000, "(" * 2_500_000 + ")" * 2_500_000],
     ids=["100k-nested-parentheses", "5MB-number", "5MB-parentheses"],
 )
-def test_hostile_sizes_fail_fast(text):
-    # (expected error, call, time limit): the parser fails in microseconds; text-level readers
-    # first scan the whole response for the marker (about 20 ms on 5 MB), so they get some room.
+def test_hostile_sizes_fail_with_a_typed_error(text):
+    # Each reader refuses the text with its own error type (never RecursionError, MemoryError or a
+    # hang); how fast is measured against a linear scan of the same text in benchmarks/bench_hostile.py.
     next_state, answer, equations = f"Next state: [1, {text}]", f"Answer: {text}", text.replace("1", "1\n=")
     calls = [
-        (ParseError, lambda: arith.parse(text), 0.1),
-        (StateError, lambda: ENGINE.parse_state(P1247, ["1", text]), 0.1),
-        ((ParseError, StateError), lambda: ENGINE.parse_state_text(P1247, next_state), 0.25),
-        (ParseError, lambda: ENGINE.parse_solution_text(P1247, answer), 0.25),
-        (ParseError, lambda: ENGINE.parse_solution_text(P1247, equations), 0.25),
+        (ParseError, lambda: arith.parse(text)),
+        (StateError, lambda: ENGINE.parse_state(P1247, ["1", text])),
+        ((ParseError, StateError), lambda: ENGINE.parse_state_text(P1247, next_state)),
+        (ParseError, lambda: ENGINE.parse_solution_text(P1247, answer)),
+        (ParseError, lambda: ENGINE.parse_solution_text(P1247, equations)),
     ]
-    for error, call, limit in calls:
-        start = time.perf_counter()
+    for error, call in calls:
         with pytest.raises(error):
             call()
-        assert time.perf_counter() - start < limit
 
 
 def test_parser_precedence_aliases_and_format():

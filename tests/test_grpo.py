@@ -401,8 +401,7 @@ def test_smoke_run_on_cpu(built, math_file, tmp_path):
     launch = [*_accelerate_launch(), "--config_file", str(ACCELERATE / "cpu.yaml"), "--num_processes", "1"]
     out, seconds, log = _smoke(built, math_file, tmp_path, launch)
     _check_smoke(out, built, math_file)
-    print(f"CPU smoke run: {seconds:.1f} s")
-    assert seconds < 120, f"the smoke run took {seconds:.0f} s (budget 120 s)\n{log}"
+    print(f"CPU smoke run: {seconds:.1f} s (the 120 s budget is checked in benchmarks/bench_grpo_smoke.py)")
 
 
 @pytest.mark.gpu

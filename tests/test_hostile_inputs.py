@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -11,7 +10,7 @@ from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_ch
 from hostile import hostile_responses
 
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
-SANITY_SECONDS = 2.0  # a guard against hangs; the 100 ms bar is measured in benchmarks/bench_hostile.py
+# speed (the 100 ms bar) is measured against a baseline in benchmarks/bench_hostile.py, not here
 
 
 @pytest.mark.parametrize("name", list(OFFICIAL))
@@ -23,9 +22,7 @@ def test_hostile_responses(official_states, name):
     for label, text in hostile_responses().items():
         for item, allowed in ((solvable, {"parse_error", "invalid_move"}), (unsolvable, {"parse_error", "backtracking_failure"})):
             for mode in ("strict", "paper"):
-                start = time.perf_counter()
                 verdict = verify_state_transition(engine, item, text, mode)
-                assert time.perf_counter() - start < SANITY_SECONDS, label
                 assert verdict.category in allowed, (label, verdict)
                 assert not verdict.correct
         sc = verify_state_checking(engine, solvable, text)
