@@ -1,0 +1,33 @@
+"""lm-eval hooks for the FOLIO baselines (``finereason_folio_direct``, ``finereason_folio_cot``).
+
+Data: ``FINEREASON_FOLIO`` (a folder such as ``../shared/folio``, a ``.jsonl`` file or a Hub id),
+else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are read by
+``finereason.asp.folio.read_label``: the last committed True/False/Uncertain after any ``</think>``;
+a hedge or no answer scores 0.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from finereason.asp.folio import cot_prompt, direct_prompt, load_folio, read_label
+
+
+def load_dataset(**kwargs: Any) -> Any:
+    """``custom_dataset`` hook: FOLIO validation as a ``DatasetDict`` (``source=`` in metadata overrides)."""
+    import datasets
+
+    rows = load_folio(kwargs.get("source"), "validation")
+    return datasets.DatasetDict({"validation": datasets.Dataset.from_list(rows)})
+
+
+def doc_to_text_direct(doc: dict) -> str:
+    return direct_prompt(doc)
+
+
+def doc_to_text_cot(doc: dict) -> str:
+    return cot_prompt(doc)
+
+
+def process_results(doc: dict, results: list[str]) -> dict[str, float]:
+    answer = read_label(results[0] if results else "")
+    return {"acc": float(answer == doc["label"]), "parse_error_rate": float(answer is None)}

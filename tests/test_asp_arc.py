@@ -1,0 +1,123 @@
+"""The LLM-ARC loop: actor output parsing, the loop through lm-eval's replay model and the CLI,
+accuracy per round, transcripts, the SFT export, and the FOLIO baseline lm-eval tasks."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import read_jsonl, shared_path
+from finereason.asp.arc import Dialog, Round, accuracy_by_round, parse_actor
+from finereason.cli import main
+
+DATA = Path(__file__).parent / "data" / "folio_asp"
+
+
+def response(program: str, query: str, tests: list) -> str:
+    return f"Plan.\n```asp\n{program}```\nTests:\n```json\n{json.dumps({'query': query, 'tests': tests})}\n```\n"
+
+
+def test_parse_actor_takes_the_last_blocks_after_thinking():
+    text = "<think>```asp\nbad(.\n```</think>" + response("a.\n", "a", [{"type": "infer-True-All", "query": "a"}])
+    out = parse_actor(text + "```asp\nb.\n```")
+    assert out.program == "b.\n" and out.query == "a" and len(out.tests) == 1 and out.problems == []
+    assert "no ```asp" in parse_actor("just words").problems[0]
+    assert any("not valid JSON" in p for p in parse_actor("```asp\na.\n```\n```json\n{oops\n```").problems)
+    assert any("nested" in p or "JSON" in p for p in parse_actor("```asp\na.\n```\n```json\n" + "[" * 100_000 + "\n```").problems)
+    assert any('"query"' in p for p in parse_actor('```asp\na.\n```\n```json\n{"tests": [{}]}\n```').problems)
+
+
+def test_accuracy_by_round_is_the_capped_run_answer():
+    doc = {"id": "x", "label": "True"}
+    late = Dialog(doc, [], [Round(1, "", "syntax_error", None, 0, 0, "", False), Round(2, "", "ok", "True", 1, 1, "", True)])
+    early = Dialog({"id": "y", "label": "False"}, [], [Round(1, "", "ok", "False", 1, 1, "", True)])
+    wrong = Dialog({"id": "z", "label": "Uncertain"}, [], [Round(1, "", "ok", "True", 0, 1, "", False)] * 3)
+    acc = accuracy_by_round([late, early, wrong], 3)
+    assert acc["round_1"] == pytest.approx(1 / 3) and acc["round_2"] == acc["round_3"] == pytest.approx(2 / 3)
+    assert acc["final"] == pytest.approx(2 / 3) and acc["success_rate"] == pytest.approx(2 / 3)
+
+
+@pytest.fixture
+def story86(tmp_path):
+    """Story 86's three examples and a replay script: a syntax error then a fix, a first-round
+    success, and a closed-world mistake caught by a failed test then fixed."""
+    pytest.importorskip("clingo")
+    pytest.importorskip("lm_eval")
+    rows = [r for r in read_jsonl(shared_path("folio", "folio-train.jsonl")) if r["story_id"] == 86]
+    (tmp_path / "folio-train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    story = next(s for s in json.loads((DATA / "stories.json").read_text()) if s["story_id"] == 86)
+    program = (DATA / "story_86.lp").read_text()
+    closed = program.split("% [OPEN]")[0]
+    open_test = story["tests"] + [{"type": "infer-True-Any", "query": "went_to_prison(tiffany)"}]
+    script = {
+        "folio-train-262@1": response(program.replace("suspended(X) :-", "suspended(X) :- ("), "suspended(tiffany)", story["tests"]),
+        "folio-train-262@2": response(program, "suspended(tiffany)", story["tests"]),
+        "folio-train-263@1": response(program, "NOT(suspended(tiffany))", story["tests"]),
+        "folio-train-264@1": response(closed, "went_to_prison(tiffany)", open_test),
+        "folio-train-264@2": "<think>the critic says...</think>" + response(program, "went_to_prison(tiffany)", open_test),
+    }
+    (tmp_path / "replay.jsonl").write_text("".join(json.dumps({"id": k, "response": v}) + "\n" for k, v in script.items()))
+    return tmp_path
+
+
+def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
+    out = story86 / "run"
+    code = main(["arc", "--model", "finereason-replay", "--model_args", f"path={story86 / 'replay.jsonl'}",
+                 "--data", str(story86), "--split", "train", "--rounds", "3", "--out", str(out), "--time-limit", "20"])
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["round_1"] == pytest.approx(1 / 3)
+    assert summary["round_2"] == summary["round_3"] == summary["final"] == 1.0
+    assert "| 1 | 0.3333 |" in capsys.readouterr().out
+    transcripts = {t["id"]: t for t in read_jsonl(out / "transcripts.jsonl")}
+    first = transcripts["folio-train-262"]
+    assert [r["status"] for r in first["rounds"]] == ["syntax_error", "ok"]
+    assert "line 3" in first["rounds"][0]["feedback"]
+    assert [m["role"] for m in first["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert first["messages"][2]["content"] == first["rounds"][0]["feedback"]
+    third = transcripts["folio-train-264"]
+    assert [(r["answer"], r["tests_passed"], r["tests_total"]) for r in third["rounds"]] == [("False", 3, 4), ("Uncertain", 4, 4)]
+    assert "FAILED" in third["rounds"][0]["feedback"]
+    assert len(transcripts["folio-train-263"]["rounds"]) == 1
+
+    datasets = pytest.importorskip("datasets")
+    sft = datasets.load_dataset(str(out / "sft"), split="train")
+    assert sorted(sft["id"]) == ["folio-train-262", "folio-train-263", "folio-train-264"]
+    row = sft[sft["id"].index("folio-train-262")]
+    assert row["rounds"] == 2 and row["messages"][-1]["role"] == "assistant"
+
+
+def test_arc_cli_errors_are_one_line(tmp_path, capsys):
+    pytest.importorskip("clingo")
+    pytest.importorskip("lm_eval")
+    assert main(["arc", "--model", "finereason-replay", "--data", str(tmp_path)]) == 2
+    assert "holds no FOLIO" in capsys.readouterr().err
+    folio = shared_path("folio")
+    assert main(["arc", "--model", "no-such-model", "--data", str(folio), "--limit", "1", "--out", str(tmp_path / "o")]) == 2
+    assert "no-such-model" in capsys.readouterr().err
+    assert main(["arc", "--model", "finereason-replay", "--data", str(folio), "--rounds", "0"]) == 2
+
+
+def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch):
+    pytest.importorskip("lm_eval")
+    pytest.importorskip("datasets")
+    from finereason.asp.folio import load_folio
+    from finereason.lm_eval_models import our_tasks_only
+
+    folder = shared_path("folio")
+    monkeypatch.setenv("FINEREASON_FOLIO", str(folder))
+    docs = load_folio(folder, "validation")
+    lines = []
+    for i, d in enumerate(docs):  # half right, a quarter hedged, a quarter untagged prose
+        text = f"Answer: {d['label']}" if i % 2 == 0 else ("Answer: True or False" if i % 4 == 1 else "I guess False")
+        lines.append(json.dumps({"id": d["id"], "response": text}))
+    (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n")
+    with our_tasks_only():
+        code = main(["eval", "--model", "finereason-replay", "--model_args", f"path={tmp_path / 'r.jsonl'}",
+                     "--tasks", "finereason_folio_direct,finereason_folio_cot", "--output_path", str(tmp_path / "ev")])
+    assert code == 0
+    results = json.loads(sorted((tmp_path / "ev").rglob("results_*.json"))[-1].read_text())["results"]
+    for task in ("finereason_folio_direct", "finereason_folio_cot"):
+        assert results[task]["acc,none"] == pytest.approx(sum(1 for i in range(len(docs)) if i % 2 == 0) / len(docs))
+        assert results[task]["parse_error_rate,none"] == pytest.approx(1 - results[task]["acc,none"])

@@ -1,0 +1,62 @@
+"""The LLM-ARC query language: parsing with limits, every operator, labels over answer sets."""
+from __future__ import annotations
+
+import pytest
+
+from finereason.asp.query import MAX_QUERY_CHARS, Model, QueryError, holds, label, parse_query
+
+
+def model(*atoms: str, universe: tuple[str, ...] = ()) -> Model:
+    return Model(frozenset(atoms), universe)
+
+
+W1 = model("cat(tom)", "black(tom)", "cat(kit)", "-dog(tom)", 'name(tom,"Tom \\"T\\"")', "age(tom,3)", "rain",
+           universe=("kit", "tom", '"Tom \\"T\\""', "3"))
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("cat(tom)", True), ("ATOM(cat(tom))", True), ("dog(tom)", False), ("-dog(tom)", True), ("rain", True),
+    ("NOT(rain)", False), ("AND(cat(tom), black(tom))", True), ("AND(cat(tom), black(kit))", False),
+    ("OR(black(kit), black(tom))", True), ("OR(black(kit), dog(tom))", False),
+    ("XOR(black(tom), black(kit))", True), ("XOR(black(tom), cat(kit))", False),
+    ("IF-THEN(black(kit), dog(tom))", True), ("IF-THEN(cat(tom), dog(tom))", False),
+    ("IFF(black(kit), dog(tom))", True), ("IFF(cat(tom), dog(tom))", False),
+    ("SOME(X, AND(cat(X), black(X)))", True), ("SOME(X, dog(X))", False),
+    ("ALL(X, IF-THEN(cat(X), black(X)))", False), ("ALL(X, IF-THEN(black(X), cat(X)))", True),
+    ("SOME(X, SOME(Y, AND(cat(X), cat(Y), NOT(black(Y)))))", True),
+    ('name(tom, "Tom \\"T\\"")', True), ("age(tom, 3)", True), ("age(tom, 4)", False),
+    ("  AND( cat(tom) ,\n black(tom) )  ", True),
+])
+def test_operators(query, expected):
+    assert holds(parse_query(query), W1) is expected
+
+
+def test_labels_over_answer_sets():
+    q = parse_query("black(tom)")
+    assert label(q, [W1, W1]) == "True"
+    assert label(q, [model("cat(tom)")]) == "False"
+    assert label(q, [W1, model("cat(tom)")]) == "Uncertain"
+    assert label(q, []) is None
+
+
+@pytest.mark.parametrize("query, message", [
+    ("", "empty"), ("AND(", "end of the query"), ("cat(X)", "not bound"), ("FOO(a)", "unknown operator"),
+    ("NOT(a, b)", "NOT takes"), ("IF-THEN(a)", "IF-THEN takes"), ("XOR(a)", "XOR takes"),
+    ("cat(tom) extra", "after the end"), ("cat(tom;kit)", "unexpected"), ("SOME(x, cat(x))", "a variable"),
+    ("cat(" * 60 + ")" * 60, "nested"), ("a" * (MAX_QUERY_CHARS + 1), "longer"),
+    ("SOME(A, SOME(B, SOME(C, SOME(D, p(A,B,C,D)))))", "nested SOME/ALL"), ("cat(Tom(a))", "expected"),
+    ("__import__('os')", "unexpected"),
+])
+def test_bad_queries_raise_query_error(query, message):
+    with pytest.raises(QueryError, match=message):
+        parse_query(query)
+
+
+def test_non_string_query():
+    with pytest.raises(QueryError):
+        parse_query(None)  # type: ignore[arg-type]
+
+
+def test_aliases():
+    assert parse_query("EXISTS(X, cat(X))") == parse_query("SOME(X, cat(X))")
+    assert parse_query("IMPLIES(a, b)") == parse_query("IF-THEN(a, b)")
