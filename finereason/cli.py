@@ -152,12 +152,14 @@ def _score_data(args: argparse.Namespace) -> int:
     if not args.config:
         raise CliError("--data needs --config NAME (e.g. sudoku_state_transition)")
     _builders()
-    from .dataset_builders.layout import parquet_path, read_config
+    from .datafolder import DataFolderError, open_data_folder
     from .evaluation import aggregate, score_row
 
-    if not parquet_path(Path(args.data), args.config).is_file():
-        raise CliError(f"{args.data} has no config {args.config!r}")
-    rows = {row["id"]: row for row in read_config(Path(args.data), args.config)}
+    try:  # checks paths, fingerprints, schema and duplicate ids before any row is trusted
+        folder = open_data_folder(Path(args.data))
+        rows = {row["id"]: row for row in folder.read_table(args.config).to_pylist()}
+    except DataFolderError as err:
+        raise CliError(str(err)) from None
     scores, seen = [], set()
     out = _open_out(args.out)
     try:

@@ -3,13 +3,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from finereason.data import load_config as _load_config
+from lm_eval.api.task import ConfigurableTask
+
+from finereason.data import load_config_with_source
 from finereason.evaluation import RowScore, aggregate, metric_names, score_row
 
 
-def load_config(config: str, **kwargs: Any) -> Any:
-    """``custom_dataset`` hook: local folder, Hub, or the embedded default (see finereason.data)."""
-    return _load_config(config, **kwargs)
+class FineReasonTask(ConfigurableTask):
+    """A YAML task whose rows come from ``finereason.data`` (local folder, named Hub repo or the
+    embedded default, verified by content) and whose results name that source: ``dataset_path``
+    is the folder or repo, ``dataset_name`` the config and ``metadata.data_source`` holds the kind,
+    revision and fingerprints. Loading here (not through ``custom_dataset``) also avoids lm-eval's
+    "Custom kwargs can be passed to `--metadata`" warning for every task."""
+
+    def __init__(self, config: dict | None = None, **kwargs: Any) -> None:
+        # lm-eval passes the YAML dict with its `class` key, which TaskConfig does not know
+        super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        config = (dataset_kwargs or {}).get("config") or self.config.dataset_name
+        self.dataset, source, facts = load_config_with_source(config)
+        self.config.dataset_path = source.repo or source.path
+        self.config.dataset_name = config
+        self.config.metadata = {**(self.config.metadata or {}), "data_source": facts}
 
 
 def doc_to_target(doc: dict) -> str:
