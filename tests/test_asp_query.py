@@ -60,3 +60,29 @@ def test_non_string_query():
 def test_aliases():
     assert parse_query("EXISTS(X, cat(X))") == parse_query("SOME(X, cat(X))")
     assert parse_query("IMPLIES(a, b)") == parse_query("IF-THEN(a, b)")
+
+
+def test_asp_modules_import_without_clingo_or_heavy_packages():
+    import subprocess
+    import sys
+    import textwrap
+
+    blocked = ("clingo", "torch", "lm_eval", "datasets", "pyarrow", "transformers")
+    code = textwrap.dedent(f"""
+        import importlib.abc, sys
+
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in {blocked!r}:
+                    raise ImportError("blocked: " + name, name=name.split(".")[0])
+                return None
+
+        sys.meta_path.insert(0, Block())
+        import finereason.asp.query, finereason.asp.folio, finereason.asp.critic, finereason.asp.arc
+        from finereason.cli import main
+        assert main(["arc", "--model", "hf"]) == 2
+        print("ok")
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "pip install 'finereason[asp,eval]' (clingo missing)" in result.stderr

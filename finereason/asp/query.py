@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Union
+from typing import Iterable, Union
 
 MAX_QUERY_CHARS = 5_000
 MAX_QUERY_DEPTH = 40
@@ -228,15 +228,6 @@ def free_variables(node: Query | Term, bound: frozenset[str] = frozenset()) -> s
     return set().union(*(free_variables(q, bound) for q in node.items))
 
 
-def atom_names(node: Query) -> set[str]:
-    """Predicate names the query reads (with a leading ``-`` for classical negation)."""
-    if isinstance(node, Atom):
-        return {("-" if node.negated else "") + node.name}
-    if isinstance(node, Quant):
-        return atom_names(node.body)
-    return set().union(*(atom_names(q) for q in node.items))
-
-
 # ------------------------------------------------------------------ evaluation
 @dataclass(frozen=True)
 class Model:
@@ -297,20 +288,5 @@ def label(node: Query, models: Iterable[Model]) -> str | None:
     return "True" if seen_true else "False"
 
 
-def universe_of(terms: Iterable[str]) -> tuple[str, ...]:
-    """Sorted, de-duplicated terms (the domain of SOME/ALL)."""
-    return tuple(sorted(set(terms)))
-
-
 def negate(node: Query) -> Query:
     return Op("NOT", (node,))
-
-
-def iter_atoms(node: Query) -> Iterator[Atom]:
-    if isinstance(node, Atom):
-        yield node
-    elif isinstance(node, Quant):
-        yield from iter_atoms(node.body)
-    else:
-        for q in node.items:
-            yield from iter_atoms(q)

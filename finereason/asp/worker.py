@@ -12,12 +12,12 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import clingo
 from clingo import ast as A
 
-from .query import Model, Query, QueryError, holds, negate, parse_query
+from .query import Model, Query, QueryError, holds, label, negate, parse_query
 
 GUARD = "__fr_use"
 ALLOWED_STATEMENTS = {
@@ -193,10 +193,26 @@ def counter_model(session: Session, query: Query | None) -> tuple[bool, bool]:
     return found, False
 
 
+def minimal_subset(session: Session, keeps: Callable[[list[int]], bool]) -> list[Rule] | None:
+    """Deletion-based minimisation: a subset of the rules for which ``keeps`` holds and from which
+    no single rule can be dropped (``None`` when ``keeps`` fails for the whole program)."""
+    rules = list(range(len(session.parsed.rules)))
+    try:
+        if not keeps(rules):
+            return None
+        keep = list(rules)
+        for i in rules:
+            trial = [j for j in keep if j != i]
+            if keeps(trial):
+                keep = trial
+        return [session.parsed.rules[i] for i in keep]
+    finally:
+        session.use(rules)
+
+
 def refutation(session: Session, query: Query) -> list[Rule] | None:
     """A minimal subset of the rules that has answer sets and entails ``query`` in all of them
     (the program plus ``NOT query`` has none); ``None`` when the whole program does not."""
-    rules = list(range(len(session.parsed.rules)))
 
     def entails(subset: list[int]) -> bool:
         session.use(subset)
@@ -206,44 +222,17 @@ def refutation(session: Session, query: Query) -> list[Rule] | None:
             return False
         return has and not counter
 
-    if not entails(rules):
-        session.use(rules)
-        return None
-    keep = list(rules)
-    for i in rules:
-        trial = [j for j in keep if j != i]
-        if entails(trial):
-            keep = trial
-    session.use(rules)
-    return [session.parsed.rules[i] for i in keep]
+    return minimal_subset(session, entails)
 
 
-def unsat_core(session: Session) -> list[Rule]:
+def unsat_core(session: Session) -> list[Rule] | None:
     """A minimal subset of the rules that has no answer set (for a contradictory program)."""
-    rules = list(range(len(session.parsed.rules)))
-    keep = list(rules)
 
     def unsat(subset: list[int]) -> bool:
         session.use(subset)
         return not counter_model(session, None)[0]
 
-    for i in rules:
-        trial = [j for j in keep if j != i]
-        if unsat(trial):
-            keep = trial
-    session.use(rules)
-    return [session.parsed.rules[i] for i in keep]
-
-
-def label_of(session: Session, query: Query) -> str | None:
-    seen = set()
-    for model in session.models():
-        seen.add(holds(query, model))
-        if len(seen) == 2:
-            return "Uncertain"
-    if not seen:
-        return None
-    return "True" if True in seen else "False"
+    return minimal_subset(session, unsat)
 
 
 def _rules_json(rules: list[Rule] | None) -> list[dict] | None:
@@ -320,9 +309,7 @@ def run_job(job: dict) -> dict:
                               "complete": True, "sample": [], "tests": [], "answer": None, "explanation": None,
                               "rules": []}
     if parsed.errors:
-        report["status"] = "syntax_error" if parsed.messages or not parsed.statements else "rejected"
-        if any("not allowed" in e["text"] for e in parsed.errors):
-            report["status"] = "rejected"
+        report["status"] = "rejected" if any("not allowed" in e["text"] for e in parsed.errors) else "syntax_error"
         return report
     report["rules"] = [{"line": r.line, "label": r.label, "text": r.text} for r in parsed.rules]
     session = Session(parsed, "", max_models)
@@ -348,7 +335,7 @@ def run_job(job: dict) -> dict:
     if query_text and count:
         try:
             query = parse_query(str(query_text))
-            answer = label_of(session, query)
+            answer = label(query, session.models())
             report["answer"] = answer
             if explain and answer in ("True", "False"):
                 report["explanation"] = _rules_json(refutation(session, query if answer == "True" else negate(query)))
