@@ -70,3 +70,13 @@ class ParseError(ValueError):
 
 class StateError(ValueError):
     """A value parsed but is not a well-formed state of this puzzle (shape, range, type)."""
+
+
+UNDECIDED = "undecided"
+
+
+class Undecided(Exception):
+    """An exact oracle used up its work budget (counted in search nodes, so the outcome is
+    deterministic) without deciding: the truth is unknown and is never guessed. Verifiers turn it
+    into a verdict of category ``undecided`` (no credit); ``label`` writes ``"solvable": null``.
+    Not a ``ValueError``, so no handler of malformed input mistakes it for a wrong answer."""

@@ -1,7 +1,9 @@
 """The single source of verdicts: state checking, state transition and end-to-end.
 
 Metrics (lm-eval), dataset builders, GRPO rewards and feedback loops all call these functions.
-They never raise on model text: unreadable answers become ``parse_error`` verdicts. Model text is
+They never raise on model text: unreadable answers become ``parse_error`` verdicts; an oracle that
+runs out of its work budget (:class:`~finereason.verdict.Undecided`) gives an ``undecided`` verdict
+(no credit, never a guessed category). Model text is
 read by :mod:`finereason.answers` (the one answer reader): only the final region after the reasoning
 counts, and unfinished reasoning is a ``parse_error``. Callers whose prompt already opened ``<think>``
 (R1-distill, QwQ, Qwen3 thinking templates) pass ``starts_in_think=True``.
@@ -13,7 +15,7 @@ from typing import Any
 
 from .engines import Engine, StateItem, StepKind, get_engine
 from .answers import UNFINISHED, final_region, read_choice
-from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Verdict
+from .verdict import SOLVABLE, UNDECIDED, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
 
 MODES = ("strict", "paper")
 _ORACLE_CACHE = 65_536
@@ -58,7 +60,10 @@ def verify_state_checking(
     choice = reading.choice
     if choice is None:
         return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no final answer (A)/(B) found",))
-    truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
+    try:
+        truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
+    except Undecided as err:  # the oracle's budget ran out: no credit, never a guessed verdict
+        return Verdict(False, UNDECIDED, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
     predicted = SOLVABLE if choice == "A" else UNSOLVABLE
     actual = SOLVABLE if truth else UNSOLVABLE
     if predicted == actual:
@@ -113,7 +118,10 @@ def verify_state_transition_modes(
     except (ParseError, RecursionError, ValueError, TypeError) as err:
         verdict = Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
         return {mode: verdict for mode in modes}
-    current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
+    try:
+        current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
+    except Undecided as err:
+        return dict.fromkeys(modes, Verdict(False, UNDECIDED, (str(err),)))
     try:
         if current_solvable:
             return _forward_verdicts(eng, item, proposed, malformed, modes)
@@ -142,7 +150,11 @@ def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: st
         if mode == "paper":
             dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
         else:
-            dead_end = not is_solvable(eng, item.puzzle, proposed)
+            try:
+                dead_end = not is_solvable(eng, item.puzzle, proposed)
+            except Undecided as err:
+                out[mode] = Verdict(False, UNDECIDED, (str(err),))
+                continue
         out[mode] = (Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
                      if dead_end else Verdict(True, Category.CORRECT.value))
     return out

@@ -27,7 +27,8 @@ Glossary:
   by zero, or expressions regrouped (e.g. ``(4 + 1)`` from ``(4 + 7), 1``).
 - *oracle*: :meth:`Game24Engine.is_solvable`, an exhaustive search over the values with exact
   rational arithmetic (reduced integer pairs), memoised on the sorted tuple of values.
-  Its cost grows factorially with the number of expressions: meant for 4 numbers (6 is fine).
+  Its cost grows factorially with the number of expressions: meant for 4 numbers; puzzles hold at
+  most :data:`MAX_NUMBERS` (6: an unsolvable one takes about 3 s, 7 would take minutes).
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ from .base import Engine, StateItem, Step, StepKind, register
 State = tuple[Node, ...]
 
 MAX_EXPRESSIONS = 64          # a state listing more expressions is malformed
+MAX_NUMBERS = 6               # numbers per puzzle: the exact oracle needs up to ~3 s for 6, minutes for 7
 _SEARCH_BUDGET = 100_000      # node visits allowed when matching a proposed state to the current one
 _MAX_SEARCH_DEPTH = 400       # recursion depth of that matching (far below Python's limit)
 _ORACLE_CACHE = 1 << 19
@@ -66,6 +68,8 @@ class Game24Puzzle:
         numbers = tuple(self.numbers)
         if not numbers:
             raise ValueError("a Game of 24 puzzle needs at least one number")
+        if len(numbers) > MAX_NUMBERS:
+            raise ValueError(f"a Game of 24 puzzle has at most {MAX_NUMBERS} numbers, got {len(numbers)}")
         for n in numbers:
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 10 ** MAX_DIGITS:
                 raise ValueError(f"puzzle numbers must be integers in 0..{10 ** MAX_DIGITS - 1}, got {n!r}")

@@ -21,11 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..verdict import ParseError, StateError
+from ..verdict import ParseError, StateError, Undecided
 from .base import Engine, StateItem, Step, StepKind, register
 
 State = tuple[int, ...]
 Adjacency = tuple[tuple[int, ...], ...]
+
+MAX_VERTICES = 1000        # vertices per puzzle (DIMACS benchmarks used here reach 864)
+MAX_COLORS = 1000          # colors k per puzzle (more colors than vertices are never needed)
+ORACLE_WORK = 100_000      # work one oracle call may do before it answers undecided: each search node
+                           # costs 1 + vertices // 16 (a few seconds at most, the same on every machine)
 
 
 # ====================================================================== puzzle
@@ -42,9 +47,13 @@ class GraphColoringPuzzle:
     masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        adjacency = _normalise_adjacency(self.adjacency)
         if not _is_int(self.k) or self.k < 1:
             raise StateError(f"the number of colors must be a positive integer, got {self.k!r}")
+        if self.k > MAX_COLORS:
+            raise StateError(f"at most {MAX_COLORS} colors are supported, got k = {self.k}")
+        if isinstance(self.adjacency, Sequence) and len(self.adjacency) > MAX_VERTICES:
+            raise StateError(f"at most {MAX_VERTICES} vertices are supported, got {len(self.adjacency)}")
+        adjacency = _normalise_adjacency(self.adjacency)
         object.__setattr__(self, "adjacency", adjacency)
         object.__setattr__(self, "masks", _masks_of(adjacency))
 
@@ -196,10 +205,12 @@ def _branch_colors(domain: int, used: int) -> int:
     return (domain & used) | (fresh & -fresh)
 
 
-def _extend(masks: Sequence[int], k: int, colors: Sequence[int], witness: bool = True) -> list[int] | None:
+def _extend(masks: Sequence[int], k: int, colors: Sequence[int], witness: bool = True,
+            budget: int | None = None) -> list[int] | None:
     """A proper coloring with colors ``1..k`` that keeps every nonzero entry of ``colors``, or ``None``.
 
-    With ``witness=False`` a solvable case returns ``[]`` instead of building the coloring.
+    With ``witness=False`` a solvable case returns ``[]`` instead of building the coloring. With a
+    ``budget``, more than that much work (each color tried costs ``1 + n // 16``) raises :class:`Undecided`.
 
     Exact: DSATUR-ordered backtracking with forward checking and unit propagation on domain
     masks, fresh-color symmetry breaking and peeling. ``None`` too when ``colors`` already has a
@@ -260,6 +271,11 @@ def _extend(masks: Sequence[int], k: int, colors: Sequence[int], witness: bool =
             continue
         color = todo & -todo
         frame[4] = todo ^ color
+        if budget is not None:
+            budget -= 1 + n // 16
+            if budget < 0:
+                raise Undecided(f"the graph coloring oracle gave up after its work budget ({ORACLE_WORK} units; "
+                                f"{n} vertices, k = {k}): too hard to decide exactly")
         del peeled[mark:]
         child = dom[:]
         child[v] = color
@@ -509,9 +525,10 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
     def is_solvable(self, puzzle: GraphColoringPuzzle, state: State) -> bool:
         """Exact: can the partial coloring be completed with colors ``1..k``?
 
-        Raises :class:`StateError` when ``state`` is not a coloring of ``puzzle`` (see :meth:`parse_state`).
+        Raises :class:`StateError` when ``state`` is not a coloring of ``puzzle`` (see :meth:`parse_state`)
+        and :class:`Undecided` when the search exceeds :data:`ORACLE_WORK`.
         """
-        return _extend(puzzle.masks, puzzle.k, _checked(puzzle, state), witness=False) is not None
+        return _extend(puzzle.masks, puzzle.k, _checked(puzzle, state), witness=False, budget=ORACLE_WORK) is not None
 
     def complete(self, puzzle: GraphColoringPuzzle, state: State) -> State | None:
         """A complete proper coloring that keeps every colored vertex of ``state``, or ``None``."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, Sequence
 
-from ..verdict import StateError
+from ..verdict import StateError, Undecided
 from .base import Engine, StateItem, Step, StepKind, register
 from .grid_conditions import (
     UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
@@ -27,6 +27,11 @@ from .grid_conditions import (
 
 Value = Any  # int | float | str
 Cells = tuple[tuple[Value | None, ...], ...]  # cells[row][column - 1]; None = empty
+
+MAX_ENTRIES = 10        # rows (values per category) per puzzle; the official release has 3-5
+MAX_CATEGORIES = 8      # columns, the key category included
+MAX_CLUES = 200         # clues per puzzle
+ORACLE_WORK = 100_000   # candidate placements one oracle call may test before it answers undecided
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,10 @@ class GridPuzzle:
     categories: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        for what, count, limit in (("entries", len(self.keys), MAX_ENTRIES), ("categories", len(self.header), MAX_CATEGORIES),
+                                   ("clues", len(self.clues), MAX_CLUES)):
+            if count > limit:
+                raise StateError(f"a grid puzzle has at most {limit} {what}, got {count}")
         seen: dict[Any, str] = {}
         for name, values in zip(self.header, (self.keys, *self.domains)):
             if len(values) != len(self.keys):
@@ -275,7 +284,7 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
     def is_solvable(self, puzzle: GridPuzzle, state: GridState) -> bool:
         if _duplicates(puzzle, state.cells):
             return False
-        return _search(puzzle, [list(r) for r in state.cells])
+        return _search(puzzle, [list(r) for r in state.cells], budget=ORACLE_WORK)
 
     def solve(self, puzzle: GridPuzzle, state: GridState | None = None) -> GridState | None:
         """One completion of ``state`` (default: the empty table) satisfying every clue."""
@@ -336,10 +345,11 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
 
     def branch(self, puzzle: GridPuzzle, state: GridState, order: str = "paper") -> Iterator[GridState]:
         """``paper``: applications of every unapplied clue in clue order; ``mrv``: those of the
-        unapplied clue with the fewest applications."""
+        unapplied clue with the fewest applications that fill a cell (an unchanged table is no move)."""
         if order != "mrv":
             return super().branch(puzzle, state, order)
-        options = [list(self.apply(puzzle, state, c.id)) for c in puzzle.clues if c.id not in state.applied]
+        options = [[k for k in self.apply(puzzle, state, c.id) if k.cells != state.cells]
+                   for c in puzzle.clues if c.id not in state.applied]
         options = [o for o in options if o]
         return iter(min(options, key=len) if options else ())
 
@@ -468,12 +478,15 @@ def _clue_sort_key(cid: Any) -> tuple:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
-def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None, limit: int = 1) -> bool:
+def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None, limit: int = 1,
+            budget: int | None = None) -> bool:
     """Exact completion search: place values (fewest candidate rows first) with three-valued
     pruning, re-evaluating only the clues that read the column just changed.
 
-    Completions are appended to ``found`` (when given) until ``limit`` of them are found.
+    Completions are appended to ``found`` (when given) until ``limit`` of them are found. With a
+    ``budget``, testing more candidate placements than that raises :class:`Undecided`.
     """
+    spent = [0]
     fns = puzzle.compiled
     deps = puzzle.clues_by_column
     width = len(puzzle.domains)
@@ -485,6 +498,10 @@ def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | N
     todo = [(j, v) for j in range(width) for v in puzzle.domains[j] if v not in row_of]
 
     def fits(j: int, v: Value, r: int) -> bool:
+        if budget is not None:
+            spent[0] += 1
+            if spent[0] > budget:
+                raise Undecided(f"the grid puzzle oracle gave up after {budget} candidate placements: too hard to decide exactly")
         rows[r][j + 1] = v
         row_of[v] = r
         ok = all(fns[i](ctx) is not False for i in deps[j])

@@ -1,0 +1,188 @@
+"""Safe outputs: refuse to overwrite an input, write beside the target, rename into place on success.
+
+Every command that writes a file or a folder goes through here, so that
+
+* an output equal to one of the inputs (same path after resolving symlinks, or the same file
+  through a hard link) is refused before anything is opened for writing (:func:`check_output`);
+* a failed, interrupted or killed run leaves an existing output exactly as it was: the new
+  content goes to a hidden temporary file or folder beside the target (same file system) and is
+  renamed over it only when complete (:func:`atomic_file`, :func:`atomic_dir`);
+* leftovers of killed runs (temporaries whose process is gone) are removed by the next run that
+  writes beside them (:func:`clean_leftovers`).
+
+Outputs that are not regular files (``-``/stdout, ``/dev/null``, ``/dev/full``, pipes) are written
+directly: there is nothing to protect and nothing can be renamed over a device.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import stat
+import sys
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+TMP_MARK = ".finereason-tmp-"
+
+
+class UnsafeOutput(ValueError):
+    """An output that would destroy an input; the message names both."""
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str | os.PathLike | None]]) -> None:
+    """Raise :class:`UnsafeOutput` when ``out`` is one of ``inputs`` (``(option, path)`` pairs).
+
+    A folder input also refuses an output inside it (writing there would change the data read).
+    ``None`` and ``-`` (standard streams) are never compared.
+    """
+    if out is None or str(out) == "-":
+        return
+    target = Path(out)
+    for option, path in inputs:
+        if path is None or str(path) == "-":
+            continue
+        source = Path(path)
+        if _same(target, source):
+            raise UnsafeOutput(f"--out {out} is the same file as {option} {path}: refusing to overwrite an input")
+        if source.is_dir():
+            real_dir, real_out = os.path.realpath(source), os.path.realpath(target)
+            if os.path.commonpath([real_dir, real_out]) == real_dir:
+                raise UnsafeOutput(f"--out {out} is inside {option} {path}: write the output elsewhere")
+
+
+def _tmp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def clean_leftovers(target: str | os.PathLike) -> list[Path]:
+    """Remove temporaries of ``target`` left by killed runs (their process no longer exists)."""
+    target = Path(target)
+    prefix = f".{target.name}{TMP_MARK}"
+    removed: list[Path] = []
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        pid_text = entry.name[len(prefix):].split("-", 1)[0]
+        if not pid_text.isdigit() or _pid_alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+    return removed
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _is_special(path: Path) -> bool:
+    """An existing output that is not a regular file (device, pipe, socket)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """A text handle whose content replaces ``path`` only if the block completes.
+
+    ``None`` or ``-`` yields standard output. A symlinked ``path`` replaces the file it points
+    to (the link stays). The file keeps the permission bits of the file it replaces.
+    """
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    if _is_special(target):
+        with open(target, "w", encoding=encoding) as handle:
+            yield handle
+        return
+    if target.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(target))
+    target = Path(os.path.realpath(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(target)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = None
+    tmp = _tmp_name(target)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with open(fd, "w", encoding=encoding) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
+    """A fresh temporary folder beside ``path``, renamed to ``path`` if the block completes.
+
+    ``path`` must be absent or an empty folder (rename replaces an empty folder atomically);
+    otherwise :class:`UnsafeOutput` is raised before anything is written. On failure the
+    temporary folder is removed; if the process is killed, :func:`clean_leftovers` removes it
+    on the next run.
+    """
+    target = Path(path)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UnsafeOutput(f"{target} exists and is not an empty folder")
+    target = Path(os.path.abspath(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(target)
+    tmp = _tmp_name(target)
+    tmp.mkdir()
+    try:
+        yield tmp
+        os.rename(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _fsync_dir(target.parent)
+
+
+__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers"]
