@@ -119,6 +119,7 @@ _CONNECTOR_WORDS = frozenset({
 })
 _ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given"})
 _CONDITION_AFTER = frozenset({"if", "unless", "otherwise", "when", "provided", "assuming", "only"})
+_CONDITION_BEFORE = frozenset({"otherwise", "else", "if", "unless", "when"})
 _QUESTION_BEFORE = frozenset({"whether", "if", "check", "checking", "determine", "determining", "decide", "deciding"})
 _SENTENCE_END = frozenset(".!?;")
 _STARTERS = _MARKERS | frozenset(_KEYWORDS) | _OPEN | {"option", "choice", "a", "b"}
@@ -330,6 +331,13 @@ class _ChoiceReader:
             if t.words[k] in ".!;":
                 break
             k += 1
+        j = start - 1
+        for _ in range(3):  # "otherwise (B)", "if not, (B)"
+            if j < 0 or t.sentence_break_before(j + 1):
+                break
+            if t.low[j] in _CONDITION_BEFORE:
+                return True
+            j -= 1
         j = start - 1
         saw_would = False
         for _ in range(_SENTENCE_TOKENS):  # "if it were ..., the answer would be (A)"
@@ -650,11 +658,12 @@ def _statement_node(segment: str, target: int) -> Any:
     main = next((node for node in nodes if not hasattr(node, "value")), nodes[0])
     try:
         value = evaluate(main)
-        if any(evaluate(node) != value for node in nodes):
-            raise ParseError("the two sides of '=' in the answer differ")
+        if value == target and any(evaluate(node) != value for node in nodes):
+            # "(10 - 4) * (13 - 9) = 25": the model does not claim to reach the target
+            raise ParseError("the sides of '=' in the answer differ")
     except DivisionByZero:
-        return main  # the verifier reports the division by zero
-    return main
+        pass  # the verifier reports the division by zero
+    return main  # a wrong value is reported by the verifier ("evaluates to 10, not 24")
 
 
 def _answer_lines(region: str, end: int) -> str:
