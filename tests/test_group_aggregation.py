@@ -4,7 +4,7 @@ mean of its tasks' accuracies, on tasks of unequal sizes and accuracies.
 lm-eval 0.4.13 (``lm_eval.api.metrics.aggregate_subtask_metrics``) computes a group's metric as
 ``sum(metric_i * size_i) / sum(size_i)``, or the plain mean of the tasks' numbers with
 ``weight_by_size: false``. The ``finereason_official`` group has twelve tasks of 46 to 100 rows; the
-replayed answers below are chosen from the official files (stored labels and published solutions),
+replayed answers below are chosen from the official files' stored labels,
 so each task's accuracy is known by construction, and the two ways of averaging differ.
 """
 from __future__ import annotations
@@ -26,10 +26,11 @@ from test_lm_eval_tasks import run_eval  # noqa: E402
 TASK_DIR = Path(__file__).resolve().parents[1] / "lm_eval_tasks" / "finereason"
 PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 TASKS = ("state_checking", "state_transition", "end_to_end")
-# how many state-checking rows of each puzzle get the stored label as their answer (the rest the other choice,
-# or, for grid puzzles, no answer at all), and how many Sudoku end-to-end rows get the published solution
+# how many state-checking rows of each puzzle get the stored label as their answer (the rest the other
+# choice, or for grid puzzles no answer at all). The replay file is keyed by row id, and an official row's
+# id (official-<puzzle>-<line>) is shared by its state-checking, state-transition and end-to-end rows, so
+# every other task sees these (A)/(B) answers and scores 0.
 RIGHT_CHOICES = {"sudoku": 100, "graph_coloring": 30, "game_of_24": 70, "grid_puzzle": 0}
-RIGHT_SUDOKU_SOLUTIONS = 20
 
 
 @pytest.fixture(scope="module")
@@ -47,24 +48,17 @@ def answers(folder: Path) -> tuple[list[dict], dict[str, tuple[int, int]]]:
     for puzzle in PUZZLES:
         for task in TASKS:
             rows = read_config(folder, f"official_{puzzle}_{task}")
-            right = 0
-            for k, row in enumerate(rows):
-                if task == "state_checking":
-                    if puzzle == "grid_puzzle":
-                        response = "I cannot tell."
-                    else:
-                        wanted = row["label"] == "Solvable"
-                        if k >= RIGHT_CHOICES[puzzle]:
-                            wanted = not wanted
-                        response = "Answer: (A)" if wanted else "Answer: (B)"
-                    right += k < RIGHT_CHOICES[puzzle]
-                elif task == "end_to_end" and puzzle == "sudoku" and k < RIGHT_SUDOKU_SOLUTIONS:
-                    response = "Answer: " + json.dumps(json.loads(row["outputs"])["final"])
-                    right += 1
-                else:
-                    response = ""  # no answer: a parse error
-                lines.append({"id": row["id"], "response": response})
+            right = min(RIGHT_CHOICES[puzzle], len(rows)) if task == "state_checking" else 0
             tally[f"finereason_official_{puzzle}_{task}"] = (right, len(rows))
+            if task != "state_checking":
+                continue
+            for k, row in enumerate(rows):
+                if puzzle == "grid_puzzle":
+                    response = "I cannot tell."
+                else:
+                    solvable = (row["label"] == "Solvable") == (k < RIGHT_CHOICES[puzzle])
+                    response = "Answer: (A)" if solvable else "Answer: (B)"
+                lines.append({"id": row["id"], "response": response})
     return lines, tally
 
 
@@ -81,7 +75,7 @@ def test_official_group_acc_is_weighted_by_task_size(official_dir, tmp_path, mon
         assert results[task]["acc,none"] == pytest.approx(right / n), task
     weighted = Fraction(sum(r for r, _ in tally.values()), sum(n for _, n in tally.values()))
     unweighted = sum(Fraction(r, n) for r, n in tally.values()) / len(tally)
-    assert weighted == Fraction(220, 1046)  # 100 + 30 + 70 + 20 right answers of 8 x 100 + 51 + 51 + 98 + 46 rows
+    assert weighted == Fraction(200, 1046)  # 100 + 30 + 70 right answers of 8 x 100 + 51 + 51 + 98 + 46 rows
     assert abs(weighted - unweighted) > Fraction(1, 100)
     assert results["finereason_official"]["acc,none"] == pytest.approx(float(weighted), abs=1e-12)
 

@@ -1,5 +1,7 @@
 """The `evaluate` metric modules in metrics/: offline loading, exact agreement with
-finereason.evaluation.aggregate, dict and JSON-string references, and clear errors."""
+finereason.evaluation.aggregate (the numbers of the lm-eval tasks), dict and JSON-string references,
+and clear errors. The numbers themselves are checked against hand-computed tables in
+test_metrics_handcomputed.py."""
 from __future__ import annotations
 
 import json
