@@ -27,6 +27,13 @@ class RewardConfigError(ValueError):
     """An unknown reward name or bad reward parameters (reported before any model is loaded)."""
 
 
+def _content_text(content: Any) -> str:
+    """A message's content: a string, or a list of parts whose text parts are joined in order."""
+    if isinstance(content, list):
+        return "".join(str(p.get("text") or "") for p in content if isinstance(p, Mapping) and p.get("type", "text") == "text")
+    return str(content or "")
+
+
 def completion_text(completion: Any) -> str:
     """The text of a standard (string) or conversational (list of messages) completion."""
     if isinstance(completion, str):
@@ -34,9 +41,9 @@ def completion_text(completion: Any) -> str:
     if isinstance(completion, list) and completion:
         last = completion[-1]
         if isinstance(last, Mapping):
-            return str(last.get("content") or "")
+            return _content_text(last.get("content"))
     if isinstance(completion, Mapping):
-        return str(completion.get("content") or "")
+        return _content_text(completion.get("content"))
     return "" if completion is None else str(completion)
 
 
