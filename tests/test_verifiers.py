@@ -125,7 +125,8 @@ def test_rule_breaking_fills_are_invalid_moves(official_states):
 
 
 @pytest.mark.parametrize("name", ["sudoku", "grid_puzzle"])
-def test_end_to_end_accepts_any_valid_solution(official_states, name):
+def test_end_to_end_accepts_the_engines_own_solution(official_states, name):
+    # solutions that do not come from solve() (published, brute-force, hand-written): test_independent_solutions.py
     engine, items = items_of(official_states, name, limit=10)
     for item in items[:5]:
         record_solution = None
@@ -144,4 +145,7 @@ def test_end_to_end_accepts_any_valid_solution(official_states, name):
 def test_verdict_reasons_list_every_violation(official_states):
     engine, items = items_of(official_states, "sudoku", limit=5)
     puzzle = items[0].puzzle
-    assert verify_end_to_end(engine, puzzle, "Final answer: " + engine.render(puzzle, puzzle.givens)).category == "invalid_solution"
+    empty = puzzle.givens.count(0)
+    verdict = verify_end_to_end(engine, puzzle, "Final answer: " + engine.render(puzzle, puzzle.givens))
+    assert verdict.category == "invalid_solution"
+    assert verdict.reasons == (f"{empty} cells are still empty",)  # more cases: test_independent_solutions.py
