@@ -1,41 +1,56 @@
-"""``finereason build``: regenerate the benchmark and the training set from a seed.
+"""``finereason build``: regenerate the benchmark and the training set from a seed, streaming.
 
-Work is split into *groups*: one group is one puzzle instance (seeded by split, puzzle and group
-index) from which a few state-checking and state-transition samples and one end-to-end item are
-drawn. Groups are independent, so they run in parallel and any group can be rebuilt alone; results
-are assembled in group order, so the same seed gives the same rows and byte-identical parquet files.
-The folder is written under a temporary name beside ``--out`` and moved into place at the end.
+Plan (a function of the arguments only, never of ``--num-proc`` or ``--shard``):
+
+- A *group* is one puzzle instance (seeded by split, puzzle and index) from which a few
+  state-checking and state-transition samples (and, for test, one end-to-end item) are drawn.
+- A *test stream* per puzzle runs groups ``0, 1, ...`` in chunks of :data:`TEST_CHUNK_GROUPS` and
+  fills ``<puzzle>_state_checking``, ``_state_transition`` (``--per-task`` rows each) and
+  ``_end_to_end`` (``--e2e-size`` rows), one parquet file each.
+- The ``train`` config is cut into files of :data:`TRAIN_FILE_ROWS` rows and chunks of
+  :data:`TRAIN_CHUNK_ROWS` rows. Chunk ``g`` holds rows ``g*C ..``: an equal share of each
+  (puzzle, task) part, drawn from puzzle instances seeded by ``g``, skipping any instance that is
+  also a test puzzle, shuffled within the chunk. Each *train stream* is one file.
+
+Chunks are independent jobs run by ``--num-proc`` worker processes (:class:`WorkerPool`); their
+rows come back in plan order and stream into per-file parquet writers, so memory is bounded by a
+few chunks whatever the row count, and the same seed gives the same bytes for any ``--num-proc``.
+``--shard K/N`` builds the streams ``s`` with ``s % N == K`` only (0-based K); ``finereason
+merge-shards`` puts the N shard folders together into a folder equal, byte for byte, to the
+single-machine build. Card statistics are counted while rows stream past, never read back.
 """
 from __future__ import annotations
 
 import math
-import os
-import shutil
 import sys
-import tempfile
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from finereason import __version__
 from finereason.engines import get_engine
 from finereason.prompts import PROMPT_VERSION
-from finereason.sampling import sample_states
+from finereason.sampling import moves, sample_states, solution_path
 from finereason.sources import SourcePuzzle, rng_for
 
 from .items import end_to_end_row, state_row
-from .layout import write_card, write_config
+from .layout import ConfigStats, ShardWriter, rows_table, shard_name, stat_tuple, write_card
+from .outdir import BuildError, check_target, output_folder, resolve_target
+from .workers import WorkerPool
 
 PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 STATE_TASKS = ("state_checking", "state_transition")
 TRAIN_PUZZLES = ("sudoku", "graph_coloring", "game_of_24")
-SAMPLES_PER_GROUP = 4          # state-checking samples per puzzle instance (and as many state-transition ones)
+SAMPLES_PER_GROUP = 4          # test: state-checking samples per puzzle instance (and as many state-transition ones)
+TRAIN_SAMPLES = {"sudoku": 16, "graph_coloring": 8, "game_of_24": 4}  # train: samples per task per instance
 GAME24_TEST_SHARE = 0.25       # share of the 1,362 Game-of-24 multisets reserved for test configs
-
-
-class BuildError(ValueError):
-    """Bad build arguments or an unusable output folder (one clear line)."""
+TEST_OVERSAMPLE = 1.1          # test groups planned per wanted row / SAMPLES_PER_GROUP (sampling may fall short)
+TEST_CHUNK_GROUPS = 16         # test groups per job
+TRAIN_CHUNK_ROWS = 1_000       # train rows per job
+TRAIN_FILE_ROWS = 100_000      # train rows per parquet file
+TRAIN_INDEX_STRIDE = 1_000_000  # train chunk g draws puzzle instances g * stride + t
+KEYS_CHUNK = 32                # test puzzle identities computed per job
+LIMITS = {"per_task": 100_000, "train_size": 100_000_000, "e2e_size": 100_000}
 
 
 @dataclass(frozen=True)
@@ -50,42 +65,69 @@ class BuildConfig:
     overwrite: bool = False
     order: str = "paper"
     tot_csv: Path | None = None
+    shard: tuple[int, int] = (0, 1)
+    train_chunk_rows: int = TRAIN_CHUNK_ROWS
+    train_file_rows: int = TRAIN_FILE_ROWS
     progress: bool = True
     command: str = field(default="finereason build", compare=False)
 
     def validate(self) -> None:
-        for name in ("per_task", "train_size", "e2e_size"):
-            if getattr(self, name) < 0:
-                raise BuildError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(self, name)}")
+        for name, limit in LIMITS.items():
+            value = getattr(self, name)
+            if value < 0:
+                raise BuildError(f"--{name.replace('_', '-')} must be >= 0, got {value}")
+            if value > limit:
+                raise BuildError(f"--{name.replace('_', '-')} must be at most {limit:,}, got {value:,}")
         if self.num_proc < 1:
             raise BuildError(f"--num-proc must be >= 1, got {self.num_proc}")
+        if not self.puzzles:
+            raise BuildError("--puzzles is empty")
         unknown = [p for p in self.puzzles if p not in PUZZLES]
         if unknown:
             raise BuildError(f"unknown puzzle {unknown[0]!r}; choose from {', '.join(PUZZLES)}")
-        if not self.puzzles:
-            raise BuildError("--puzzles is empty")
+        if len(set(self.puzzles)) != len(self.puzzles):
+            raise BuildError(f"--puzzles names a puzzle twice: {' '.join(self.puzzles)}")
+        if not 1 <= self.train_chunk_rows <= self.train_file_rows or self.train_file_rows % self.train_chunk_rows:
+            raise BuildError("train files must hold a whole number of chunks")
         if self.order not in ("paper", "mrv"):
             raise BuildError(f"--order must be paper or mrv, got {self.order!r}")
-        if self.tot_csv is not None and not Path(self.tot_csv).is_file():
-            raise BuildError(f"--tot-csv {self.tot_csv} is not a file")
-        check_out(self.out, self.overwrite)
+        k, n = self.shard
+        if n < 1 or not 0 <= k < n:
+            raise BuildError(f"--shard must be K/N with 0 <= K < N, got {k}/{n}")
+        if self.tot_csv is not None:
+            check_tot_csv(Path(self.tot_csv))
+        check_target(resolve_target(self.out), self.overwrite, self.out)
+
+    def canonical(self) -> dict[str, Any]:
+        """What defines the data (not where, how fast, or which shard it is built)."""
+        return {"seed": self.seed, "per_task": self.per_task, "train_size": self.train_size, "e2e_size": self.e2e_size,
+                "puzzles": list(self.puzzles), "order": self.order,
+                "tot_csv": Path(self.tot_csv).name if self.tot_csv else None,
+                "train_chunk_rows": self.train_chunk_rows, "train_file_rows": self.train_file_rows}
+
+    def canonical_command(self) -> str:
+        c = self.canonical()
+        text = (f"finereason build --seed {c['seed']} --per-task {c['per_task']} --train-size {c['train_size']} "
+                f"--e2e-size {c['e2e_size']} --puzzles {' '.join(c['puzzles'])} --order {c['order']}")
+        return text + (f" --tot-csv {c['tot_csv']}" if c["tot_csv"] else "")
 
 
-def check_out(out: Path, overwrite: bool) -> None:
-    """Refuse an existing non-empty folder without ``overwrite`` and an unwritable parent."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BuildError(f"--out {out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise BuildError(f"--out {out} exists and is not empty (use --overwrite to replace it)")
-    parent = out.resolve().parent
-    probe = parent
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        raise BuildError(f"cannot create {out}: {probe} is not a folder")
-    if not os.access(probe, os.W_OK):
-        raise BuildError(f"cannot write under {probe}: permission denied")
+def check_tot_csv(path: Path) -> None:
+    """Read the Tree-of-Thoughts ranks once, so a bad file fails before anything is built."""
+    from finereason.sources import game24
+
+    if not path.is_file():
+        raise BuildError(f"--tot-csv {path} is not a file")
+    try:
+        ranks = game24.read_tot_ranks(path)
+    except UnicodeDecodeError:
+        raise BuildError(f"--tot-csv {path}: not a UTF-8 text file") from None
+    except (ValueError, OSError) as err:
+        raise BuildError(f"--tot-csv {path}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    except Exception as err:  # csv.Error and friends
+        raise BuildError(f"--tot-csv {path}: unreadable CSV ({type(err).__name__}: {err})") from None
+    if not ranks:
+        raise BuildError(f"--tot-csv {path}: no ranked puzzles")
 
 
 # ------------------------------------------------------------------ sources
@@ -137,157 +179,307 @@ class Group:
     e2e: bool
 
 
-def run_group(group: Group, seed: int, order: str, tot_csv: str | None) -> dict[str, Any]:
-    """Rows of one puzzle instance: ``{"key", "sc": [...], "st": [...], "e2e": row | None}``."""
+def run_group(group: Group, seed: int, order: str, tot_csv: str | None, source: SourcePuzzle | None = None) -> dict[str, Any]:
+    """Rows of one puzzle instance: ``{"key", "sc": [...], "st": [...], "e2e": row | None}``.
+
+    State rows carry ``_child`` (``has`` / ``no_move`` / ``all_solvable``) for the card's counts.
+    """
     engine = get_engine(group.puzzle)
-    source = _source(group.puzzle, group.split, seed, group.index, tot_csv)
+    source = source or _source(group.puzzle, group.split, seed, group.index, tot_csv)
     puzzle = source.puzzle
     root = engine.initial(puzzle)
-    rng = rng_for(seed, group.split, group.puzzle, group.index, "states")
     out: dict[str, Any] = {"key": source.key, "sc": [], "st": [], "e2e": None}
-    for task, count, need_dead_end in (("state_checking", group.sc, False), ("state_transition", group.st, True)):
+    path = solution_path(engine, puzzle, root, rng_for(seed, group.split, group.puzzle, group.index, "path"), order) \
+        if group.sc or group.st else None
+    for task, count, part in (("state_checking", group.sc, "sc"), ("state_transition", group.st, "st")):
         if not count:
             continue
+        rng = rng_for(seed, group.split, group.puzzle, group.index, task)
         labels = [(group.index * count + i) % 2 == 0 for i in range(count)]
-        samples = sample_states(engine, puzzle, root, rng, labels, order, need_dead_end=need_dead_end)
-        rows = [state_row(engine, task, s.item, s.depth, source.record, source.difficulty) for s in samples]
-        out["sc" if task == "state_checking" else "st"] = rows
+        samples = sample_states(engine, puzzle, root, rng, labels, order, task == "state_transition", path)
+        out[part] = [dict(state_row(engine, task, s.item, s.depth, source.record, source.difficulty),
+                          _child=_child_status(engine, s.item)) for s in samples]
     if group.e2e:
         out["e2e"] = end_to_end_row(engine, puzzle, source.record, source.difficulty)
     return out
 
 
-def plan(config: BuildConfig) -> list[Group]:
-    """Every group of a build, in a fixed order."""
-    groups: list[Group] = []
+def _child_status(engine, item) -> str:
+    if item.unsolvable_child is not None:
+        return "has"
+    return "all_solvable" if next(moves(engine, item.puzzle, item.current, None), None) is not None else "no_move"
+
+
+# ------------------------------------------------------------------ plan
+def test_groups(config: BuildConfig) -> int:
+    """Puzzle instances planned per test stream."""
+    wanted = math.ceil(config.per_task * TEST_OVERSAMPLE / SAMPLES_PER_GROUP) if config.per_task else 0
+    return max(wanted, config.e2e_size)
+
+
+def train_puzzles(config: BuildConfig) -> list[str]:
+    return [p for p in TRAIN_PUZZLES if p in config.puzzles] if config.train_size else []
+
+
+def train_files(config: BuildConfig) -> int:
+    return math.ceil(config.train_size / config.train_file_rows) if train_puzzles(config) else 0
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One unit of ``--shard`` assignment: a test puzzle (3 files) or one train file."""
+
+    kind: str        # "test" | "train"
+    puzzle: str      # test: the puzzle; train: "train"
+    index: int       # train: file index
+
+    def files(self, config: BuildConfig) -> dict[str, str]:
+        """config name -> file name written by this stream."""
+        if self.kind == "train":
+            return {"train": shard_name("train", self.index, train_files(config))}
+        return {name: shard_name(name, 0, 1) for name, cap in test_caps(config, self.puzzle).items() if cap}
+
+
+def test_caps(config: BuildConfig, puzzle: str) -> dict[str, int]:
+    return {f"{puzzle}_state_checking": config.per_task, f"{puzzle}_state_transition": config.per_task,
+            f"{puzzle}_end_to_end": config.e2e_size}
+
+
+def streams(config: BuildConfig) -> list[Stream]:
+    """Every stream of the build, in plan order."""
+    out = [Stream("test", p, 0) for p in config.puzzles if test_groups(config)]
+    return out + [Stream("train", "train", f) for f in range(train_files(config))]
+
+
+def my_streams(config: BuildConfig) -> list[Stream]:
+    k, n = config.shard
+    return [s for i, s in enumerate(streams(config)) if i % n == k]
+
+
+# ------------------------------------------------------------------ jobs (run in worker processes)
+@dataclass(frozen=True)
+class Job:
+    kind: str                   # "keys" | "test" | "train"
+    puzzle: str
+    start: int                  # keys/test: first group index; train: first row
+    stop: int                   # keys/test: group index past the end; train: row past the end
+    chunk: int                  # train: the chunk's number (seeds its puzzle instances and its order)
+    settings: tuple             # (seed, order, tot_csv, per_task, e2e_size, train puzzles)
+    test_keys: frozenset = frozenset()
+
+
+def run_job(job: Job) -> Any:
+    seed, order, tot, per_task, e2e_size, train_parts = job.settings
+    if job.kind == "keys":
+        return [_source(job.puzzle, "test", seed, i, tot).key for i in range(job.start, job.stop)]
+    if job.kind == "test":
+        return _test_chunk(job, seed, order, tot, per_task, e2e_size)
+    return _train_chunk(job, seed, order, tot, train_parts)
+
+
+def _packed(rows: list[dict]) -> tuple[Any, list[tuple]]:
+    return rows_table(rows), [stat_tuple(r, r.get("_child")) for r in rows]
+
+
+def _test_chunk(job: Job, seed: int, order: str, tot: str | None, per_task: int, e2e_size: int) -> dict[str, Any]:
     k = SAMPLES_PER_GROUP
-    for puzzle in config.puzzles:
-        n_groups = max(math.ceil(config.per_task * 1.1 / k), config.e2e_size)
-        groups += [Group("test", puzzle, i, k if i * k < config.per_task * 1.1 else 0,
-                         k if i * k < config.per_task * 1.1 else 0, i < config.e2e_size) for i in range(n_groups)]
-    train_puzzles = [p for p in TRAIN_PUZZLES if p in config.puzzles]
-    if config.train_size and train_puzzles:
-        per_part = math.ceil(config.train_size / (2 * len(train_puzzles)))
-        n_groups = math.ceil(per_part * 1.1 / k)
-        for puzzle in train_puzzles:
-            groups += [Group("train", puzzle, i, k, k, False) for i in range(n_groups)]
-    return groups
+    parts: dict[str, list[dict]] = {"sc": [], "st": [], "e2e": []}
+    for i in range(job.start, job.stop):
+        n = k if i * k < per_task * TEST_OVERSAMPLE else 0
+        result = run_group(Group("test", job.puzzle, i, n, n, i < e2e_size), seed, order, tot)
+        parts["sc"] += result["sc"]
+        parts["st"] += result["st"]
+        if result["e2e"] is not None:
+            parts["e2e"].append(result["e2e"])
+    names = {"sc": "state_checking", "st": "state_transition", "e2e": "end_to_end"}
+    return {f"{job.puzzle}_{names[p]}": _packed(rows) for p, rows in parts.items()}
 
 
-def _run(args: tuple[Group, int, str, str | None]) -> dict[str, Any]:
-    return run_group(*args)
+def _train_chunk(job: Job, seed: int, order: str, tot: str | None, puzzles: tuple[str, ...]) -> dict[str, Any]:
+    parts = [(p, t) for p in puzzles for t in ("sc", "st")]
+    need = {part: 0 for part in parts}
+    for i in range(job.start, job.stop):
+        need[parts[i % len(parts)]] += 1
+    chunk = job.chunk
+    rows: list[dict] = []
+    instances = skipped = 0
+    for puzzle in puzzles:
+        got: dict[str, list[dict]] = {"sc": [], "st": []}
+        t = 0
+        while any(len(got[task]) < need[(puzzle, task)] for task in got):
+            if t >= TRAIN_INDEX_STRIDE:
+                raise BuildError(f"train chunk {chunk}: could not sample enough {puzzle} states")
+            index = chunk * TRAIN_INDEX_STRIDE + t
+            t += 1
+            source = _source(puzzle, "train", seed, index, tot)
+            if source.key in job.test_keys:
+                skipped += 1
+                continue
+            instances += 1
+            k = TRAIN_SAMPLES[puzzle]
+            wanted = {task: min(k, need[(puzzle, task)] - len(got[task])) for task in got}
+            result = run_group(Group("train", puzzle, index, wanted["sc"], wanted["st"], False), seed, order, tot, source)
+            for task in got:
+                got[task] += result[task][: need[(puzzle, task)] - len(got[task])]
+        rows += got["sc"] + got["st"]
+    if len(rows) != job.stop - job.start:  # ids are global row numbers: every chunk must be exact
+        raise BuildError(f"train chunk {chunk}: sampled {len(rows)} rows, expected {job.stop - job.start}")
+    rng_for(seed, "train-order", chunk).shuffle(rows)
+    return {"train": _packed(rows), "instances": instances, "skipped": skipped}
 
 
-def _execute(groups: list[Group], config: BuildConfig) -> Iterator[dict[str, Any]]:
-    tot = str(config.tot_csv) if config.tot_csv else None
-    jobs = [(g, config.seed, config.order, tot) for g in groups]
-    if config.num_proc == 1:
-        yield from map(_run, jobs)
+# ------------------------------------------------------------------ the parent: plan, route, write
+def _settings(config: BuildConfig) -> tuple:
+    tot = str(Path(config.tot_csv).resolve()) if config.tot_csv else None
+    return (config.seed, config.order, tot, config.per_task, config.e2e_size, tuple(train_puzzles(config)))
+
+
+def _test_key_jobs(config: BuildConfig) -> Iterator[Job]:
+    n = test_groups(config)
+    for puzzle in train_puzzles(config):
+        if puzzle in config.puzzles:
+            for start in range(0, n, KEYS_CHUNK):
+                yield Job("keys", puzzle, start, min(start + KEYS_CHUNK, n), 0, _settings(config))
+
+
+class _Router:
+    """Writes job results into their files in plan order, assigning ids and counting stats."""
+
+    def __init__(self, root: Path, config: BuildConfig) -> None:
+        self.root, self.config = root, config
+        self.written: dict[str, int] = {}
+        self.stats: dict[str, ConfigStats] = {}
+        self.report = {"train_instances": 0, "train_skipped": 0}
+        self.bar = None
+
+    def full(self, stream: Stream) -> bool:
+        caps = test_caps(self.config, stream.puzzle)
+        return all(self.written.get(name, 0) >= cap for name, cap in caps.items())
+
+    def write_stream(self, stream: Stream, results: Iterator[dict[str, Any]]) -> None:
+        files = stream.files(self.config)
+        writers = {name: ShardWriter(self.root / rel) for name, rel in files.items()}
+        for name in writers:
+            self.stats.setdefault(name, ConfigStats())
+        try:
+            for result in results:
+                for name, writer in writers.items():
+                    table, facts = result[name]
+                    self._write(name, writer, table, facts, stream)
+                self.report["train_instances"] += result.get("instances", 0)
+                self.report["train_skipped"] += result.get("skipped", 0)
+        finally:
+            for writer in writers.values():
+                writer.close()
+
+    def _write(self, name: str, writer: ShardWriter, table, facts: list[tuple], stream: Stream) -> None:
+        import pyarrow as pa
+
+        if stream.kind == "test":
+            cap = test_caps(self.config, stream.puzzle)[name]
+            keep = max(0, min(table.num_rows, cap - writer.rows))
+            table, facts = table.slice(0, keep), facts[:keep]
+        if not table.num_rows:
+            return
+        start = writer.rows + (stream.index * self.config.train_file_rows if stream.kind == "train" else 0)  # global row
+        ids = pa.array([f"{name}-s{self.config.seed}-{i:05d}" for i in range(start, start + table.num_rows)], pa.string())
+        writer.write(table.set_column(table.schema.get_field_index("id"), "id", ids))
+        self.written[name] = self.written.get(name, 0) + table.num_rows
+        self.stats[name].add(facts)
+        if self.bar is not None:
+            self.bar.update(table.num_rows)
+
+
+def _jobs_for(stream: Stream, config: BuildConfig, router: _Router, test_keys: frozenset) -> Iterator[Job]:
+    settings = _settings(config)
+    if stream.kind == "test":
+        n = test_groups(config)
+        for start in range(0, n, TEST_CHUNK_GROUPS):
+            if router.full(stream):  # later chunks would only be dropped
+                return
+            yield Job("test", stream.puzzle, start, min(start + TEST_CHUNK_GROUPS, n), 0, settings)
         return
-    with ProcessPoolExecutor(max_workers=config.num_proc) as pool:
-        yield from pool.map(_run, jobs, chunksize=8)
+    first = stream.index * config.train_file_rows
+    last = min(first + config.train_file_rows, config.train_size)
+    for start in range(first, last, config.train_chunk_rows):
+        stop = min(start + config.train_chunk_rows, last)
+        yield Job("train", "train", start, stop, start // config.train_chunk_rows, settings, test_keys)
 
 
-def _progress(items: Iterable[Any], total: int, enabled: bool) -> Iterable[Any]:
+def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[str, int],
+               chosen: list[Stream] | None = None) -> dict[str, Any]:
+    """The card's facts: a function of the plan and the counts only (equal builds, equal bytes).
+    ``chosen``: the streams built (default: all); shortfalls are counted over those."""
+    chosen = streams(config) if chosen is None else chosen
+    tests = sum(test_groups(config) for p in config.puzzles if p in train_puzzles(config))
+    disjoint = (f"train uses {report['train_instances']} puzzle instances, none of them one of the {tests} test "
+                f"puzzle instances of the same puzzles ({report['train_skipped']} candidates equal to a test puzzle were "
+                f"skipped); Game-of-24 multisets are split between test and train before sampling"
+                if train_puzzles(config) else "no train config")
+    summaries = {name: stats[name].summary() for name in sorted(stats, key=_order)}
+    balance = "; ".join(f"{name} {s['solvable_share']:.1%} solvable" for name, s in summaries.items()
+                        if name.endswith("_state_checking") and s["solvable_share"] is not None) or "no state-checking configs"
+    wanted: dict[str, int] = {}
+    for stream in chosen:
+        for name in stream.files(config):
+            wanted[name] = wanted.get(name, 0) + (planned_rows(config, [stream]) if name == "train"
+                                                  else test_caps(config, stream.puzzle)[name])
+    shortfalls = {name: cap - stats[name].rows for name, cap in wanted.items()
+                  if name in stats and stats[name].rows < cap}
+    return {"command": config.canonical_command(), "seed": config.seed, "finereason_version": __version__,
+            "prompt_version": PROMPT_VERSION, "disjointness": disjoint, "balance_note": balance,
+            "config": config.canonical(), "shortfalls": shortfalls, "report": dict(report),
+            "layout": {"train_files": train_files(config)}}
+
+
+def _progress(total: int, enabled: bool, desc: str):
     if not enabled:
-        return items
+        return None
     from tqdm import tqdm
 
-    return tqdm(items, total=total, desc="building", unit="puzzle", file=sys.stderr, disable=None)
+    return tqdm(total=total, desc=desc, unit="row", file=sys.stderr, disable=None, dynamic_ncols=True)
 
 
-# ------------------------------------------------------------------ assembly
-def assemble(groups: list[Group], results: list[dict[str, Any]], config: BuildConfig) -> tuple[dict[str, list[dict]], dict[str, Any]]:
-    """Rows per config (truncated to the requested sizes, ids assigned) and a build report."""
-    configs: dict[str, list[dict]] = {}
-    test_keys: set[str] = set()
-    train_keys: set[str] = set()
-    for group, result in zip(groups, results):
-        (test_keys if group.split == "test" else train_keys).add(result["key"])
-        if group.split == "test":
-            for task, part in (("state_checking", "sc"), ("state_transition", "st")):
-                configs.setdefault(f"{group.puzzle}_{task}", []).extend(result[part])
-            if result["e2e"] is not None:
-                configs.setdefault(f"{group.puzzle}_end_to_end", []).append(result["e2e"])
-    train_parts: dict[str, list[dict]] = {}
-    overlap = train_keys & test_keys
-    for group, result in zip(groups, results):
-        if group.split == "train" and result["key"] not in overlap:
-            for task, part in (("state_checking", "sc"), ("state_transition", "st")):
-                train_parts.setdefault(f"{group.puzzle}_{task}", []).extend(result[part])
-    sized: dict[str, list[dict]] = {}
-    for name, rows in configs.items():
-        limit = config.e2e_size if name.endswith("_end_to_end") else config.per_task
-        if limit:
-            sized[name] = _with_ids(name, rows[:limit], config.seed)
-    if train_parts:
-        per_part = math.ceil(config.train_size / len(train_parts))
-        train: list[dict] = []
-        for name in sorted(train_parts):
-            train.extend(train_parts[name][:per_part])
-        rng_for(config.seed, "train-order").shuffle(train)
-        sized["train"] = _with_ids("train", train[: config.train_size], config.seed)
-    report = {
-        "disjointness": f"{len(train_keys)} train puzzles, {len(test_keys)} test puzzles, "
-                        f"{len(overlap)} shared (dropped from train)",
-        "shortfalls": {n: (config.e2e_size if n.endswith("_end_to_end") else config.per_task) - len(r)
-                       for n, r in sized.items() if n != "train"
-                       and len(r) < (config.e2e_size if n.endswith("_end_to_end") else config.per_task)},
-    }
-    return sized, report
+def planned_rows(config: BuildConfig, chosen: list[Stream]) -> int:
+    total = 0
+    for stream in chosen:
+        if stream.kind == "test":
+            total += sum(test_caps(config, stream.puzzle).values())
+        else:
+            total += min(config.train_file_rows, config.train_size - stream.index * config.train_file_rows)
+    return total
 
 
-def _with_ids(config_name: str, rows: list[dict], seed: int) -> list[dict]:
-    return [dict(row, id=f"{config_name}-s{seed}-{i:05d}") for i, row in enumerate(rows)]
-
-
-def _balance_note(sized: dict[str, list[dict]]) -> str:
-    parts = []
-    for name, rows in sized.items():
-        labels = [r["label"] for r in rows if r["label"] is not None]
-        if labels and name.endswith("_state_checking"):
-            parts.append(f"{name} {labels.count('Solvable') / len(labels):.1%} solvable")
-    return "; ".join(parts) or "no state-checking configs"
-
-
-# ------------------------------------------------------------------ entry point
 def build(config: BuildConfig) -> dict[str, Any]:
-    """Build every config into ``config.out`` atomically; return the build report."""
+    """Build the configs of ``config`` (all, or its ``--shard``) into ``config.out`` atomically."""
     config.validate()
-    out = Path(config.out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    groups = plan(config)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    try:
-        results = list(_progress(_execute(groups, config), len(groups), config.progress))
-        sized, report = assemble(groups, results, config)
-        for name, rows in sized.items():
-            write_config(tmp, name, rows)
-        info = {
-            "command": config.command,
-            "seed": config.seed,
-            "finereason_version": __version__,
-            "prompt_version": PROMPT_VERSION,
-            "disjointness": report["disjointness"],
-            "balance_note": _balance_note(sized),
-            "config": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(config).items() if k != "progress"},
-            "shortfalls": report["shortfalls"],
-        }
-        write_card(tmp, info)
-        _swap_into_place(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return {"out": str(out), "configs": {n: len(r) for n, r in sized.items()}, **report, "balance": info["balance_note"]}
+    chosen = my_streams(config)
+    with output_folder(config.out, config.overwrite) as (tmp, target):
+        router = _Router(tmp, config)
+        with WorkerPool(run_job, config.num_proc) as pool:
+            test_keys: frozenset = frozenset()
+            if any(s.kind == "train" for s in chosen):
+                test_keys = frozenset(k for keys in pool.map(_test_key_jobs(config)) for k in keys)
+            router.bar = _progress(planned_rows(config, chosen), config.progress, "building")
+            try:
+                for stream in chosen:
+                    router.write_stream(stream, pool.map(_jobs_for(stream, config, router, test_keys)))
+            finally:
+                if router.bar is not None:
+                    router.bar.close()
+        info = build_info(config, router.stats, router.report, chosen)
+        if config.shard != (0, 1):
+            info["shard"] = list(config.shard)
+            info["files"] = sorted(rel for s in chosen for rel in s.files(config).values())
+        write_card(tmp, info, router.stats)
+    return {"out": str(target), "configs": {n: s.rows for n, s in sorted(router.stats.items(), key=lambda kv: _order(kv[0]))},
+            "disjointness": info["disjointness"], "shortfalls": info["shortfalls"], "balance": info["balance_note"],
+            "shard": info.get("shard")}
 
 
-def _swap_into_place(tmp: Path, out: Path) -> None:
-    """Replace ``out`` by ``tmp`` with renames only (the old folder is removed last)."""
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        old.rmdir()
-        out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        tmp.rename(out)
+def _order(config: str) -> tuple:
+    return (config == "train", config.startswith("official_"), config)
+
+
+__all__ = ["BuildConfig", "BuildError", "Group", "LIMITS", "PUZZLES", "Stream", "build", "build_info", "run_group",
+           "streams"]

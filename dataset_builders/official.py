@@ -3,21 +3,29 @@
 Each line of ``<puzzle>_states.json`` gives one state-checking and one state-transition row; each line
 of ``<puzzle>_questions.json`` one end-to-end row. Ids are ``official-<puzzle>-<line>`` (0-based line
 numbers), so scores map back to the release.
+
+The folder is written like ``build`` writes (see :mod:`.outdir`): under a lock, into a temporary
+folder, swapped in at the end. A non-empty ``--out`` needs ``--overwrite``; then its other configs
+and files are kept (hard links where possible, symlinks stay symlinks) and only ``official_*``
+configs and the card are replaced.
 """
 from __future__ import annotations
 
+import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from finereason import __version__
-from finereason.official import OFFICIAL_PUZZLES, read_records
 from finereason.engines import get_engine
+from finereason.official import OFFICIAL_PUZZLES, read_records
 from finereason.prompts import PROMPT_VERSION
+from finereason.verdict import ParseError, StateError
 
-from .build import BuildError, _swap_into_place
 from .items import end_to_end_row, state_depth, state_row
-from .layout import write_card, write_config
+from .layout import ConfigStats, configs_in, parquet_files, stat_tuple, stored_stats, write_card, write_config
+from .outdir import BuildError, output_folder
+
+OWN_FILES = ("README.md", "build_info.json")
 
 
 def _find(src: Path, official: str, kind: str) -> Path | None:
@@ -28,54 +36,96 @@ def _find(src: Path, official: str, kind: str) -> Path | None:
     return None
 
 
+def _bad(path: Path, line: int, err: Exception) -> BuildError:
+    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    return BuildError(f"{path}:{line + 1}: not a valid official record: {text}")
+
+
 def official_rows(src: Path) -> dict[str, list[dict]]:
-    """Rows per ``official_*`` config from the files found in ``src``."""
+    """Rows per ``official_*`` config from the files found in ``src`` (one line per bad record)."""
     configs: dict[str, list[dict]] = {}
+    bad = (StateError, ParseError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, ArithmeticError)
     for official in OFFICIAL_PUZZLES:
         engine = get_engine(official)
         states = _find(src, official, "states")
         if states is not None:
             for line, record in enumerate(read_records(states)):
-                item = engine.item_from_official(record)
-                depth = state_depth(engine, item.puzzle, item.current)
-                for task in ("state_checking", "state_transition"):
-                    row = state_row(engine, task, item, depth, record, {})
-                    configs.setdefault(f"official_{engine.name}_{task}", []).append(dict(row, id=f"official-{engine.name}-{line}"))
+                try:
+                    item = engine.item_from_official(record)
+                    depth = state_depth(engine, item.puzzle, item.current)
+                    child = "has" if item.unsolvable_child is not None else "missing"
+                    rows = [dict(state_row(engine, task, item, depth, record, {}), _child=child)
+                            for task in ("state_checking", "state_transition")]
+                except bad as err:
+                    raise _bad(states, line, err) from None
+                for row in rows:
+                    configs.setdefault(f"official_{engine.name}_{row['task']}", []).append(dict(row, id=f"official-{engine.name}-{line}"))
         questions = _find(src, official, "questions")
         if questions is not None:
             for line, record in enumerate(read_records(questions)):
-                puzzle = engine.puzzle_from_official(record)
-                row = end_to_end_row(engine, puzzle, record, {})
+                try:
+                    row = end_to_end_row(engine, engine.puzzle_from_official(record), record, {})
+                except bad as err:
+                    raise _bad(questions, line, err) from None
                 configs.setdefault(f"official_{engine.name}_end_to_end", []).append(dict(row, id=f"official-{engine.name}-{line}"))
     if not configs:
         raise BuildError(f"no official <puzzle>_states.json or <puzzle>_questions.json files in {src}")
     return configs
 
 
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _keep_existing(target: Path, tmp: Path) -> dict[str, ConfigStats]:
+    """Copy what ``target`` holds besides official configs and the card; return its configs' counts."""
+    if not target.is_dir():
+        return {}
+    stored = stored_stats(target)
+    kept = {}
+    for config in configs_in(target):
+        if not config.startswith("official_"):
+            kept[config] = stored.get(config) or _count(target, config)
+    for entry in target.iterdir():
+        if entry.name in OWN_FILES or (entry.name.startswith("official_") and entry.is_dir()):
+            continue
+        dest = tmp / entry.name
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry), dest)
+        elif entry.is_dir():
+            shutil.copytree(entry, dest, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(str(entry), str(dest))
+    return kept
+
+
+def _count(root: Path, config: str) -> ConfigStats:
+    """Counts of a config read from its files, one record batch at a time."""
+    import pyarrow.parquet as pq
+
+    stats = ConfigStats()
+    for path in parquet_files(root, config):
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
+            stats.merge(ConfigStats.of_rows(batch.to_pylist()))
+    return stats
+
+
 def import_official(src: Path, out: Path, overwrite: bool = False) -> dict[str, int]:
-    """Write the ``official_*`` configs into ``out`` (keeping other configs already there)."""
-    src, out = Path(src), Path(out).resolve()
+    """Write the ``official_*`` configs into ``out`` (keeping its other configs with ``overwrite``)."""
+    src = Path(src)
     if not src.is_dir():
         raise BuildError(f"--src {src} is not a folder")
-    if out.exists() and not out.is_dir():
-        raise BuildError(f"--out {out} exists and is not a folder")
     configs = official_rows(src)
-    existing = [p for p in out.glob("official_*") if p.is_dir()] if out.is_dir() else []
-    if existing and not overwrite:
-        raise BuildError(f"--out {out} already has official configs (use --overwrite to replace them)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    try:
-        if out.is_dir():
-            shutil.copytree(out, tmp, dirs_exist_ok=True, ignore=shutil.ignore_patterns("official_*"))
+    with output_folder(out, overwrite) as (tmp, target):
+        stats = _keep_existing(target, tmp)
         for name, rows in configs.items():
             write_config(tmp, name, rows)
-        info = {"command": f"finereason import-official --src {src}", "seed": "-", "finereason_version": __version__,
+            stats[name] = ConfigStats().add(stat_tuple(r, r.get("_child")) for r in rows)
+        info = {"command": "finereason import-official", "seed": "-", "finereason_version": __version__,
                 "prompt_version": PROMPT_VERSION, "disjointness": "official configs are the release's own states",
                 "balance_note": "official labels as released"}
-        write_card(tmp, info)
-        _swap_into_place(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        write_card(tmp, info, stats)
     return {name: len(rows) for name, rows in configs.items()}

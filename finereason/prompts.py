@@ -3,7 +3,13 @@
 Wording follows the paper's templates and the official release ("Do not solve using programming",
 "Answer: (A)/(B)", "Next state: ..."); states are shown in the official Python-list formats, so the
 verifiers read the answers back with the same parsers. ``PROMPT_VERSION`` is stored with every row:
-change it whenever a template changes.
+change it whenever a template changes. Older versions stay reachable through the ``version``
+argument (:data:`PROMPT_VERSIONS`), so rows built with them can be regenerated side by side.
+
+Versions:
+- ``v1``: the first templates.
+- ``v2``: the grid-puzzle state-transition prompt also lists the clues the previous state had
+  applied, so "return to the previous state" names one table and one set of applied clues.
 """
 from __future__ import annotations
 
@@ -12,7 +18,8 @@ from typing import Any
 from .engines import Engine, StateItem
 from .scoring import TASKS  # noqa: F401  (re-exported)
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
+PROMPT_VERSIONS = ("v1", "v2")
 
 _NO_CODE = "Think step by step. Do not solve using programming."
 
@@ -62,11 +69,16 @@ def rules(engine: Engine, puzzle: Any) -> str:
     return _RULES[name]
 
 
-def _applied(engine: Engine, state: Any) -> str:
+def _applied(engine: Engine, state: Any, label: str = "Clues applied so far") -> str:
     if engine.name != "grid_puzzle":
         return ""
     applied = ", ".join(state.applied) or "none"
-    return f"\nClues applied so far: {applied}"
+    return f"\n{label}: {applied}"
+
+
+def _check_version(version: str) -> None:
+    if version not in PROMPT_VERSIONS:
+        raise ValueError(f"unknown prompt version {version!r}; known: {', '.join(PROMPT_VERSIONS)}")
 
 
 def state_checking_prompt(engine: Engine, item: StateItem) -> str:
@@ -83,10 +95,13 @@ def state_checking_prompt(engine: Engine, item: StateItem) -> str:
     )
 
 
-def state_transition_prompt(engine: Engine, item: StateItem) -> str:
+def state_transition_prompt(engine: Engine, item: StateItem, version: str = PROMPT_VERSION) -> str:
     """Ask for exactly one move: forward to a solvable unvisited child, or back to the parent."""
+    _check_version(version)
     puzzle = item.puzzle
     previous = engine.render(puzzle, item.parent) if item.parent is not None else "(none: the current state is the initial state)"
+    if item.parent is not None and version != "v1":
+        previous += _applied(engine, item.parent, "Clues applied in the previous state")
     explored = (
         f"\nAlready explored from the current state, and found to lead to a dead end:\n{engine.render(puzzle, item.unsolvable_child)}"
         if item.unsolvable_child is not None else ""

@@ -6,12 +6,22 @@ solution path; a *solvable* sample is a uniformly chosen non-final state of that
 *unsolvable* sample steps from a uniformly chosen path state into one of its unsolvable children and
 may go a few more valid moves into that dead subtree. Each sample keeps its path (parent,
 grandparent), its oracle label and one unsolvable child (the "explored next state").
+
+Two rules keep every item well defined (the full official schema):
+
+- paths hold real moves only: a child equal to its parent (a grid clue applied without filling a
+  cell) is never a step, so "back to the parent" always differs from "stay" (:func:`moves`);
+- every item has an ``unsolvable_child`` whenever one exists: from an unsolvable state any valid
+  child is one; from a solvable state the branch order is searched first, then every other move
+  (:func:`find_unsolvable_child`). It is ``None`` only when the state has no valid move, or (solvable
+  states) when every move keeps it solvable.
 """
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from .engines import Engine, StateItem
 from .verifiers import is_solvable
@@ -27,6 +37,29 @@ class Sample:
     depth: int
 
 
+def moves(engine: Engine, puzzle: Any, state: Any, order: str | None = "paper") -> Iterator[Any]:
+    """Children that change the state, from :meth:`Engine.branch` (``order``) or, with ``order=None``,
+    from every minimal move (:meth:`Engine.children`). An unchanged state is never a move."""
+    kids = engine.children(puzzle, state) if order is None else engine.branch(puzzle, state, order)
+    return (child for child in kids if not engine.same(child, state))
+
+
+def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = "paper", solvable: bool | None = None,
+                          branch_only: bool = False) -> Any | None:
+    """One unsolvable child of ``state`` when any exists: the branch order's first, else the first of
+    every other move (``branch_only``: the branch order's only). From an unsolvable state that is
+    simply its first valid move."""
+    if solvable is None:
+        solvable = is_solvable(engine, puzzle, state)
+    candidates = moves(engine, puzzle, state, order)
+    if not branch_only:
+        candidates = itertools.chain(candidates, moves(engine, puzzle, state, None))
+    for child in candidates:
+        if not solvable or not is_solvable(engine, puzzle, child):
+            return child
+    return None
+
+
 def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, order: str = "paper") -> list[Any]:
     """A random root-to-solution path through solvable children (just ``[root]`` when unsolvable)."""
     path = [root]
@@ -34,29 +67,25 @@ def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, or
         return path
     state = root
     while True:
-        good = [c for c in engine.branch(puzzle, state, order) if is_solvable(engine, puzzle, c)]
+        good = [c for c in moves(engine, puzzle, state, order) if is_solvable(engine, puzzle, c)]
         if not good:
             return path
         state = rng.choice(good)
         path.append(state)
 
 
-def _first_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str) -> Any | None:
-    for child in engine.branch(puzzle, state, order):
-        if not is_solvable(engine, puzzle, child):
-            return child
-    return None
-
-
-def _item(engine: Engine, puzzle: Any, path: list[Any], order: str) -> StateItem:
+def make_item(engine: Engine, puzzle: Any, path: list[Any], order: str = "paper", child: Any | None = None) -> StateItem:
+    """The item of the last state of ``path``: its parent, grandparent, label and unsolvable child
+    (``child`` when the caller found one already)."""
     current = path[-1]
+    solvable = is_solvable(engine, puzzle, current)
     return StateItem(
         puzzle=puzzle,
         current=current,
         parent=path[-2] if len(path) >= 2 else None,
         grandparent=path[-3] if len(path) >= 3 else None,
-        unsolvable_child=_first_unsolvable_child(engine, puzzle, current, order),
-        solvable=is_solvable(engine, puzzle, current),
+        unsolvable_child=child if child is not None else find_unsolvable_child(engine, puzzle, current, order, solvable),
+        solvable=solvable,
     )
 
 
@@ -66,14 +95,18 @@ def sample_solvable(
     """A uniformly chosen non-final state of ``path`` (a state that still needs a move).
 
     With ``need_dead_end`` only states that have an unsolvable child are chosen (state-transition
-    items show one as the explored next state).
+    items show one as the explored next state): first those with one in the branch order (cheap),
+    then any.
     """
     depths = list(range(len(path) - 1))
     rng.shuffle(depths)
-    for depth in depths:
-        item = _item(engine, puzzle, path[: depth + 1], order)
-        if item.unsolvable_child is not None or not need_dead_end:
-            return Sample(item, depth)
+    if not need_dead_end:
+        return Sample(make_item(engine, puzzle, path[: depths[0] + 1], order), depths[0]) if depths else None
+    for branch_only in (True, False):
+        for depth in depths:
+            child = find_unsolvable_child(engine, puzzle, path[depth], order, True, branch_only)
+            if child is not None:
+                return Sample(make_item(engine, puzzle, path[: depth + 1], order, child), depth)
     return None
 
 
@@ -83,16 +116,16 @@ def sample_unsolvable(engine: Engine, puzzle: Any, path: list[Any], rng: random.
     depths = list(range(len(path)))
     rng.shuffle(depths)
     for depth in depths:
-        dead = [c for c in engine.branch(puzzle, path[depth], order) if not is_solvable(engine, puzzle, c)]
+        dead = [c for c in moves(engine, puzzle, path[depth], order) if not is_solvable(engine, puzzle, c)]
         if not dead:
             continue
         trail = path[: depth + 1] + [rng.choice(dead)]
         for _ in range(rng.randint(0, DEAD_END_STEPS)):
-            deeper = list(engine.branch(puzzle, trail[-1], order))
+            deeper = list(moves(engine, puzzle, trail[-1], order))
             if not deeper:
                 break
             trail.append(rng.choice(deeper))
-        return Sample(_item(engine, puzzle, trail, order), len(trail) - 1)
+        return Sample(make_item(engine, puzzle, trail, order), len(trail) - 1)
     return None
 
 
@@ -104,10 +137,13 @@ def sample_states(
     labels: list[bool],
     order: str = "paper",
     need_dead_end: bool = False,
+    path: list[Any] | None = None,
 ) -> list[Sample]:
     """One sample per wanted label (``True`` = solvable); a label the tree cannot give is swapped
-    for the other one, so callers should count the achieved balance. Duplicate states are avoided."""
-    path = solution_path(engine, puzzle, root, rng, order)
+    for the other one, so callers should count the achieved balance. Duplicate states are avoided.
+    ``path``: a solution path to sample from (default: a new one drawn with ``rng``)."""
+    if path is None:
+        path = solution_path(engine, puzzle, root, rng, order)
     out: list[Sample] = []
     seen: set[Any] = set()
     for want in labels:

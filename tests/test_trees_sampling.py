@@ -7,8 +7,8 @@ import random
 import pytest
 
 from finereason.engines import StepKind, get_engine
-from finereason.prompts import PROMPT_VERSION, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
-from finereason.sampling import sample_states, solution_path
+from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
+from finereason.sampling import find_unsolvable_child, moves, sample_states, solution_path
 from finereason.sources import game24, graph_coloring, grid_puzzle, sudoku
 from finereason.trees import dfs
 from finereason.verifiers import is_solvable, verify_state_checking, verify_state_transition
@@ -66,9 +66,9 @@ def test_samples_have_consistent_paths_and_labels(name):
             item = sample.item
             assert item.solvable == is_solvable(engine, puzzle, item.current)
             if item.parent is not None:
-                assert engine.step(puzzle, item.parent, item.current).kind in (StepKind.FORWARD, StepKind.NONE)
+                assert engine.step(puzzle, item.parent, item.current).kind is StepKind.FORWARD
             if item.grandparent is not None:
-                assert engine.step(puzzle, item.grandparent, item.parent).kind in (StepKind.FORWARD, StepKind.NONE)
+                assert engine.step(puzzle, item.grandparent, item.parent).kind is StepKind.FORWARD
             if item.unsolvable_child is not None:
                 assert not is_solvable(engine, puzzle, item.unsolvable_child)
             if item.solvable:
@@ -109,7 +109,57 @@ def test_prompts_show_the_state_and_answers_read_back(name):
             assert verify_state_transition(engine, item, "Next state: " + engine.render(puzzle, item.parent)).correct
         assert messages(sc) == [{"role": "user", "content": sc}]
     e2e = end_to_end_prompt(engine, puzzle, root)
-    assert "Answer:" in e2e and PROMPT_VERSION == "v1"
+    assert "Answer:" in e2e and PROMPT_VERSION == PROMPT_VERSIONS[-1] == "v2"
+
+
+def test_grid_paths_hold_no_no_op_moves_and_prompts_name_the_parents_clues():
+    """A clue that fills no cell is never a step (backtracking must differ from staying); the v2
+    transition prompt lists the parent's applied clues, v1 (kept for old rows) does not."""
+    engine = get_engine("grid_puzzle")
+    seen_noop_child = False
+    for index in range(8):
+        puzzle = SOURCES["grid_puzzle"](index).puzzle
+        root = engine.initial(puzzle)
+        for order in ("paper", "mrv"):
+            path = solution_path(engine, puzzle, root, random.Random(index), order)
+            assert engine.check_solution(puzzle, path[-1]) == []  # real moves still reach the solution
+            for before, after in zip(path, path[1:]):
+                assert after.cells != before.cells
+            for state in path:
+                seen_noop_child |= any(c.cells == state.cells for c in engine.children(puzzle, state))
+                assert all(c.cells != state.cells for c in moves(engine, puzzle, state, order))
+        samples = sample_states(engine, puzzle, root, random.Random(index), [True, False] * 3, need_dead_end=True)
+        for sample in samples:
+            item = sample.item
+            for before, after in ((item.grandparent, item.parent), (item.parent, item.current)):
+                if before is not None:
+                    assert not engine.same(before, after)
+            if item.parent is not None:
+                line = f"Clues applied in the previous state: {', '.join(item.parent.applied) or 'none'}"
+                assert line in state_transition_prompt(engine, item)
+                assert "Clues applied in the previous state" not in state_transition_prompt(engine, item, "v1")
+    assert seen_noop_child  # the engine does offer no-op applications: the filter is what keeps them off paths
+    with pytest.raises(ValueError):
+        state_transition_prompt(engine, samples[0].item, "v0")
+
+
+@pytest.mark.parametrize("name", list(SOURCES))
+def test_unsolvable_child_is_found_whenever_one_exists(name):
+    engine = get_engine(name)
+    for index in range(3):
+        puzzle = SOURCES[name](index).puzzle
+        root = engine.initial(puzzle)
+        for order in ("paper", "mrv"):
+            samples = sample_states(engine, puzzle, root, random.Random(index), [True, False] * 3, order)
+            for sample in samples:
+                item = sample.item
+                dead = [c for c in moves(engine, puzzle, item.current, None)
+                        if not item.solvable or not is_solvable(engine, puzzle, c)]
+                if item.unsolvable_child is None:
+                    assert dead == []
+                else:
+                    assert any(engine.same(item.unsolvable_child, c) for c in dead)
+                    assert find_unsolvable_child(engine, puzzle, item.current, order) is not None
 
 
 def test_forward_oracle_answers_score_correct_in_both_modes():
