@@ -5,6 +5,7 @@ Subcommands: ``check-official``, ``score``, ``label``, ``puzzles``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -12,13 +13,16 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import __version__
+from .atomic_io import UnsafeOutput, atomic_file, check_output
 from .engines import engine_names, get_engine
 from .official import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
 from .scoring import category_counts, summarize
-from .verdict import ParseError, StateError
+from .verdict import ParseError, StateError, Undecided
 from .verifiers import MODES, is_solvable, verify_state_checking, verify_state_transition
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT = 2       # every expected failure: bad file, bad value, I/O error (one line on stderr)
+EXIT_INTERRUPTED = 130   # Ctrl-C
+EXIT_BUG = 1             # anything else: a traceback and a "please report" line
 
 
 class CliError(Exception):
@@ -34,29 +38,53 @@ def _progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[An
 
 
 def _read_jsonl(path: str, what: str) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-empty line; ``-`` reads standard input."""
+    """(line number, value) for each non-empty line; ``-`` reads standard input.
+
+    Unreadable files, non-UTF-8 bytes, invalid or too deeply nested JSON are :class:`CliError`\ s
+    naming the file and line.
+    """
     try:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
     except OSError as err:
         raise CliError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    lineno = 0
     with handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield lineno, json.loads(line)
-            except json.JSONDecodeError as err:
-                raise CliError(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+        try:
+            for lineno, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise CliError(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+                except RecursionError:
+                    raise CliError(f"{path}:{lineno}: {what} line is nested too deeply") from None
+                yield lineno, value
+        except UnicodeDecodeError:
+            raise CliError(f"{path}:{lineno + 1}: {what} file is not UTF-8 text (a binary file?)") from None
+        except OSError as err:
+            raise CliError(f"cannot read {what} {path}: {err.strerror or err}") from None
 
 
-def _open_out(path: str | None):
-    if path is None or path == "-":
-        return sys.stdout
+@contextlib.contextmanager
+def _writing(path: str | None) -> Iterator[Any]:
+    """The ``--out`` handle (stdout for ``None``/``-``): the file is replaced only when the block
+    completes, so a failed or interrupted run leaves an existing output as it was."""
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return open(path, "w", encoding="utf-8")
+        with atomic_file(path) as handle:
+            yield handle
+    except BrokenPipeError:
+        raise
     except OSError as err:
         raise CliError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _oracle(engine: Any, puzzle: Any, state: Any) -> bool | None:
+    """The oracle's verdict, ``None`` when it ran out of its work budget (undecided)."""
+    try:
+        return is_solvable(engine, puzzle, state)
+    except Undecided:
+        return None
 
 
 # ------------------------------------------------------------------ check-official
@@ -64,18 +92,22 @@ def cmd_check_official(args: argparse.Namespace) -> int:
     files = find_state_files(args.src)
     rows = []
     total_ok = total = 0
+    undecided = 0
     for path in files:
         engine = engine_for_file(path)
         records = read_records(path)
+        if not records:
+            raise CliError(f"{path}: no states (an empty file)")
         start = time.perf_counter()
         agree = child_ok = n_solvable = ok = 0
         children = 0
         for _, item in _progress(iter_items(path), len(records), engine.name):
-            ours = is_solvable(engine, item.puzzle, item.current)
-            label_ok = item.solvable is None or ours == item.solvable
-            child_good = item.unsolvable_child is None or not is_solvable(engine, item.puzzle, item.unsolvable_child)
+            ours = _oracle(engine, item.puzzle, item.current)
+            label_ok = ours is not None and (item.solvable is None or ours == item.solvable)
+            child_good = item.unsolvable_child is None or _oracle(engine, item.puzzle, item.unsolvable_child) is False
+            undecided += ours is None
             agree += label_ok
-            n_solvable += ours
+            n_solvable += ours is True
             children += item.unsolvable_child is not None
             child_ok += item.unsolvable_child is not None and child_good
             ok += label_ok and child_good
@@ -88,6 +120,8 @@ def cmd_check_official(args: argparse.Namespace) -> int:
     print("-" * len(header))
     for name, n, agree, solv, cok, ch, sec in rows:
         print(f"{name:<16}{n:>8}{f'{agree}/{n}':>14}{solv:>10}{f'{cok}/{ch}':>21}{sec:>9.2f}")
+    if undecided:
+        print(f"undecided: {undecided} states (the oracle's work budget ran out; counted as disagreeing)")
     print(f"agreement: {total_ok}/{total}")
     return 0 if total_ok == total else 1
 
@@ -98,6 +132,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _score_data(args)
     if args.official is None or args.task is None:
         raise CliError("score needs --official FILE --task TASK, or --data DIR --config NAME")
+    check_output(args.out, [("--responses", args.responses), ("--official", args.official)])
     engine = engine_for_file(args.official)
     items = [item for _, item in iter_items(args.official)]
     responses = []
@@ -117,11 +152,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not responses:
         raise CliError(f"{args.responses}: no responses")
     verdicts, truths = [], []
-    out = _open_out(args.out)
-    try:
+    with _writing(args.out) as out:
         for index, text in _progress(responses, len(responses), f"scoring {engine.name}"):
             item = items[index]
-            truth = is_solvable(engine, item.puzzle, item.current)
+            truth = _oracle(engine, item.puzzle, item.current)
             if args.task == "state_checking":
                 verdict = verify_state_checking(engine, item, text, solvable=truth)
             else:
@@ -130,9 +164,6 @@ def cmd_score(args: argparse.Namespace) -> int:
             truths.append(truth)
             out.write(json.dumps({"index": index, "correct": verdict.correct, "category": verdict.category,
                                   "reasons": list(verdict.reasons)}) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
     metrics = summarize(args.task, verdicts, truths)
     report = sys.stderr if args.out in (None, "-") else sys.stdout
     mode = f" ({args.mode} mode)" if args.task == "state_transition" else ""
@@ -151,6 +182,7 @@ def _score_data(args: argparse.Namespace) -> int:
     """``score --data DIR --config NAME``: responses keyed by row ``id``."""
     if not args.config:
         raise CliError("--data needs --config NAME (e.g. sudoku_state_transition)")
+    check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
     from .datafolder import DataFolderError, open_data_folder
     from .evaluation import aggregate, score_row
@@ -161,8 +193,7 @@ def _score_data(args: argparse.Namespace) -> int:
     except DataFolderError as err:
         raise CliError(str(err)) from None
     scores, seen = [], set()
-    out = _open_out(args.out)
-    try:
+    with _writing(args.out) as out:
         for lineno, obj in _read_jsonl(args.responses, "responses"):
             if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
                 raise CliError(f"{args.responses}:{lineno}: expected {{\"id\": ..., \"response\": \"...\"}}")
@@ -172,7 +203,10 @@ def _score_data(args: argparse.Namespace) -> int:
             if rid in seen:
                 raise CliError(f"{args.responses}:{lineno}: id {rid!r} appears twice")
             seen.add(rid)
-            score = score_row(rows[rid], obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or ""))
+            try:
+                score = score_row(rows[rid], obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or ""))
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
+                raise CliError(f"{args.data}: config {args.config}, row {rid!r} cannot be scored: {err}") from None
             scores.append(score)
             line = {"id": rid, "correct": score.verdict.correct, "category": score.verdict.category,
                     "reasons": list(score.verdict.reasons)}
@@ -180,11 +214,8 @@ def _score_data(args: argparse.Namespace) -> int:
                 line["correct_paper"] = score.paper.correct
                 line["category_paper"] = score.paper.category
             out.write(json.dumps(line) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if not scores:
-        raise CliError(f"{args.responses}: no responses")
+        if not scores:
+            raise CliError(f"{args.responses}: no responses")
     metrics = aggregate(scores)
     report = sys.stderr if args.out in (None, "-") else sys.stdout
     print(f"{args.config}: {len(scores)} responses", file=report)
@@ -287,27 +318,34 @@ def cmd_tasks_dir(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ label
 def cmd_label(args: argparse.Namespace) -> int:
-    engine = get_engine(args.puzzle)
-    out = _open_out(args.out)
-    solvable = total = 0
+    """``label``: ``{"solvable": bool}`` per state; ``{"solvable": null, "undecided": why}`` when the
+    oracle's work budget runs out (exit 1 then, after writing every line)."""
     try:
-        lines = list(_read_jsonl(args.input, "state"))
+        engine = get_engine(args.puzzle)
+    except KeyError as err:
+        raise CliError(err.args[0]) from None
+    check_output(args.out, [("--input", args.input)])
+    solvable = total = undecided = 0
+    lines = list(_read_jsonl(args.input, "state"))
+    if not lines:
+        raise CliError(f"{args.input}: no states")
+    with _writing(args.out) as out:
         for lineno, obj in _progress(lines, len(lines), f"labelling {engine.name}"):
             try:
                 puzzle, state = engine.from_input(obj)
-            except (StateError, ParseError, ValueError, TypeError, KeyError) as err:
+            except (StateError, ParseError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
                 raise CliError(f"{args.input}:{lineno}: not a {engine.name} state: {err}") from None
-            verdict = is_solvable(engine, puzzle, state)
-            solvable += verdict
+            try:
+                line: dict[str, Any] = {"solvable": is_solvable(engine, puzzle, state)}
+            except Undecided as err:
+                line = {"solvable": None, "undecided": str(err)}
+                undecided += 1
+            solvable += line["solvable"] is True
             total += 1
-            out.write(json.dumps({"solvable": verdict}) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
-            out.flush()
-    print(f"solvable: {solvable}/{total}", file=sys.stderr if args.out in (None, "-") else sys.stdout)
-    return 0
+            out.write(json.dumps(line) + "\n")
+    report = sys.stderr if args.out in (None, "-") else sys.stdout
+    print(f"solvable: {solvable}/{total}" + (f" ({undecided} undecided)" if undecided else ""), file=report)
+    return 1 if undecided else 0
 
 
 def _builders():
@@ -410,9 +448,35 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
     try:
         build_tiny_model(out, arch=args.arch, seed=args.seed)
     except OSError as err:
-        raise CliError(f"cannot write {err.filename or out}: {err.strerror or err}") from None
+        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
     size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
     print(f"wrote a tiny {args.arch} model ({size / 1e6:.2f} MB) into {out} in {time.perf_counter() - start:.1f} s")
+def cmd_verify_data(args: argparse.Namespace) -> int:
+    """``verify-data DIR``: re-check every stored label and unsolvable child with the oracles."""
+    _builders()
+    from .datafolder import DataFolderError
+    from .verify_data import verify_folder
+
+    root = Path(args.dir)
+    try:
+        reports = verify_folder(root, args.configs, progress=lambda rows, n, name: _progress(rows, n, name))
+    except DataFolderError as err:
+        raise CliError(str(err)) from None
+    findings = [f for r in reports for f in r.findings]
+    for finding in findings[: args.max_findings]:
+        print(finding.line(root))
+    if len(findings) > args.max_findings:
+        print(f"... and {len(findings) - args.max_findings} more findings")
+    header = f"{'config':<36}{'rows':>7}{'checked':>9}{'findings':>10}"
+    print(header)
+    print("-" * len(header))
+    for r in reports:
+        print(f"{r.config:<36}{r.rows:>7}{r.checked:>9}{len(r.findings):>10}")
+    rows = sum(r.rows for r in reports)
+    print(f"verified: {rows} rows in {len(reports)} configs, {len(findings)} findings")
+    return 1 if findings else 0
+
+
     return 0
 
 
@@ -424,6 +488,12 @@ def cmd_arc(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
     from .asp.arc import accuracy_by_round, export_sft, lm_eval_generator, run_arc, write_transcripts
+    from .tiny_model import check_seed
+
+    try:
+        check_seed(args.seed)
+    except ValueError as err:
+        raise CliError(f"--seed: {err}") from None
     from .asp.critic import Limits
     from .asp.folio import FolioError, load_folio
 
@@ -583,19 +653,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if getattr(args, "puzzle", None) is not None and args.command == "label":
-            get_engine(args.puzzle)
         return int(args.func(args) or 0)
-    except (CliError, OfficialDataError, KeyError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
-        print(f"finereason: error: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         print("finereason: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Exception as err:  # noqa: BLE001  (sorted into expected failures and bugs below)
+        message = expected_failure(err)
+        if message is None:
+            import traceback
+
+            traceback.print_exc()
+            print(f"finereason: internal error ({type(err).__name__}): this is a bug; please report it to the "
+                  "finereason maintainers with the command line and the traceback above", file=sys.stderr)
+            return EXIT_BUG
+        print(f"finereason: error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def expected_failure(err: BaseException) -> str | None:
+    """The one-line message of an expected failure (bad input, bad value, I/O error), or ``None``
+    for anything else, which is a bug and gets a traceback."""
+    if isinstance(err, (CliError, OfficialDataError, UnsafeOutput)):
+        return str(err).splitlines()[0] if str(err) else type(err).__name__
+    if isinstance(err, KeyError) and err.args and str(err.args[0]).startswith("unknown "):
+        return str(err.args[0])  # get_engine and friends: "unknown puzzle 'x' (known: ...)"
+    if isinstance(err, UnicodeDecodeError):
+        return f"input is not UTF-8 text ({err.reason} at byte {err.start})"
+    if isinstance(err, OSError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}"
+    if isinstance(err, MemoryError):
+        return "out of memory: the input is too large"
+    if isinstance(err, RecursionError):
+        return "the input is nested too deeply"
+    return None
 
 
 if __name__ == "__main__":
     sys.exit(main())
+    p = sub.add_parser("verify-data", help="re-check every label and stored child of a dataset folder with the oracles")
+    p.add_argument("dir", metavar="DIR", help="a folder written by build or import-official (Hub layout)")
+    p.add_argument("--configs", nargs="+", help="only these configs (default: every config in the README)")
+    p.add_argument("--max-findings", type=int, default=50, help="findings printed before the summary (default 50)")
+    p.set_defaults(func=cmd_verify_data)
+

@@ -75,13 +75,23 @@ class ReplayLM(LM):
         if not path:
             raise ValueError("finereason-replay needs model_args path=RESPONSES.jsonl")
         self.responses: dict[str, str] = {}
-        with open(Path(path), encoding="utf-8") as handle:
-            for lineno, line in enumerate(handle, start=1):
-                if line.strip():
-                    obj = json.loads(line)
-                    if "id" not in obj or "response" not in obj:
-                        raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
-                    self.responses[str(obj["id"])] = str(obj["response"])
+        lineno = 0
+        try:
+            with open(Path(path), encoding="utf-8") as handle:
+                for lineno, line in enumerate(handle, start=1):
+                    if line.strip():
+                        obj = json.loads(line)
+                        if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
+                            raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
+                        self.responses[str(obj["id"])] = str(obj["response"])
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
+        except RecursionError:
+            raise ValueError(f"{path}:{lineno}: nested too deeply") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}:{lineno + 1}: not UTF-8 text") from None
+        except OSError as err:
+            raise ValueError(f"cannot read replay responses {path}: {err.strerror or err}") from None
 
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "ReplayLM":

@@ -26,13 +26,17 @@ def read_records(path: str | Path) -> list[dict]:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise OfficialDataError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise OfficialDataError(f"{path}: not UTF-8 text (a binary file?): {err.reason} at byte {err.start}") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as err:
             raise OfficialDataError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-        if not all(isinstance(r, dict) for r in data):
+        except RecursionError:
+            raise OfficialDataError(f"{path}: JSON nested too deeply") from None
+        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise OfficialDataError(f"{path}: expected a list of objects")
         return data
     records = []
@@ -43,6 +47,8 @@ def read_records(path: str | Path) -> list[dict]:
             record = json.loads(line)
         except json.JSONDecodeError as err:
             raise OfficialDataError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
+        except RecursionError:
+            raise OfficialDataError(f"{path}:{lineno}: JSON nested too deeply") from None
         if not isinstance(record, dict):
             raise OfficialDataError(f"{path}:{lineno}: expected a JSON object")
         records.append(record)
@@ -77,5 +83,5 @@ def iter_items(path: str | Path) -> Iterator[tuple[int, object]]:
     for index, record in enumerate(read_records(path)):
         try:
             yield index, engine.item_from_official(record)
-        except (ValueError, KeyError, TypeError) as err:
-            raise OfficialDataError(f"{path}: record {index}: {err}") from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+            raise OfficialDataError(f"{path}: record {index}: {err or type(err).__name__}") from None

@@ -22,6 +22,7 @@ import random
 from pathlib import Path
 
 ARCHES = ("llama", "qwen2")
+MAX_SEED = 2**63 - 1  # torch.manual_seed takes 64-bit seeds
 VOCAB_SIZE = 640
 MAX_POSITIONS = 16384
 
@@ -87,6 +88,12 @@ def _check_arch(arch: str) -> None:
         raise ValueError(f"unknown arch {arch!r}: use one of {', '.join(ARCHES)}")
 
 
+def check_seed(seed: int) -> None:
+    """Raise ``ValueError`` unless ``seed`` is an integer in ``0..MAX_SEED``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be an integer in 0..{MAX_SEED} (2**63 - 1), got {seed!r}")
+
+
 def build_tokenizer(seed: int = 0):
     """The trained ``PreTrainedTokenizerFast`` (not saved)."""
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, processors, trainers
@@ -128,8 +135,16 @@ def _config(arch: str, tokenizer):
 
 
 def build_tiny_model(out: Path, arch: str = "llama", seed: int = 0) -> Path:
-    """Write the tokenizer and a randomly initialised ``arch`` model into ``out``; return ``out``."""
+    """Write the tokenizer and a randomly initialised ``arch`` model into ``out``; return ``out``.
+
+    ``out`` must be absent or an empty folder. The files are written into a temporary folder beside
+    it and renamed into place when complete, so an interrupted save leaves ``out`` as it was (a
+    killed run's temporary folder is removed by the next run).
+    """
+    from .atomic_io import atomic_dir
+
     _check_arch(arch)
+    check_seed(seed)
     import torch
     from transformers import AutoModelForCausalLM, GenerationConfig
 
@@ -142,10 +157,10 @@ def build_tiny_model(out: Path, arch: str = "llama", seed: int = 0) -> Path:
         bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id, do_sample=False,
     )
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out, safe_serialization=True)
-    tokenizer.save_pretrained(out)
-    _portable_tokenizer_class(out / "tokenizer_config.json")
+    with atomic_dir(out) as tmp:
+        model.save_pretrained(tmp, safe_serialization=True)
+        tokenizer.save_pretrained(tmp)
+        _portable_tokenizer_class(tmp / "tokenizer_config.json")
     return out
 
 
