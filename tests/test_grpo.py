@@ -1,5 +1,6 @@
-"""The GRPO recipe: data mixing (trainers/data.py), argument checks that fail before any model is
-loaded, the recipes' hyperparameters, the post-training comparison table, and a CPU smoke run of
+"""The GRPO recipe: data mixing (finereason.training.mixing via trainers/data.py), pre-flight and
+argument checks that fail before any model is loaded, the recipes (parsed by TrlParser), persistent
+logs, and a CPU smoke run of
 ``accelerate launch trainers/grpo.py`` exactly as users run it (tiny random model, 2 steps).
 
 Nothing is downloaded: the puzzle data is built locally, the math data is a JSONL written here, the
@@ -29,7 +30,6 @@ from finereason.cli import main as finereason_main  # noqa: E402
 from finereason.dataset_builders.layout import read_config  # noqa: E402
 from finereason.verdict import TRANSITION_CATEGORIES  # noqa: E402
 from trainers import data as D  # noqa: E402
-from trainers import evaluate_checkpoint as E  # noqa: E402
 
 GRPO = REPO / "trainers" / "grpo.py"
 SMOKE = REPO / "trainers" / "recipes" / "tiny-cpu" / "grpo" / "config_smoke.yaml"
@@ -166,7 +166,8 @@ def test_recipes_follow_table_7():
     fields = _fields()
     assert len(RECIPES) >= 14
     variants = {p.stem for p in RECIPES}
-    assert {"config_mix_0.8", "config_1to1_2k", "config_colocate", "config_scale_4k", "config_scale_8k"} <= variants
+    assert {"config_mix_0.8", "config_1to1_2k", "config_colocate", "config_scale_4k", "config_scale_8k",
+            "config_ratio_1.0"} <= variants
     for path in RECIPES + [SMOKE]:
         recipe = yaml.safe_load(path.read_text())
         unknown = set(recipe) - fields
@@ -174,7 +175,8 @@ def test_recipes_follow_table_7():
     for path in RECIPES:
         r = yaml.safe_load(path.read_text())
         where = str(path.relative_to(REPO))
-        processes = 8 if r["vllm_mode"] == "colocate" else 7
+        processes = r["expected_processes"]
+        assert processes == (8 if r["vllm_mode"] == "colocate" else 7), where
         batch = processes * r["per_device_train_batch_size"] * r["gradient_accumulation_steps"]
         assert batch == 112 and batch % r["num_generations"] == 0, where
         assert (r["learning_rate"], r["warmup_steps"], r["num_train_epochs"]) == (4e-5, 0.1, 1), where
@@ -183,23 +185,184 @@ def test_recipes_follow_table_7():
         assert r["vllm_mode"] == ("colocate" if "colocate" in path.stem else "server"), where
         assert 0 <= r["math_ratio"] <= 1 and r["total_size"] > 0, where
         assert path.parts[-3] in r["model_name_or_path"], where
-    mix = yaml.safe_load((RECIPES[0].parent / "config_mix_0.8.yaml").read_text())
-    one_to_one = yaml.safe_load((RECIPES[0].parent / "config_1to1_2k.yaml").read_text())
-    assert (mix["math_ratio"], mix["total_size"]) == (0.8, 2000)
-    assert (one_to_one["math_ratio"], one_to_one["total_size"]) == (0.5, 2000)
+        # logs that last, checkpoints that fit, unfinished completions masked
+        assert r["report_to"] == "trackio" and r["logging_first_step"] is True and r["log_completions"] is True, where
+        assert r["save_only_model"] is True and r["mask_truncated_completions"] is True, where
+        assert "Table 5 row" in path.read_text(), where
+    for model in ("DeepSeek-R1-Distill-Qwen-1.5B", "DeepSeek-R1-Distill-Qwen-7B"):
+        folder = REPO / "trainers" / "recipes" / model / "grpo"
+        mix = yaml.safe_load((folder / "config_mix_0.8.yaml").read_text())
+        math_only = yaml.safe_load((folder / "config_ratio_1.0.yaml").read_text())
+        one_to_one = yaml.safe_load((folder / "config_1to1_2k.yaml").read_text())
+        assert (mix["math_ratio"], mix["total_size"]) == (0.8, 2000)
+        assert (math_only["math_ratio"], math_only["reward_funcs"]) == (1.0, ["math", "format"])
+        assert (one_to_one["math_ratio"], one_to_one["total_size"]) == (0.5, 2000)
+    # 7B colocated: ZeRO-3 launcher, sleep mode, and the utilization derived in the header
+    colocate_7b = REPO / "trainers" / "recipes" / "DeepSeek-R1-Distill-Qwen-7B" / "grpo" / "config_colocate.yaml"
+    r = yaml.safe_load(colocate_7b.read_text())
+    assert r["vllm_enable_sleep_mode"] is True and r["vllm_gpu_memory_utilization"] == 0.25
+    assert r["vllm_max_model_length"] == 2048 and "colocate_zero3.yaml" in colocate_7b.read_text()
+    kv_gib = 14 * 2048 * (2 * 28 * 4 * 128 * 2) / 2**30   # sequences x tokens x KV bytes per token
+    need_gib = 7.62e9 * 2 / 2**30 + 2 * kv_gib + 2.0       # weights + 2 x KV + activations/graphs (assumed)
+    assert round(kv_gib, 2) == 1.53 and need_gib / 95.6 < r["vllm_gpu_memory_utilization"]
     smoke = yaml.safe_load(SMOKE.read_text())
-    assert smoke["bf16"] is False and smoke["use_vllm"] is False and smoke["report_to"] == "none"
+    assert smoke["bf16"] is False and smoke["use_vllm"] is False and smoke["report_to"] == "trackio"
     assert smoke["max_steps"] in (2, 3) and smoke["num_generations"] == 2 and smoke["save_steps"] == smoke["max_steps"]
+    assert smoke["save_only_model"] is True and smoke["log_completions"] is True
+
+
+def _parse_recipe(path: Path, monkeypatch, processes: int, extra: list[str] = ()):
+    """TrlParser on a recipe as ``processes`` training processes with bf16 allowed (no GPU here)."""
+    import transformers
+    import transformers.training_args as training_args
+    from trl import GRPOConfig, ModelConfig, TrlParser
+
+    from trainers.grpo import ScriptArguments
+
+    monkeypatch.setattr(transformers.TrainingArguments, "world_size", property(lambda self: processes))
+    monkeypatch.setattr(training_args, "is_torch_bf16_gpu_available", lambda: True)
+    parser = TrlParser((ScriptArguments, GRPOConfig, ModelConfig))
+    return parser.parse_args_and_config(["--config", str(path), *extra])
+
+
+@pytest.mark.parametrize("path", RECIPES + [SMOKE], ids=lambda p: f"{p.parts[-3]}/{p.stem}")
+def test_every_recipe_parses_with_trlparser(path, monkeypatch):
+    """Every recipe parses with TRL's own parser (GRPOConfig's checks included) at its process count,
+    and the pre-flight check, which runs before the parser, agrees."""
+    pytest.importorskip("trl")
+    from trainers.grpo import batch_problem, recipe_settings
+
+    recipe = yaml.safe_load(path.read_text())
+    processes = recipe["expected_processes"]
+    script_args, training_args, model_args = _parse_recipe(path, monkeypatch, processes)
+    for key, value in recipe.items():
+        parsed = next((getattr(a, key) for a in (script_args, training_args, model_args) if hasattr(a, key)))
+        if key == "report_to":
+            assert parsed == [value], path
+        elif key != "dtype":
+            assert parsed == value or str(parsed) == str(value), f"{path}: {key} {parsed!r} != {value!r}"
+    assert training_args.generation_batch_size == processes * recipe["per_device_train_batch_size"] * recipe["gradient_accumulation_steps"]
+    settings = recipe_settings(["--config", str(path)])
+    assert batch_problem(settings, processes) is None
+    for other in {1, processes - 1, processes + 1} - {0, processes}:  # TRL and the pre-flight check agree
+        problem = batch_problem(settings, other)
+        try:
+            _parse_recipe(path, monkeypatch, other)
+            trl_refuses = False
+        except ValueError as err:
+            trl_refuses = "must be divisible by num_generations" in str(err)
+        assert trl_refuses == (problem is not None), (path, other, problem)
+        if problem:
+            assert problem.startswith(f"{other} process") and f"launch {processes} training processes" in problem
+
+
+def test_recipe_settings_read_yaml_then_command_line(tmp_path):
+    pytest.importorskip("trl")
+    from trainers.grpo import recipe_settings
+
+    config = tmp_path / "r.yaml"
+    config.write_text("per_device_train_batch_size: 16\nnum_generations: 7\nbf16: true\nreport_to: trackio\n")
+    s = recipe_settings(["--config", str(config)])
+    assert (s["per_device_train_batch_size"], s["num_generations"], s["bf16"], s["report_to"]) == (16, 7, True, ["trackio"])
+    assert s["gradient_accumulation_steps"] == 1 and s["generation_batch_size"] is None   # GRPOConfig's defaults
+    s = recipe_settings(["--config", str(config), "--per_device_train_batch_size=14", "--bf16", "false",
+                         "--num-generations", "2", "--report_to", "tensorboard", "wandb", "--use_vllm"])
+    assert (s["per_device_train_batch_size"], s["num_generations"], s["bf16"]) == (14, 2, False)
+    assert s["report_to"] == ["tensorboard", "wandb"] and s["use_vllm"] is True
+
+
+@pytest.mark.parametrize("settings,processes,expected", [
+    ({"per_device_train_batch_size": 16, "gradient_accumulation_steps": 1, "num_generations": 7}, 7, None),
+    ({"per_device_train_batch_size": 16, "gradient_accumulation_steps": 1, "num_generations": 7}, 1,
+     "1 process x per_device_train_batch_size 16 x 1 steps_per_generation = 16 completions per generation, "
+     "not a multiple of num_generations 7: launch 7 or 14 or 21 processes, or set per_device_train_batch_size to a multiple of 7"),
+    ({"per_device_train_batch_size": 7, "gradient_accumulation_steps": 2, "num_generations": 7}, 3, None),
+    ({"per_device_train_batch_size": 6, "gradient_accumulation_steps": 1, "num_generations": 4}, 3,
+     "3 processes x per_device_train_batch_size 6 x 1 steps_per_generation = 18 completions per generation, "
+     "not a multiple of num_generations 4: launch 2 or 4 or 6 processes, or set per_device_train_batch_size to a multiple of 4"),
+    ({"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "num_generations": 8,
+      "generation_batch_size": 20}, 2, "generation_batch_size 20 is not a multiple of 2 processes x per_device_train_batch_size 8 = 16"),
+    ({"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "num_generations": 8,
+      "generation_batch_size": 32, "steps_per_generation": 2}, 2, "set generation_batch_size or steps_per_generation, not both"),
+    ({"per_device_train_batch_size": 4, "gradient_accumulation_steps": 1, "num_generations": 1}, 1, "num_generations must be at least 2"),
+])
+def test_batch_problem_matches_trl(settings, processes, expected, monkeypatch):
+    """The pre-flight arithmetic refuses exactly what TRL 1.16's GRPOConfig refuses."""
+    trl = pytest.importorskip("trl")
+    import transformers
+
+    from trainers.grpo import batch_problem
+
+    full = {"generation_batch_size": None, "steps_per_generation": None, **settings}
+    problem = batch_problem(full, processes)
+    assert (problem is None) == (expected is None) and (expected is None or problem.startswith(expected)), problem
+    monkeypatch.setattr(transformers.TrainingArguments, "world_size", property(lambda self: processes))
+    kwargs = {k: v for k, v in full.items() if v is not None}
+    try:
+        trl.GRPOConfig(output_dir="unused", bf16=False, use_cpu=True, report_to="none", **kwargs)
+        trl_refuses = False
+    except ValueError:
+        trl_refuses = True
+    assert trl_refuses == (expected is not None)
+
+
+def test_precision_and_backend_problems():
+    from trainers.grpo import backend_problem, precision_problem
+
+    assert precision_problem({"bf16": True}, bf16_gpu=False, gpu=False).startswith("bf16: true needs a GPU")
+    assert "--bf16 false" in precision_problem({"bf16": True}, bf16_gpu=False, gpu=False)
+    assert precision_problem({"bf16": True}, bf16_gpu=True, gpu=True) is None
+    assert precision_problem({"bf16": True, "use_cpu": True}, bf16_gpu=False, gpu=False) is None
+    assert precision_problem({"fp16": True}, bf16_gpu=False, gpu=False).startswith("fp16: true needs a GPU")
+    nothing = lambda module: False  # noqa: E731
+    assert "--use_vllm false" in backend_problem({"use_vllm": True, "vllm_mode": "server"}, nothing)
+    assert "--report_to none" in backend_problem({"use_vllm": False, "report_to": ["trackio"]}, nothing)
+    assert backend_problem({"use_vllm": True, "report_to": ["trackio", "none"]}, lambda module: True) is None
+
+
+def test_wrong_process_count_fails_before_loading_a_model(tmp_path):
+    """A server recipe (7 processes) started as one process: one line naming the process count, exit 2,
+    before any data, tokenizer or model is touched (the model path does not exist)."""
+    pytest.importorskip("trl")
+    recipe = REPO / "trainers" / "recipes" / "DeepSeek-R1-Distill-Qwen-1.5B" / "grpo" / "config_mix_0.8.yaml"
+    env = _env(tmp_path)
+    for key in ("WORLD_SIZE", "RANK", "LOCAL_RANK"):
+        env.pop(key, None)
+    proc = subprocess.run([sys.executable, str(GRPO), "--config", str(recipe), "--model_name_or_path", "/nonexistent/model",
+                           "--output_dir", str(tmp_path / "out")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert lines == [
+        "grpo: error: 1 process x per_device_train_batch_size 16 x 1 steps_per_generation = 16 completions per "
+        "generation, not a multiple of num_generations 7: launch 7 training processes (accelerate launch "
+        "--num_processes 7; this recipe is written for 7), or set per_device_train_batch_size to a multiple of 7"], lines
+    assert not (tmp_path / "out").exists()
+
+
+def test_eight_processes_for_a_seven_process_recipe(monkeypatch, capsys, tmp_path):
+    pytest.importorskip("trl")
+    from trainers.grpo import main
+
+    recipe = REPO / "trainers" / "recipes" / "DeepSeek-R1-Distill-Qwen-7B" / "grpo" / "config_mix_0.8.yaml"
+    monkeypatch.setenv("WORLD_SIZE", "8")
+    monkeypatch.delenv("RANK", raising=False)
+    assert main(["--config", str(recipe), "--output_dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("grpo: error: 8 processes x per_device_train_batch_size 8 x 2 "
+                                               "steps_per_generation = 128 completions"), err
+    assert "launch 7 training processes" in err[0]
 
 
 def test_accelerate_configs():
-    expected = {"ddp": 7, "zero2": 7, "zero3": 7, "colocate": 8, "cpu": 1, "multi_node": 16}
+    expected = {"ddp": 7, "zero2": 7, "zero3": 7, "colocate": 8, "colocate_zero3": 8, "cpu": 1, "multi_node": 16}
     for name, processes in expected.items():
         config = yaml.safe_load((ACCELERATE / f"{name}.yaml").read_text())
         assert config["num_processes"] == processes, name
         assert config["use_cpu"] is (name == "cpu"), name
         assert config["mixed_precision"] == ("no" if name == "cpu" else "bf16"), name
-    assert yaml.safe_load((ACCELERATE / "zero3.yaml").read_text())["deepspeed_config"]["zero_stage"] == 3
+    for name in ("zero3", "colocate_zero3"):
+        assert yaml.safe_load((ACCELERATE / f"{name}.yaml").read_text())["deepspeed_config"]["zero_stage"] == 3
     multi = yaml.safe_load((ACCELERATE / "multi_node.yaml").read_text())
     assert multi["num_machines"] == 2 and multi["main_process_ip"] == "MAIN_NODE_IP" and "machine_rank" in multi
 
@@ -250,6 +413,11 @@ def test_bad_input_fails_with_one_line_before_loading_a_model(built, math_file, 
     (["--math_ratio", "1.0"], "reward 'puzzle' needs dataset column(s) puzzle, inputs, outputs, label"),
     (["--puzzle_dataset", "/nonexistent/data"], "no such folder or file"),
     (["--resume_from_checkpoint", "true"], "no checkpoint-* folder"),
+    # offline (tests run with HF_HUB_OFFLINE=1): Hub datasets fail with the local alternatives named
+    (["--puzzle_dataset", "finereason/finereason"], "the Hub is offline (HF_HUB_OFFLINE=1) and no cached copy "
+     "exists; build it locally (`finereason build --out data/finereason`, then --puzzle_dataset data/finereason) "
+     "or use --puzzle_dataset embedded"),
+    (["--math_dataset", "meta-math/MetaMathQA"], "or --math_dataset embedded (seeded arithmetic word problems)"),
 ])
 def test_more_bad_input_in_process(built, math_file, tmp_path, capsys, extra, message):
     pytest.importorskip("trl")
@@ -262,79 +430,69 @@ def test_more_bad_input_in_process(built, math_file, tmp_path, capsys, extra, me
     assert len(err) == 1 and message in err[0], err
 
 
-# ------------------------------------------------------------------ the comparison table
-def _results(gsm8k: float | None, math_subtasks: dict[str, tuple[float, int]], sc: float, st: float) -> dict:
-    """An lm-eval 0.4.13 results file (the layout of `finereason eval` output) with made-up numbers."""
-    results, n = {}, {}
-    if gsm8k is not None:
-        results["gsm8k"] = {"alias": "gsm8k", "exact_match,strict-match": gsm8k - 0.1, "exact_match,flexible-extract": gsm8k}
-        n["gsm8k"] = {"original": 1319, "effective": 1319}
-    for task, (value, size) in math_subtasks.items():
-        results[task] = {"alias": task, "exact_match,none": value - 0.05, "math_verify,none": value}
-        n[task] = {"original": size, "effective": size}
-    for puzzle in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle"):
-        for task, value in (("state_checking", sc), ("state_transition", st)):
-            name = f"finereason_{puzzle}_{task}"
-            results[name] = {"alias": name, "acc,none": value, "acc_stderr,none": 0.01}
-            n[name] = {"original": 500, "effective": 500}
-    results["finereason"] = {"alias": "finereason", "acc,none": (sc + st) / 2}
-    return {"results": results, "groups": {"finereason": results["finereason"]}, "n-samples": n,
-            "group_subtasks": {"minerva_math": sorted(math_subtasks), "finereason": []}}
+def test_resume_needs_optimizer_state(built, math_file, tmp_path, capsys):
+    """save_only_model checkpoints cannot resume exactly: say so, and how to continue, before loading."""
+    pytest.importorskip("trl")
+    from trainers.grpo import has_optimizer_state, main
+
+    checkpoint = tmp_path / "out" / "checkpoint-50"
+    checkpoint.mkdir(parents=True)
+    (checkpoint / "config.json").write_text("{}")
+    (checkpoint / "trainer_state.json").write_text("{}")
+    argv = ["--config", str(SMOKE), "--model_name_or_path", "/nonexistent/model", "--output_dir", str(tmp_path / "out"),
+            "--puzzle_dataset", str(built), "--math_dataset", str(math_file), "--resume_from_checkpoint", "true"]
+    assert main(argv) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("grpo: error:")]
+    assert err == [f"grpo: error: {checkpoint} holds only the model (save_only_model: true), so training cannot "
+                   f"resume exactly: start a new run from its weights with --model_name_or_path {checkpoint}, or "
+                   f"train with --save_only_model false to write resumable checkpoints"]
+    assert not has_optimizer_state(checkpoint)
+    (checkpoint / "global_step50").mkdir()  # DeepSpeed's optimizer shards
+    assert has_optimizer_state(checkpoint)
 
 
-def test_scores_and_table():
-    base = E.scores_from_results([_results(0.8, {"minerva_math_algebra": (0.5, 100), "minerva_math_geometry": (0.2, 300)},
-                                           0.6, 0.3)])
-    assert base["GSM8K"] == pytest.approx(0.8)                         # flexible-extract wins
-    assert base["MATH"] == pytest.approx((0.5 * 100 + 0.2 * 300) / 400)  # size-weighted over the subtasks
-    assert base["FineReason SC"] == pytest.approx(0.6) and base["FineReason ST"] == pytest.approx(0.3)
-    # a later file with only the FineReason tasks updates those and keeps GSM8K / MATH
-    trained = E.scores_from_results([_results(0.85, {"minerva_math_algebra": (0.6, 100)}, 0.1, 0.1),
-                                     _results(None, {}, 0.7, 0.45)])
-    table = E.comparison_table({"base": base, "trained": trained}, {"base": "B", "trained": "T"})
-    lines = table.strip().splitlines()
-    assert lines[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST |"
-    assert lines[2] == "| base (`B`) | 80.0 | 27.5 | 60.0 | 30.0 |"
-    assert lines[3] == "| trained (`T`) | 85.0 | 60.0 | 70.0 | 45.0 |"
-    assert lines[4] == "| Δ trained − base | +5.0 | +32.5 | +10.0 | +15.0 |"
-    missing = E.comparison_table({"trained": E.scores_from_results([_results(None, {}, 0.5, 0.5)])})
-    assert "| trained | – | – | 50.0 | 50.0 |" in missing and "Δ" not in missing
+def test_persistent_logs_survive_and_resume(tmp_path):
+    """Every log entry is on disk as soon as it is logged; a resume drops the entries after the
+    restored step (they are logged again) and keeps the rest."""
+    pytest.importorskip("transformers")
+    from types import SimpleNamespace
+
+    from trainers.grpo import LOG_HISTORY, persistent_logs, read_log_history
+
+    callback = persistent_logs(str(tmp_path))
+    state = SimpleNamespace(is_world_process_zero=True, global_step=0, epoch=0.0)
+    callback.on_train_begin(None, state, None)
+    for step in (1, 2, 3):
+        state.global_step, state.epoch = step, step / 3
+        callback.on_log(None, state, None, logs={"loss": 0.5 / step, "rewards/format_reward/mean": float("nan")})
+        assert [e["step"] for e in read_log_history(tmp_path)] == list(range(1, step + 1))  # written at once
+    assert read_log_history(tmp_path)[0] == {"step": 1, "epoch": 1 / 3, "loss": 0.5, "rewards/format_reward/mean": None}
+    json.loads((tmp_path / LOG_HISTORY).read_text().splitlines()[0])  # strict JSON (NaN became null)
+    state.save_to_json = lambda path: Path(path).write_text("{}")
+    callback.on_save(None, state, None)
+    assert (tmp_path / "trainer_state.json").is_file()
+    resumed = SimpleNamespace(is_world_process_zero=True, global_step=2, epoch=2 / 3)
+    persistent_logs(str(tmp_path)).on_train_begin(None, resumed, None)
+    assert [e["step"] for e in read_log_history(tmp_path)] == [1, 2]
+    other_rank = SimpleNamespace(is_world_process_zero=False, global_step=9, epoch=3.0)
+    callback.on_log(None, other_rank, None, logs={"loss": 1.0})
+    assert [e["step"] for e in read_log_history(tmp_path)] == [1, 2]
 
 
-def test_table_only_reads_output_dir(tmp_path, capsys):
-    for label, sc in (("base", 0.5), ("trained", 0.75)):
-        folder = tmp_path / label / "model"
-        folder.mkdir(parents=True)
-        (folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(_results(0.7, {}, sc, 0.25)))
-    code = E.main(["--checkpoint", "ckpt", "--base_model", "base-model", "--output_dir", str(tmp_path), "--table_only"])
-    assert code == 0
-    assert "| trained (`ckpt`) | 70.0 | – | 75.0 | 25.0 |" in (tmp_path / "comparison.md").read_text()
-    assert "+25.0" in capsys.readouterr().out
-    assert E.main(["--checkpoint", "ckpt", "--output_dir", str(tmp_path / "empty"), "--table_only"]) == 2
+def test_per_task_reward_means():
+    from trainers.grpo import per_task
 
+    def reward(completions, **kwargs):
+        return [1.0, 0.0, None, 1.0]
 
-def test_dry_run_prints_the_commands(tmp_path, capsys):
-    code = E.main(["--checkpoint", "out/ckpt", "--base_model", "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B",
-                   "--model", "vllm", "--limit", "10", "--output_dir", str(tmp_path / "ev"), "--dry-run"])
-    assert code == 0
-    out = capsys.readouterr().out.splitlines()
-    assert out[0] == "# base" and out[2] == "# trained"
-    for line, path, label in ((out[1], "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "base"), (out[3], "out/ckpt", "trained")):
-        assert "-m finereason eval --model vllm" in line
-        assert f"--model_args pretrained={path},dtype=bfloat16,gpu_memory_utilization=0.85" in line
-        assert "--tasks gsm8k,minerva_math,finereason" in line
-        assert "--limit 10" in line and "--apply_chat_template" in line
-        assert f"--output_path {tmp_path / 'ev' / label}" in line
-    assert not (tmp_path / "ev").exists()
-
-
-def test_harness_task_names_exist():
-    """The default GSM8K and MATH tasks are lm-eval 0.4.13's own (checked, not guessed)."""
-    pytest.importorskip("lm_eval")
-    from lm_eval.tasks import TaskManager
-
-    names = set(TaskManager().all_tasks)
-    assert {"gsm8k", "minerva_math", "minerva_math500", "hendrycks_math"} <= names
+    logged, extra = [], []
+    wrapped = per_task(reward, "format", log_task_column=True)
+    values = wrapped(["a", "b", "c", "d"], task=["math", "math", "state_checking", "state_checking"],
+                     log_metric=lambda name, value: logged.append((name, value)),
+                     log_extra=lambda column, values: extra.append((column, values)))
+    assert values == [1.0, 0.0, None, 1.0] and wrapped.__name__ == "reward"
+    assert logged == [("finereason/reward/math/format", 0.5), ("finereason/reward/state_checking/format", 1.0)]
+    assert extra == [("task", ["math", "math", "state_checking", "state_checking"])]
 
 
 # ------------------------------------------------------------------ the smoke run
@@ -388,6 +546,24 @@ def _check_smoke(out: Path, built: Path, math_file: Path) -> None:
     assert any(r["task"] == "state_transition" for r in rows), "pick a smoke seed whose mix has ST rows"
     for category in TRANSITION_CATEGORIES:
         assert seen(f"finereason/state_transition/rate_{category}"), category
+    # logs that last: every logged step on disk in the output folder, state and metrics at the end
+    from trainers.grpo import read_log_history
+
+    history = read_log_history(out)
+    assert [e["step"] for e in history if "loss" in e] == list(range(1, steps + 1))
+    assert "train_runtime" in history[-1]
+    for entry in (e for e in history if "loss" in e):
+        assert 0.0 <= entry["completions/clipped_ratio"] <= 1.0
+        assert any(k.startswith("finereason/reward/") for k in entry), entry  # per-task reward means
+    assert json.loads((out / "trainer_state.json").read_text())["global_step"] == steps
+    assert "train_runtime" in json.loads((out / "train_results.json").read_text())
+    import pyarrow.parquet as pq
+
+    tables = sorted((out / "completions").glob("completions_*.parquet"))
+    assert len(tables) == steps
+    columns = set(pq.read_table(tables[-1]).column_names)
+    assert {"step", "prompt", "completion", "puzzle_reward", "math_reward", "format_reward", "task", "advantage"} <= columns
+    assert not any(checkpoint.glob("optimizer*"))  # save_only_model: weights only
     for folder in (checkpoint, out):
         model = AutoModelForCausalLM.from_pretrained(folder)
         assert model.config.num_hidden_layers == 2
@@ -413,3 +589,42 @@ def test_smoke_run_on_gpu(built, math_file, tmp_path):
               "--dynamo_backend", "no"]
     out, _, _ = _smoke(built, math_file, tmp_path, launch)
     _check_smoke(out, built, math_file)
+
+
+# ------------------------------------------------------------------ the SLURM launcher
+@pytest.mark.parametrize("nodes,mode,expect", [
+    (3, "server", ["srun --nodes=1 --ntasks=1 --nodelist=node3 trl vllm-serve --model deepseek-ai/DeepSeek-R1-Distill-Qwen-7B "
+                   "--max_model_len 2048 --data_parallel_size 8",
+                   "--num_machines 2 --num_processes 16", "--per_device_train_batch_size 7 --gradient_accumulation_steps 1 "
+                   "--expected_processes 16", "--vllm_server_host node3", "accelerate_configs/zero3.yaml"]),
+    (2, "colocate", ["--num_machines 2 --num_processes 16", "config_colocate.yaml", "accelerate_configs/colocate_zero3.yaml",
+                     "--per_device_train_batch_size 7"]),
+    (1, "server", ["trl vllm-serve --model deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --max_model_len 2048",
+                   "accelerate launch --config_file trainers/accelerate_configs/zero3.yaml --num_processes 7 trainers/grpo.py "
+                   "--config trainers/recipes/DeepSeek-R1-Distill-Qwen-7B/grpo/config_mix_0.8.yaml --seed 1"]),
+])
+def test_slurm_script_commands(tmp_path, nodes, mode, expect):
+    """trainers/slurm/train_grpo.slurm with stand-ins for scontrol, srun, trl and accelerate: the
+    commands it would run on N nodes (server on its own node, or colocated)."""
+    if shutil.which("bash") is None:
+        pytest.skip("needs bash")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    for name in ("srun", "trl", "accelerate"):
+        (bin_dir / name).write_text(f'#!/bin/bash\necho "{name} $*" >> {log}\n')
+    (bin_dir / "scontrol").write_text("#!/bin/bash\nfor i in $(seq 1 $FAKE_NODES); do echo node$i; done\n")
+    for path in bin_dir.iterdir():
+        path.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               SLURM_JOB_NODELIST="node[1-3]", FAKE_NODES=str(nodes))
+    variant = "colocate" if mode == "colocate" else "mix_0.8"
+    proc = subprocess.run(["bash", str(REPO / "trainers" / "slurm" / "train_grpo.slurm"), "DeepSeek-R1-Distill-Qwen-7B",
+                           variant, mode, "--", "--seed", "1"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    calls = log.read_text()
+    for fragment in expect:
+        assert fragment in calls, f"{fragment!r} not in\n{calls}"
+    if nodes > 1:
+        assert "trainers/grpo.py --config trainers/recipes/DeepSeek-R1-Distill-Qwen-7B/grpo/config_" in calls
+        assert "--seed 1" in calls

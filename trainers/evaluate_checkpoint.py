@@ -1,16 +1,22 @@
-"""Evaluate a GRPO checkpoint against its base model (Table 5 of FineReason: does puzzle training
-transfer to math?).
+"""Compare models after GRPO in the layout of FineReason's Table 5: does puzzle training transfer to math?
 
-Runs lm-eval through ``finereason eval`` (our task folder added) once per model on GSM8K, MATH (the
-harness's own ``gsm8k`` and ``minerva_math`` by default) and the ``finereason`` group, then writes
-``comparison.md``: rows = base / trained / difference, columns = GSM8K, MATH, FineReason SC, ST
-(accuracy in %).
+Runs lm-eval through ``finereason eval`` (our task folder added) once per model on GSM8K, MATH and the
+``finereason`` group, then writes ``comparison.md`` / ``comparison.json``: one row per model (base,
+math only, mixed, ratio variants, in the order given), columns GSM8K, MATH, FineReason SC, FineReason
+ST (accuracy in %), then one row per later model with its difference from the first.
 
-    python trainers/evaluate_checkpoint.py --checkpoint data/R1-1.5B-finereason \\
-        --base_model deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B --model vllm --output_dir eval/r1-1.5b
+    python trainers/evaluate_checkpoint.py --model vllm --output_dir eval/r1-1.5b \\
+        --models base=deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B \\
+                 math_only=data/DeepSeek-R1-Distill-Qwen-1.5B-GRPO-finereason-ratio_1.0 \\
+                 mixed=data/DeepSeek-R1-Distill-Qwen-1.5B-GRPO-finereason-mix_0.8
 
-``--dry-run`` prints the commands instead of running them; ``--table_only`` rebuilds the table from
-the results already in ``--output_dir``. Metrics read: GSM8K ``exact_match`` (flexible-extract, else
+GSM8K and MATH come from the Hub (lm-eval's ``gsm8k`` and ``minerva_math``) or, with ``--gsm8k_file`` /
+``--math_file``, from local JSON Lines files (GSM8K: ``question``, ``answer`` with ``#### N``; MATH:
+``problem``, ``solution`` with a final ``\\boxed{}``), scored by the same task definitions. Offline
+(``HF_HUB_OFFLINE=1``) without a local file, that column is skipped with a note; nothing is downloaded.
+Generation stops at ``--max_gen_toks`` tokens (default 1024, the paper's length; R1-style reasoning
+needs more: try 8192). ``--dry-run`` prints the commands; ``--table_only`` rebuilds the table from the
+results already in ``--output_dir``. Metrics read: GSM8K ``exact_match`` (flexible-extract, else
 strict-match), MATH ``math_verify`` (else ``exact_match``), and size-weighted ``acc`` over the
 ``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks.
 """
@@ -21,10 +27,17 @@ import json
 import math
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+_REPO = Path(__file__).resolve().parents[1]
+if str(_REPO) not in sys.path:  # run as a script: make `finereason` importable from a checkout
+    sys.path.insert(0, str(_REPO))
+
+from finereason.training.mixing import hub_offline  # noqa: E402  (light: no torch)
 
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")
@@ -32,6 +45,11 @@ FINEREASON_GROUP = "finereason"
 GSM8K_METRICS = ("exact_match,flexible-extract", "exact_match,strict-match", "exact_match,none")
 MATH_METRICS = ("math_verify,none", "exact_match,none")
 DEFAULT_MODEL_ARGS = {"hf": "dtype=bfloat16", "vllm": "dtype=bfloat16,gpu_memory_utilization=0.85"}
+DEFAULT_MAX_GEN_TOKS = 1024
+LOCAL_TASKS = {"GSM8K": "gsm8k_local", "MATH": "math_local"}
+LOCAL_TASK_DIR = "local_tasks"
+# lm-eval 0.4.13's own task files the local tasks include (prompt, filters and metrics unchanged)
+LOCAL_BASES = {"GSM8K": ("gsm8k", "gsm8k.yaml"), "MATH": ("minerva_math", "minerva_math_algebra.yaml")}
 
 
 class EvalError(Exception):
@@ -95,12 +113,12 @@ def _finereason(data: Mapping[str, Any], task_kind: str) -> float | None:
 def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = "gsm8k",
                         math_task: str = "minerva_math") -> dict[str, float | None]:
     """The four Table-5 numbers (fractions) of one model from its lm-eval results files (later files
-    win where several have a number)."""
+    win where several have a number). The local tasks (``gsm8k_local``, ``math_local``) count too."""
     out: dict[str, float | None] = dict.fromkeys(COLUMNS)
     for data in results:
         found = {
-            "GSM8K": _task_score(data, gsm8k_task, GSM8K_METRICS),
-            "MATH": _task_score(data, math_task, MATH_METRICS),
+            "GSM8K": _task_score(data, gsm8k_task, GSM8K_METRICS) or _task_score(data, LOCAL_TASKS["GSM8K"], GSM8K_METRICS),
+            "MATH": _task_score(data, math_task, MATH_METRICS) or _task_score(data, LOCAL_TASKS["MATH"], MATH_METRICS),
             "FineReason SC": _finereason(data, "state_checking"),
             "FineReason ST": _finereason(data, "state_transition"),
         }
@@ -116,18 +134,21 @@ def _delta(a: float | None, b: float | None) -> str:
     return "–" if a is None or b is None else f"{100 * (b - a):+.1f}"
 
 
-def comparison_table(rows: Mapping[str, Mapping[str, float | None]], names: Mapping[str, str] | None = None) -> str:
-    """Markdown in the layout of Table 5: one row per model (``base``, ``trained``), then the
-    difference when both are present; accuracies in %."""
+def comparison_table(rows: Mapping[str, Mapping[str, float | None]], names: Mapping[str, str] | None = None,
+                     notes: Sequence[str] = ()) -> str:
+    """Markdown in the layout of Table 5: one row per model in order, then ``Δ <model> − <first>``
+    for every later model; accuracies in %; ``notes`` (skipped columns, ...) below the table."""
     names = dict(names or {})
     lines = ["| model | " + " | ".join(COLUMNS) + " |", "|---|" + "---:|" * len(COLUMNS)]
     for label, scores in rows.items():
         title = f"{label} (`{names[label]}`)" if label in names else label
         lines.append(f"| {title} | " + " | ".join(_cell(scores.get(c)) for c in COLUMNS) + " |")
-    if "base" in rows and "trained" in rows:
-        lines.append("| Δ trained − base | " + " | ".join(_delta(rows["base"].get(c), rows["trained"].get(c))
-                                                       for c in COLUMNS) + " |")
-    return "\n".join(lines) + "\n"
+    labels = list(rows)
+    for label in labels[1:]:
+        first = labels[0]
+        lines.append(f"| Δ {label} − {first} | " + " | ".join(_delta(rows[first].get(c), rows[label].get(c))
+                                                            for c in COLUMNS) + " |")
+    return "\n".join(lines) + "\n" + "".join(f"\n{note}\n" for note in notes)
 
 
 def read_results(folder: Path) -> list[dict]:
@@ -144,49 +165,146 @@ def read_results(folder: Path) -> list[dict]:
     return out
 
 
+# ------------------------------------------------------------------ which benchmarks, from where
+def math_tasks(args: argparse.Namespace) -> tuple[dict[str, str], list[str]]:
+    """``({column: lm-eval task}, notes)``: GSM8K and MATH from local files, else from the Hub, else
+    (offline, or ``--skip``) left out with a note saying how to include them."""
+    tasks: dict[str, str] = {}
+    notes: list[str] = []
+    for column, local, hub, flag in (("GSM8K", args.gsm8k_file, args.gsm8k_task, "--gsm8k_file"),
+                                     ("MATH", args.math_file, args.math_task, "--math_file")):
+        if column in (args.skip or []):
+            notes.append(f"{column}: skipped (--skip {column}).")
+        elif local:
+            tasks[column] = LOCAL_TASKS[column]
+        elif hub_offline():
+            notes.append(f"{column}: skipped: the Hub is offline (HF_HUB_OFFLINE=1) and no {flag} was given "
+                         f"(a local JSON Lines copy of the test set).")
+        else:
+            tasks[column] = hub
+    return tasks, notes
+
+
+def _yaml_string(value: str) -> str:
+    return json.dumps(value)  # a JSON string is a valid YAML scalar
+
+
+def write_local_tasks(args: argparse.Namespace, folder: Path) -> Path:
+    """A task folder for ``lm_eval --include_path``: ``gsm8k_local``/``math_local`` (lm-eval's own GSM8K
+    and Minerva-MATH definitions on local JSON Lines files, zero-shot) plus a copy of our task folder
+    (the CLI takes one include path)."""
+    from lm_eval import tasks as lm_tasks
+
+    from finereason.cli import tasks_dir
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(tasks_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
+    base_dir = Path(lm_tasks.__file__).parent
+    for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
+        if not path:
+            continue
+        sub, name = LOCAL_BASES[column]
+        text = "\n".join([
+            f"include: {_yaml_string(str(base_dir / sub / name))}",
+            f"task: {LOCAL_TASKS[column]}",
+            "tag: []",
+            "dataset_path: json",
+            "dataset_name: null",
+            "dataset_kwargs:",
+            "  data_files:",
+            f"    test: {_yaml_string(str(Path(path).resolve()))}",
+            "training_split: null",
+            "fewshot_split: null",
+            "test_split: test",
+            "num_fewshot: 0",
+            "",
+        ])
+        (folder / f"{LOCAL_TASKS[column]}.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def check_local_file(path: str, column: str) -> None:
+    """A local benchmark file exists and its first row has the fields the task reads."""
+    need = {"GSM8K": ("question", "answer"), "MATH": ("problem", "solution")}[column]
+    file = Path(path)
+    if not file.is_file():
+        raise EvalError(f"{column} file {path}: no such file")
+    with file.open(encoding="utf-8") as f:
+        first = next((line for line in f if line.strip()), "")
+    try:
+        row = json.loads(first)
+    except json.JSONDecodeError:
+        raise EvalError(f"{column} file {path}: the first line is not a JSON object (JSON Lines expected)") from None
+    missing = [k for k in need if not isinstance(row, dict) or k not in row]
+    if missing:
+        raise EvalError(f"{column} file {path}: rows need {', '.join(need)}; the first row lacks {', '.join(missing)}")
+
+
 # ------------------------------------------------------------------ commands
-def eval_command(args: argparse.Namespace, model_path: str, output_path: Path) -> list[str]:
+def eval_command(args: argparse.Namespace, model_path: str, output_path: Path, tasks: Sequence[str],
+                 include_path: Path | None = None) -> list[str]:
     """The ``finereason eval`` command line for one model."""
     model_args = f"pretrained={model_path}"
     extra = args.model_args if args.model_args is not None else DEFAULT_MODEL_ARGS[args.model]
     if extra:
         model_args += f",{extra}"
-    tasks = ",".join([args.gsm8k_task, args.math_task, FINEREASON_GROUP])
     cmd = [sys.executable, "-m", "finereason", "eval", "--model", args.model, "--model_args", model_args,
-           "--tasks", tasks, "--output_path", str(output_path), "--log_samples", "--batch_size", str(args.batch_size)]
+           "--tasks", ",".join(tasks), "--output_path", str(output_path), "--log_samples", "--batch_size", str(args.batch_size)]
+    if include_path is not None:
+        cmd += ["--include_path", str(include_path)]
     if args.chat_template:
         cmd += ["--apply_chat_template", "--fewshot_as_multiturn"]
     if args.num_fewshot is not None:
         cmd += ["--num_fewshot", str(args.num_fewshot)]
-    if args.gen_kwargs:
-        cmd += ["--gen_kwargs", args.gen_kwargs]
+    gen = [f"max_gen_toks={args.max_gen_toks}"] + ([args.gen_kwargs] if args.gen_kwargs else [])
+    cmd += ["--gen_kwargs", ",".join(gen)]
     if args.limit is not None:
         cmd += ["--limit", str(int(args.limit)) if float(args.limit).is_integer() else str(args.limit)]
     return cmd
 
 
 def models_to_run(args: argparse.Namespace) -> dict[str, str]:
-    models = {}
+    """``{label: model path or Hub id}`` in table order: ``--models`` pairs, else ``--base_model`` as
+    ``base`` and ``--checkpoint`` as ``trained``."""
+    models: dict[str, str] = {}
+    for pair in args.models or []:
+        label, sep, path = pair.partition("=")
+        if not sep or not label.strip() or not path.strip():
+            raise EvalError(f"--models {pair!r}: use LABEL=PATH (e.g. base=deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B)")
+        if label in models:
+            raise EvalError(f"--models: label {label!r} given twice")
+        models[label.strip()] = path.strip()
     if args.base_model:
-        models["base"] = args.base_model
-    models["trained"] = args.checkpoint
+        models = {"base": args.base_model, **models}
+    if args.checkpoint:
+        models["trained"] = args.checkpoint
+    if not models:
+        raise EvalError("no models: pass --models LABEL=PATH ... (or --checkpoint, with --base_model)")
     return models
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="evaluate_checkpoint", description=__doc__.split("\n\n")[0])
-    p.add_argument("--checkpoint", required=True, help="the trained model folder (or Hub id)")
-    p.add_argument("--base_model", help="the model training started from (omit to evaluate the checkpoint only)")
+    p.add_argument("--models", nargs="+", metavar="LABEL=PATH",
+                   help="models in table order, e.g. base=MODEL math_only=DIR mixed=DIR (the first is the reference)")
+    p.add_argument("--checkpoint", help="one trained model folder (or Hub id), labelled 'trained'")
+    p.add_argument("--base_model", help="the model training started from, labelled 'base' (first row)")
     p.add_argument("--model", choices=("hf", "vllm"), default="hf", help="lm-eval backend (default hf)")
     p.add_argument("--model_args", help="extra lm-eval model_args after pretrained=... "
                    "(default: dtype=bfloat16, plus gpu_memory_utilization=0.85 for vllm)")
+    p.add_argument("--max_gen_toks", type=int, default=DEFAULT_MAX_GEN_TOKS,
+                   help=f"generation length in tokens (default {DEFAULT_MAX_GEN_TOKS}, the paper's; R1 reasoning needs more, e.g. 8192)")
+    p.add_argument("--gsm8k_file", help="local GSM8K test set, JSON Lines with question/answer (else the Hub's gsm8k)")
+    p.add_argument("--math_file", help="local MATH test set, JSON Lines with problem/solution (else the Hub's minerva_math)")
+    p.add_argument("--skip", nargs="+", choices=("GSM8K", "MATH"), help="leave these columns out")
     p.add_argument("--limit", type=float, help="documents per task (lm-eval --limit; for quick checks)")
     p.add_argument("--output_dir", default="finereason_eval", help="where runs and comparison.md go")
-    p.add_argument("--gsm8k_task", default="gsm8k", help="lm-eval task for GSM8K (default gsm8k)")
+    p.add_argument("--gsm8k_task", default="gsm8k", help="lm-eval task for GSM8K from the Hub (default gsm8k)")
     p.add_argument("--math_task", default="minerva_math",
-                   help="lm-eval task or group for MATH (default minerva_math; minerva_math500 is faster)")
-    p.add_argument("--num_fewshot", type=int, help="override the tasks' few-shot count (e.g. 0)")
-    p.add_argument("--gen_kwargs", help="lm-eval --gen_kwargs, e.g. max_gen_toks=8192")
+                   help="lm-eval task or group for MATH from the Hub (default minerva_math; minerva_math500 is faster)")
+    p.add_argument("--num_fewshot", type=int, help="override the tasks' few-shot count (the local tasks are zero-shot)")
+    p.add_argument("--gen_kwargs", help="more lm-eval --gen_kwargs, e.g. temperature=0.6,do_sample=true")
     p.add_argument("--batch_size", default="auto", help="lm-eval --batch_size (default auto)")
     p.add_argument("--no_chat_template", dest="chat_template", action="store_false",
                    help="do not pass --apply_chat_template --fewshot_as_multiturn (on by default: R1-style models need it)")
@@ -203,20 +321,41 @@ def _env(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+def validate(args: argparse.Namespace) -> None:
+    if args.data and not Path(args.data).is_dir():
+        raise EvalError(f"--data {args.data}: no such folder")
+    if args.max_gen_toks <= 0:
+        raise EvalError(f"--max_gen_toks must be positive, got {args.max_gen_toks}")
+    for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
+        if path:
+            check_local_file(path, column)
+    if (args.gsm8k_file or args.math_file) and args.num_fewshot:
+        raise EvalError("--num_fewshot with --gsm8k_file/--math_file: the local tasks have no few-shot split (use 0)")
+
+
 def run(args: argparse.Namespace) -> int:
     out = Path(args.output_dir)
     models = models_to_run(args)
-    if args.data and not Path(args.data).is_dir():
-        raise EvalError(f"--data {args.data}: no such folder")
+    validate(args)
+    tasks, notes = math_tasks(args)
+    task_list = [*tasks.values(), FINEREASON_GROUP]
+    local = args.gsm8k_file or args.math_file
+    include = out / LOCAL_TASK_DIR if local else None
     if args.dry_run:
         prefix = f"FINEREASON_DATA_DIR={shlex.quote(str(Path(args.data).resolve()))} " if args.data else ""
+        for note in notes:
+            print(f"# {note}")
         for label, path in models.items():
             print(f"# {label}")
-            print(prefix + shlex.join(eval_command(args, path, out / label)))
+            print(prefix + shlex.join(eval_command(args, path, out / label, task_list, include)))
         return 0
     if not args.table_only:
+        if include is not None:
+            write_local_tasks(args, include)
+        for note in notes:
+            print(f"evaluate_checkpoint: {note}", file=sys.stderr)
         for label, path in models.items():
-            cmd = eval_command(args, path, out / label)
+            cmd = eval_command(args, path, out / label, task_list, include)
             print(f"evaluate_checkpoint: {label}: {shlex.join(cmd)}", file=sys.stderr)
             code = subprocess.run(cmd, env=_env(args)).returncode
             if code:
@@ -227,10 +366,14 @@ def run(args: argparse.Namespace) -> int:
         if not results:
             raise EvalError(f"no lm-eval results under {out / label}")
         rows[label] = scores_from_results(results, args.gsm8k_task, args.math_task)
-    table = comparison_table(rows, models)
+    settings = (f"Generation: up to {args.max_gen_toks} new tokens"
+                f"{', limit ' + str(args.limit) + ' documents per task' if args.limit else ''}; backend {args.model}.")
+    table = comparison_table(rows, models, [*notes, settings])
     out.mkdir(parents=True, exist_ok=True)
     (out / "comparison.md").write_text(table, encoding="utf-8")
-    (out / "comparison.json").write_text(json.dumps({"models": models, "scores": rows}, indent=2) + "\n", encoding="utf-8")
+    (out / "comparison.json").write_text(json.dumps({"models": models, "scores": rows, "notes": notes,
+                                                     "max_gen_toks": args.max_gen_toks, "limit": args.limit},
+                                                    indent=2) + "\n", encoding="utf-8")
     sys.stdout.write(table)
     print(f"evaluate_checkpoint: wrote {out / 'comparison.md'}", file=sys.stderr)
     return 0
