@@ -40,7 +40,7 @@ def _progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[An
 def _read_jsonl(path: str, what: str) -> Iterator[tuple[int, Any]]:
     """(line number, value) for each non-empty line; ``-`` reads standard input.
 
-    Unreadable files, non-UTF-8 bytes, invalid or too deeply nested JSON are :class:`CliError`\ s
+    Unreadable files, non-UTF-8 bytes, invalid or too deeply nested JSON raise :class:`CliError`
     naming the file and line.
     """
     try:
@@ -247,15 +247,61 @@ def run_lm_eval(argv: list[str]) -> int:
     saved = sys.argv
     sys.argv = ["lm_eval", *args]
     try:
-        cli_evaluate()
+        with _redacted_output():
+            cli_evaluate()
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    except KeyboardInterrupt:
+        print("finereason: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except (OSError, ValueError, KeyError) as err:  # bad model_args, missing files, unknown tasks
-        print(f"finereason: error: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}", file=sys.stderr)
+        from .redact import redact
+
+        print(f"finereason: error: {type(err).__name__}: {redact(str(err).splitlines()[0]) if str(err) else ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
     finally:
         sys.argv = saved
     return 0
+
+
+class _RedactingStream:
+    """A text stream that redacts credentials from each write (lm-eval prints ``model_args`` verbatim)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from .redact import redact
+
+        return self._stream.write(redact(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _redacted_output() -> Iterator[None]:
+    """Redact credentials from stdout and every log record while lm-eval runs."""
+    import logging
+
+    from .redact import RedactingFilter
+
+    make_record = logging.getLogRecordFactory()
+    scrub = RedactingFilter()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make_record(*args, **kwargs)
+        scrub.filter(record)
+        return record
+
+    stdout = sys.stdout
+    logging.setLogRecordFactory(factory)
+    sys.stdout = _RedactingStream(stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+        logging.setLogRecordFactory(make_record)
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
@@ -425,32 +471,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_puzzles(args: argparse.Namespace) -> int:
-    for name in engine_names():
-        print(f"{name}\t(official name: {get_engine(name).official_name})")
-    return 0
-
-
-def cmd_tiny_model(args: argparse.Namespace) -> int:
-    """``tiny-model``: a random 2-layer model + trained tokenizer for offline smoke tests."""
-    out = Path(args.out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CliError(f"{out} exists and is not an empty folder")
-    try:
-        import tokenizers  # noqa: F401
-        import torch  # noqa: F401
-        import transformers  # noqa: F401
-    except ImportError as err:
-        raise CliError(f"tiny-model needs torch and transformers: pip install 'finereason[train]' ({err.name} missing)") from None
-    from .tiny_model import build_tiny_model
-
-    start = time.perf_counter()
-    try:
-        build_tiny_model(out, arch=args.arch, seed=args.seed)
-    except OSError as err:
-        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
-    size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
-    print(f"wrote a tiny {args.arch} model ({size / 1e6:.2f} MB) into {out} in {time.perf_counter() - start:.1f} s")
 def cmd_verify_data(args: argparse.Namespace) -> int:
     """``verify-data DIR``: re-check every stored label and unsolvable child with the oracles."""
     _builders()
@@ -477,6 +497,38 @@ def cmd_verify_data(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    for name in engine_names():
+        print(f"{name}\t(official name: {get_engine(name).official_name})")
+    return 0
+
+
+def cmd_tiny_model(args: argparse.Namespace) -> int:
+    """``tiny-model``: a random 2-layer model + trained tokenizer for offline smoke tests."""
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"{out} exists and is not an empty folder")
+    from .tiny_model import check_seed
+
+    try:
+        check_seed(args.seed)
+    except ValueError as err:
+        raise CliError(f"--seed: {err}") from None
+    try:
+        import tokenizers  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+    except ImportError as err:
+        raise CliError(f"tiny-model needs torch and transformers: pip install 'finereason[train]' ({err.name} missing)") from None
+    from .tiny_model import build_tiny_model
+
+    start = time.perf_counter()
+    try:
+        build_tiny_model(out, arch=args.arch, seed=args.seed)
+    except OSError as err:
+        raise CliError(f"cannot write {out}: {err.strerror or err}") from None
+    size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
+    print(f"wrote a tiny {args.arch} model ({size / 1e6:.2f} MB) into {out} in {time.perf_counter() - start:.1f} s")
     return 0
 
 
@@ -488,12 +540,6 @@ def cmd_arc(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
     from .asp.arc import accuracy_by_round, export_sft, lm_eval_generator, run_arc, write_transcripts
-    from .tiny_model import check_seed
-
-    try:
-        check_seed(args.seed)
-    except ValueError as err:
-        raise CliError(f"--seed: {err}") from None
     from .asp.critic import Limits
     from .asp.folio import FolioError, load_folio
 
@@ -641,6 +687,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="critic runs in parallel (default 1)")
     p.set_defaults(func=cmd_arc)
 
+    p = sub.add_parser("verify-data", help="re-check every label and stored child of a dataset folder with the oracles")
+    p.add_argument("dir", metavar="DIR", help="a folder written by build or import-official (Hub layout)")
+    p.add_argument("--configs", nargs="+", help="only these configs (default: every config in the README)")
+    p.add_argument("--max-findings", type=int, default=50, help="findings printed before the summary (default 50)")
+    p.set_defaults(func=cmd_verify_data)
+
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)
     return parser
@@ -693,9 +745,3 @@ def expected_failure(err: BaseException) -> str | None:
 
 if __name__ == "__main__":
     sys.exit(main())
-    p = sub.add_parser("verify-data", help="re-check every label and stored child of a dataset folder with the oracles")
-    p.add_argument("dir", metavar="DIR", help="a folder written by build or import-official (Hub layout)")
-    p.add_argument("--configs", nargs="+", help="only these configs (default: every config in the README)")
-    p.add_argument("--max-findings", type=int, default=50, help="findings printed before the summary (default 50)")
-    p.set_defaults(func=cmd_verify_data)
-

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from .engines import engine_names
 from .evaluation import RowScore, aggregate, score_row
+from .redact import redact
 from .scoring import TASKS
 from .verdict import TRANSITION_CATEGORIES
 
@@ -93,6 +94,7 @@ class Model:
 
 
 def _canonical_args(model_args: Any) -> str:
+    """``k=v`` pairs sorted, with credentials redacted (lm-eval stores ``token=hf_...`` verbatim)."""
     if isinstance(model_args, dict):
         items = [(str(k), "" if v is None else str(v)) for k, v in model_args.items()]
     elif isinstance(model_args, str):
@@ -100,7 +102,7 @@ def _canonical_args(model_args: Any) -> str:
                  (p.strip() for p in model_args.split(",")) if part]
     else:
         items = []
-    return ",".join(f"{k}={v}" if v != "" else k for k, v in sorted(items))
+    return redact(",".join(f"{k}={v}" if v != "" else k for k, v in sorted(items)))
 
 
 def _short_name(model: str, args: str) -> str:
@@ -256,14 +258,24 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
         handle = open(path, encoding="utf-8")
     except OSError as err:
         raise ReportError(f"cannot read {path}: {err.strerror or err}") from None
+    lineno = 0
     with handle:
-        for lineno, line in enumerate(handle, start=1):
+        lines = enumerate(handle, start=1)
+        while True:
+            try:
+                lineno, line = next(lines)
+            except StopIteration:
+                break
+            except UnicodeDecodeError:
+                raise ReportError(f"{path}:{lineno + 1}: not UTF-8 text (a binary file?)") from None
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
                 raise ReportError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
+            except RecursionError:
+                raise ReportError(f"{path}:{lineno}: JSON nested too deeply") from None
             doc = record.get("doc") if isinstance(record, dict) else None
             if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
                 raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
@@ -276,8 +288,8 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
             continue
         try:
             score = score_row(doc, response)
-        except (ValueError, KeyError, TypeError) as err:
-            raise ReportError(f"{path}: cannot score doc {doc.get('id')!r}: {err}") from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+            raise ReportError(f"{path}: cannot score doc {doc.get('id')!r}: {err or type(err).__name__}") from None
         out.append(({k: doc.get(k) for k in DIFFICULTY_FIELDS}, score))
     return out
 

@@ -5,7 +5,7 @@ per row, a ``label`` and an ``outputs.current_status`` for the current state and
 ``inputs.unsolvable_child``. Models are scored against the oracles, never against those stored
 values, but other tools read them, and a flipped label silently changes any metric computed from
 it. :func:`verify_folder` reads every config through :func:`finereason.datafolder.open_data_folder`
-(paths outside the folder, schema, duplicate ids) and reports, as :class:`Finding`\\ s:
+(paths outside the folder, schema, duplicate ids) and reports each problem as a :class:`Finding`:
 
 - ``fingerprint``: a data file whose bytes differ from the build's SHA-256 manifest;
 - ``unreadable``: a config or row that cannot be read (schema, bad JSON, not a state of its puzzle);
