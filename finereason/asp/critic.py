@@ -221,20 +221,6 @@ def check_tests(tests: Sequence[Any], limits: Limits = Limits()) -> list[str]:
 
 
 # ------------------------------------------------------------------ sandboxed run
-def _limit_child(limits: Limits) -> Any:
-    def apply() -> None:
-        import resource
-
-        mem = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        cpu = int(limits.time_s) + 2
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-    return apply
-
-
 def _kill(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -262,9 +248,11 @@ def run_program(program: str, tests: Sequence[Any] = (), query: str | None = Non
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "SYSTEMROOT")}
     env["OMP_NUM_THREADS"] = "1"
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "finereason.asp.worker"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                preexec_fn=_limit_child(limits), start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        # the worker limits itself (address space, CPU, no file writes) before reading the job;
+        # no preexec_fn, so this is safe from several threads (``arc --jobs``)
+        proc = subprocess.Popen([sys.executable, "-m", "finereason.asp.worker", str(limits.memory_mb),
+                                 str(int(limits.time_s) + 2)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     except OSError as err:
         return Report("error", errors=[Diagnostic(0, 0, f"cannot start clingo: {err}")])
     try:

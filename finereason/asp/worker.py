@@ -362,7 +362,21 @@ def solve_trusted(program: str, max_models: int = 0) -> tuple[list[list[str]], b
     return models, exhausted
 
 
-def main() -> int:
+def limit_self(memory_mb: int, cpu_s: int) -> None:
+    """Address-space and CPU limits, no file writes, no core dumps (POSIX; skipped elsewhere)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    mem = memory_mb * 1024 * 1024
+    for what, value in ((resource.RLIMIT_AS, (mem, mem)), (resource.RLIMIT_CPU, (cpu_s, cpu_s + 1)),
+                        (resource.RLIMIT_FSIZE, (0, 0)), (resource.RLIMIT_CORE, (0, 0))):
+        resource.setrlimit(what, value)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 2:
+        limit_self(int(argv[0]), int(argv[1]))
     job = json.loads(sys.stdin.read())
     try:
         report = run_job(job)
@@ -377,4 +391,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
