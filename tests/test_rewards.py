@@ -1,11 +1,19 @@
-"""GRPO rewards (trainers/rewards.py): tables of crafted completions, each with the reason it scores
-what it scores. Puzzle rows come from a small local build; the oracle baseline supplies right answers."""
+"""GRPO rewards (finereason.training.rewards, re-exported by trainers/rewards.py): tables of crafted
+completions, each with the reason it scores what it scores; unfinished reasoning, hedging, keyword spam
+and unboxed math earning nothing; completion shapes; bounded math verification that never logs the
+completion. Puzzle rows come from a small local build; the oracle baseline supplies right answers."""
 from __future__ import annotations
 
+import faulthandler
+import json
+import logging
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("math_verify", reason="needs math-verify (pip install 'finereason[train]')")
 pytest.importorskip("pyarrow", reason="needs pyarrow (pip install 'finereason[hub]')")
@@ -214,7 +222,7 @@ def test_a_math_answer_of_question_a_never_scores_on_question_b():
 
 
 # ------------------------------------------------------------------ registry and configuration
-@pytest.mark.parametrize("credit", [None, {}, {"sibling": 0.5}, {"unsolvable_child": 0, "parse_error": 1}])
+@pytest.mark.parametrize("credit", [None, {}, {"sibling": 0.5}, {"unsolvable_child": 0, "parse_error": 0}])
 def test_partial_credit_accepted(credit):
     assert callable(R.state_transition_reward(credit))
 
@@ -225,6 +233,7 @@ def test_partial_credit_accepted(credit):
     ({"sibling": -0.1}, "in [0, 1]"),                          # a penalty is not credit
     ({"sibling": True}, "in [0, 1]"),                          # a bool is not a number here
     ({"sibling": "0.5"}, "in [0, 1]"),                         # nor is a string
+    ({"parse_error": 0.5}, "parse_error cannot earn"),         # unreadable or unfinished answers earn 0
 ])
 def test_partial_credit_rejected(credit, message):
     with pytest.raises(R.RewardConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
@@ -249,3 +258,313 @@ def test_check_columns():
         R.check_columns(["format", "math"], ["prompt", "task"])
     with pytest.raises(R.RewardConfigError, match="'puzzle' needs dataset column\\(s\\) inputs"):
         R.check_columns(["puzzle"], ["prompt", "task", "puzzle", "outputs", "label"])
+
+
+# ------------------------------------------------------------------ the answer reader's rules, through get_rewards
+ALL_REWARDS = ("puzzle", "format", "math", "state_checking", "state_transition", "end_to_end")
+
+
+def rewards_of(rows: list[dict], completions: list, starts_in_think: bool) -> dict[str, list]:
+    """Every registry reward on ``completions``, built by ``get_rewards`` as ``grpo.py`` builds them."""
+    funcs = R.get_rewards(ALL_REWARDS, starts_in_think=starts_in_think)
+    return {name: f(completions, **kwargs_of(rows)) for name, f in zip(ALL_REWARDS, funcs)}
+
+
+def one_row_per_kind(data) -> list[dict]:
+    """A row of every puzzle and task, plus a math row (right answers: the oracle, ``\\boxed{4}``)."""
+    return [data[f"{p}_{t}"][0] for p in PUZZLES for t in R.PUZZLE_TASKS] + [math_row("4")]
+
+
+def right_answer(row: dict) -> str:
+    return "\\boxed{4}" if row["task"] == "math" else oracle(row)
+
+
+def test_finished_reasoning_earns_and_unfinished_earns_nothing(data):
+    """R1-distill templates open <think> in the prompt: a completion without </think> is unfinished,
+    however right its text looks, and every reward pays 0; the same answer after </think> pays 1."""
+    rows = one_row_per_kind(data)
+    finished = [f"Let me check every cell.\n</think>\n\n{right_answer(r)}" for r in rows]
+    unfinished = [f"Let me check every cell. {right_answer(r)} Wait" for r in rows]
+    tagged = [f"<think>Let me check every cell. {right_answer(r)}" for r in rows]  # opened here, never closed
+    for name, got in rewards_of(rows, finished, starts_in_think=True).items():
+        assert all(v in (None, 1.0) for v in got) and 1.0 in got, (name, got)
+    for texts, flag in ((unfinished, True), (tagged, False), (tagged, True)):
+        for name, got in rewards_of(rows, texts, starts_in_think=flag).items():
+            assert all(v in (None, 0.0) for v in got) and 0.0 in got, (name, flag, got)
+    # without the flag, the untagged text is a plain answer and earns
+    assert all(v in (None, 1.0) for v in rewards_of(rows, [right_answer(r) for r in rows], False)["puzzle"])
+
+
+def test_the_issues_reward_exploits_earn_nothing(data):
+    sc = {label: next(r for r in data[f"{p}_state_checking"] if r["label"] == label)
+          for p in PUZZLES for label in ("Solvable", "Unsolvable")}
+    rows = list(sc.values())
+    # unfinished reasoning that mentions "solvable" (earned 1.0 on solvable rows before)
+    for name, got in rewards_of(rows, ["Let me check if it is solvable. Wait"] * len(rows), True).items():
+        assert set(got) <= {None, 0.0}, name
+    # keyword spam naming both classes (what a 100-step GRPO run learned to print)
+    spam = "Unsolvable Unsolvable Solvable Unsolvable Solvable Solvable Unsolvable"
+    for flag, text in ((False, spam), (True, "</think>" + spam)):
+        for name, got in rewards_of(rows, [text] * len(rows), flag).items():
+            assert set(got) <= {None, 0.0}, name
+    # math: a last number in unfinished reasoning, and a finished but unboxed answer
+    math = [math_row("42")] * 2
+    for name, got in rewards_of(math, ["Let me compute 6*7 = 42. Wait", "</think> 6*7 = 42"], True).items():
+        assert set(got) <= {None, 0.0}, name
+
+
+# ------------------------------------------------------------------ math corpus (tests/data/math_rewards.jsonl)
+MATH_CORPUS = [json.loads(line) for line in (REPO / "tests" / "data" / "math_rewards.jsonl").read_text(encoding="utf-8").splitlines()
+               if line.strip()]
+
+
+def test_math_corpus_is_realistic_and_balanced():
+    assert len(MATH_CORPUS) >= 50 and len({c["id"] for c in MATH_CORPUS}) == len(MATH_CORPUS)
+    assert {c["style"] for c in MATH_CORPUS} == {"reasoning", "chat", "small"}
+    assert sum(c["math"] for c in MATH_CORPUS) >= 15 and sum(1 - c["math"] for c in MATH_CORPUS) >= 15
+    assert any(c["starts_in_think"] for c in MATH_CORPUS) and not all(c["starts_in_think"] for c in MATH_CORPUS)
+
+
+@pytest.mark.parametrize("case", MATH_CORPUS, ids=[c["id"] for c in MATH_CORPUS])
+def test_math_corpus(case):
+    math, fmt = R.get_rewards(["math", "format"], starts_in_think=case["starts_in_think"])
+    row = math_row(case["gold"])
+    got = (math([case["completion"]], **kwargs_of([row]))[0], format_of(fmt, case["completion"], row))
+    assert got == (case["math"], case["format"]), case["why"]
+
+
+def format_of(fmt, completion, row) -> float:
+    return fmt([completion], **kwargs_of([row]))[0]
+
+
+# ------------------------------------------------------------------ completion shapes
+def test_completion_shapes(data):
+    """Strings, one message, conversations (tool turns are not the model's words), content parts,
+    parsed-out reasoning, and empty or missing completions: none crashes, each reads as a grader would."""
+    sc = next(r for r in data["sudoku_state_checking"] if r["label"] == "Solvable")
+    parts = [{"type": "text", "text": "Answer: "}, {"type": "image"}, {"type": "text", "text": "(A)"}]
+    right = [
+        "Answer: (A)",
+        {"role": "assistant", "content": "Answer: (A)"},
+        [{"role": "assistant", "content": "Answer: (A)"}],
+        [{"role": "assistant", "content": parts}],
+        parts,
+        [{"role": "assistant", "content": "Let me call the checker."}, {"role": "tool", "content": "Answer: (B)"},
+         {"role": "assistant", "content": "The checker agrees. Answer: (A)"}],
+    ]
+    wrong = [
+        "", None, [], {}, [{"role": "assistant", "content": None}], [{"role": "assistant", "content": []}],
+    ]
+    for shape in right:
+        assert R.state_checking_reward([shape], **kwargs_of([sc])) == [1.0], shape
+        assert R.format_reward([shape], **kwargs_of([sc])) == [1.0], shape
+    for shape in wrong:
+        assert R.state_checking_reward([shape], **kwargs_of([sc])) == [0.0], shape
+        assert R.format_reward([shape], **kwargs_of([sc])) == [0.0], shape
+    # a user turn is not the model's answer: the model said (B), well formed but wrong
+    chat = [{"role": "assistant", "content": "Answer: (B)"}, {"role": "user", "content": "Answer: (A)"}]
+    assert R.state_checking_reward([chat], **kwargs_of([sc])) == [0.0]
+    assert R.format_reward([chat], **kwargs_of([sc])) == [1.0]
+    # a response parser (TRL parse_response) that split the reasoning off closed it: finished
+    parsed = [{"role": "assistant", "reasoning_content": "Row 3 lacks a 7... maybe (B)?", "content": "Answer: (A)"}]
+    truncated = [{"role": "assistant", "content": "Row 3 lacks a 7... Answer: (A)"}]  # nothing split off
+    for reward in R.get_rewards(["state_checking", "format"], starts_in_think=True):
+        assert reward([parsed, truncated], **kwargs_of([sc, sc])) == [1.0, 0.0]
+    assert R.completion_text(parsed) == "<think>Row 3 lacks a 7... maybe (B)?</think>Answer: (A)"
+    assert R.completion_text(parts) == "Answer: (A)"
+
+
+# ------------------------------------------------------------------ no credit for naming both options (property)
+BOTH = [("(A)", "(B)"), ("A", "B"), ("Solvable", "Unsolvable"), ("solvable", "not solvable"),
+        ("(A) Solvable", "(B) Unsolvable"), ("[A]", "[B]"), ("（A）", "（B）"), ("colorable", "not colorable")]
+HEDGES = [
+    "Answer: {x} or {y}", "Answer: {x}/{y}", "**Answer:** {x} / {y}", "\\boxed{{{x}}} or \\boxed{{{y}}}",
+    "Answer: {x}{y}", "Final answer: {x}, {y}", "Answer: {x}\nAnswer: {y}", "{x} {y} {x} {y}",
+    "The answer is {x} and {y}.", "Answer: either {x} or {y}", "Answer: {x} | {y}", "\\boxed{{{x} \\text{{ or }} {y}}}",
+    "Answer: {x}\n\nOr possibly {y}.", "Answer: {x} and/or {y}", "- {x}\n- {y}",
+]
+REASONING = ["", "Let me check the rows.\n", "Row 1 is fine. Answer: (A)?\n", "| row | ok |\n|---|---|\n| 1 | yes |\n",
+             "I think the answer is (B).\n\n"]
+
+
+def _both_options_text(draw_x, draw_y, template, before, after, think) -> str:
+    return f"{think}{before}{template.format(x=draw_x, y=draw_y)}{after}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pair=st.sampled_from(BOTH), swap=st.booleans(), template=st.sampled_from(HEDGES),
+       before=st.sampled_from(REASONING), after=st.sampled_from(["", "\n", " I hope this helps.", "\n\n---"]),
+       think=st.sampled_from(["", "<think>The answer is (A). Answer: (B)</think>\n"]), starts_in_think=st.booleans())
+def test_no_completion_naming_both_options_earns_anything(data, pair, swap, template, before, after, think, starts_in_think):
+    x, y = pair[::-1] if swap else pair
+    assume("{x}{y}" not in template or x[-1] in ")]）")  # "solvablenot solvable" is one garbled word
+    assume(not known_reader_gap(x, template, after))
+    text = _both_options_text(x, y, template, before, after, think)
+    if starts_in_think and "</think>" not in text:
+        text = "The grid is nearly full.</think>\n" + text
+    rows = [next(r for r in data[f"{p}_state_checking"] if r["label"] == label)
+            for p in PUZZLES for label in ("Solvable", "Unsolvable")]
+    for name, got in rewards_of(rows, [text] * len(rows), starts_in_think).items():
+        assert set(got) <= {None, 0.0}, (name, text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(-50, 50), b=st.integers(-50, 50), joint=st.sampled_from([" or ", ", or maybe ", " / ", "\n", " "]),
+       reason=st.sampled_from(["", "<think>It is 3.</think>"]))
+def test_no_math_completion_boxing_two_values_earns_anything(a, b, joint, reason):
+    if a == b:
+        b = a + 1
+    text = f"{reason}The answer is \\boxed{{{a}}}{joint}\\boxed{{{b}}}."
+    rows = [math_row(str(a)), math_row(str(b))]
+    for name in ("math", "format"):
+        (reward,) = R.get_rewards([name])
+        assert reward([text, text], **kwargs_of(rows)) == [0.0, 0.0], (name, text)
+
+
+KNOWN_READER_GAPS = [  # forms the answer reader still reads as one option (reported on issue 8)
+    "Final answer: {x} (or {y} if I made a mistake)", "Answer: {x} or {y} I hope this helps.",
+    "Answer: {x}/{y} That is all.",
+]
+
+
+def known_reader_gap(x: str, template: str, after: str) -> bool:
+    """The families of KNOWN_READER_GAPS among the generated texts: bare letters followed by prose
+    that starts with a capital, and bare-letter spam after an earlier answer."""
+    return x in ("A", "B") and (after.strip()[:1].isalpha() or template == "{x} {y} {x} {y}")
+
+
+@pytest.mark.xfail(strict=True, reason="answer reader reads these both-option answers as one option (issue 8)")
+@pytest.mark.parametrize("template", KNOWN_READER_GAPS)
+def test_known_reader_gaps_naming_both_options(data, template):
+    rows = [next(r for r in data[f"{p}_state_checking"] if r["label"] == label)
+            for p in PUZZLES for label in ("Solvable", "Unsolvable")]
+    for x, y in (("A", "B"), ("B", "A")):
+        got = R.puzzle_reward([template.format(x=x, y=y)] * len(rows), **kwargs_of(rows))
+        assert set(got) <= {None, 0.0}, template
+
+
+# ------------------------------------------------------------------ bounded cost (hang catchers, no timing asserts)
+@contextmanager
+def hang_guard(seconds: int = 600):
+    """Abort the test run with every thread's traceback if the block hangs (a hang catcher, generous on
+    purpose: speed is measured in benchmarks/bench_rewards.py, not asserted here)."""
+    faulthandler.dump_traceback_later(seconds, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+RUN = 20_000
+CRAFTED = [
+    "answer" + " " * RUN + "x", "Answer:" + " " * RUN + "(A)", "\\boxed{" + " " * RUN, "\\boxed{" + " " * RUN + "4}",
+    "Next state:" + " " * RUN + "[", "Next state: [" + " " * RUN, "[" + " " * RUN + "]", " " * RUN,
+    "<think>" + " " * RUN + "</think>" + " " * RUN, "\\boxed{" * (RUN // 7), "Next state: [[" * (RUN // 14),
+    "Answer: (A" + " " * RUN, "(A) " * (RUN // 4), "Unsolvable " * (RUN // 11), "(" * RUN + ")" * RUN,
+    "Answer: " + "(10 - 4) * " * (RUN // 11) + "1", "\\frac{" * (RUN // 6), "\\t" * RUN, "\n" * RUN + "Answer: (A)",
+]
+
+
+def test_crafted_whitespace_runs_and_repetitions_finish_in_every_reward(data):
+    rows = one_row_per_kind(data)
+    with hang_guard():
+        for text in CRAFTED:
+            for flag in (False, True):
+                got = rewards_of(rows, [text] * len(rows), flag)
+                assert all(v is None or 0.0 <= v <= 1.0 for values in got.values() for v in values)
+
+
+ADVERSARIAL_LATEX = "\\exp(\\exp(\\exp(999)))"  # sends math-verify's parser into its timeout
+
+
+def test_adversarial_latex_is_bounded_and_never_logged(caplog, capfd):
+    """math-verify logs input it gives up on ("Timeout during parsing: <text>"); the rewards silence it."""
+    from math_verify import LatexExtractionConfig, parse
+
+    caplog.set_level(logging.DEBUG)
+    with hang_guard():
+        parse(f"\\boxed{{{ADVERSARIAL_LATEX}}}", extraction_config=[LatexExtractionConfig()], parsing_timeout=1)
+        leaked_unsilenced = ADVERSARIAL_LATEX in caplog.text  # what the test guards against
+        caplog.clear()
+        completions = [f"So the value is $\\boxed{{{ADVERSARIAL_LATEX}}}$.", f"\\boxed{{{ADVERSARIAL_LATEX} + x^{{999}}}}",
+                       f"\\boxed{{(x+1)^{{999}} - (x-1)^{{999}}}}", "\\boxed{10^{10^{10}}}", "\\boxed{(10^{99})!}"]
+        for reward in R.get_rewards(["math", "format"]):
+            got = reward(completions, **kwargs_of([math_row("5")] * len(completions)))
+            assert set(got) <= {0.0, 1.0}
+    assert leaked_unsilenced, "math-verify no longer logs input on timeouts: pick another adversarial input"
+    out, err = capfd.readouterr()
+    for text in (caplog.text, out, err):
+        assert "exp(999)" not in text and "999}" not in text
+    # the silencing is temporary: math-verify's loggers work again afterwards
+    assert not logging.getLogger("math_verify.parser").disabled
+
+
+def test_plain_numbers_never_reach_math_verify(monkeypatch):
+    """The exact fast path: integers, decimals and fractions are compared without math-verify."""
+    import finereason.training.rewards as impl
+
+    calls: list[str] = []
+    monkeypatch.setattr(impl, "_parse_guess", lambda content: calls.append(content) or ())
+    monkeypatch.setattr(impl, "_parse_gold", lambda answer: calls.append(answer) or ())
+    rows = [math_row("\\frac{1}{2}"), math_row("12"), math_row("-3"), math_row("1000"), math_row("0.75")]
+    texts = ["\\boxed{0.5}", "\\boxed{13}", "\\boxed{-3}", "\\boxed{1{,}000}", "\\boxed{\\dfrac{3}{4}}"]
+    assert R.math_reward(texts, **kwargs_of(rows)) == [1.0, 0.0, 1.0, 1.0, 1.0]
+    assert R.format_reward(texts, **kwargs_of(rows)) == [1.0] * 5
+    assert calls == []
+
+
+# ------------------------------------------------------------------ chat templates that open <think>
+R1_TEMPLATE = ("{% for m in messages %}{% if m['role'] == 'user' %}<｜User｜>{{ m['content'] }}{% else %}"
+               "<｜Assistant｜>{{ m['content'] }}<｜end▁of▁sentence｜>{% endif %}{% endfor %}"
+               "{% if add_generation_prompt %}<｜Assistant｜><think>\n{% endif %}")
+QWEN3_TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+                  "{% if add_generation_prompt %}<|im_start|>assistant\n{% if enable_thinking is defined and "
+                  "enable_thinking is false %}<think>\n\n</think>\n\n{% endif %}{% endif %}")
+QWQ_TEMPLATE = ("{% if messages[0]['role'] != 'system' %}<|im_start|>system\nThink inside <think> tags.<|im_end|>\n{% endif %}"
+                "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+                "{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n{% endif %}")
+MENTIONS_THINK = ("{% for m in messages %}<|user|>Use <think> to reason. {{ m['content'] }}\n{% endfor %}"
+                  "{% if add_generation_prompt %}<|assistant|>\n{% endif %}")
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    pytest.importorskip("transformers")
+    from finereason.tiny_model import build_tokenizer
+
+    return build_tokenizer()
+
+
+@pytest.mark.parametrize("template,kwargs,want", [
+    (R1_TEMPLATE, {}, True),                              # R1-distill: the prompt ends in "<think>\n"
+    (QWQ_TEMPLATE, {}, True),                             # QwQ, Qwen3-Thinking-2507: same
+    (QWEN3_TEMPLATE, {}, False),                          # Qwen3 hybrid: the model writes <think> itself
+    (QWEN3_TEMPLATE, {"enable_thinking": False}, False),  # thinking off: an empty, closed think block
+    (MENTIONS_THINK, {}, False),                          # a prompt that only mentions the tag
+    (None, {}, False),                                    # no chat template: plain prompts
+])
+def test_prompt_opens_think(tokenizer, template, kwargs, want):
+    tokenizer.chat_template = template
+    assert R.prompt_opens_think(tokenizer, kwargs) is want
+
+
+def test_trainers_module_reexports_the_installed_one():
+    from finereason.training import rewards as installed
+
+    assert R.get_rewards is installed.get_rewards and R.REGISTRY is installed.REGISTRY
+    assert set(installed.__all__) <= set(dir(R))
+
+
+def test_grpo_sets_starts_in_think_from_the_template_unless_overridden(tokenizer, capsys):
+    from types import SimpleNamespace
+
+    from trainers.grpo import ScriptArguments, thinking_prompt
+
+    tokenizer.chat_template = R1_TEMPLATE
+    args = SimpleNamespace(chat_template_kwargs=None)
+    assert thinking_prompt(ScriptArguments(), args, tokenizer) is True
+    assert "starts_in_think=True (detected from the chat template)" in capsys.readouterr().err
+    assert thinking_prompt(ScriptArguments(starts_in_think=False), args, tokenizer) is False  # the override wins
+    tokenizer.chat_template = QWEN3_TEMPLATE
+    assert thinking_prompt(ScriptArguments(), args, tokenizer) is False
+    assert thinking_prompt(ScriptArguments(starts_in_think=True), args, tokenizer) is True

