@@ -68,7 +68,8 @@ def shapes(text: str) -> dict[str, object]:
         # a streamed answer: the state list arrives in two text parts, cut between two rows
         "split parts": [{"role": "assistant", "content": [{"type": "text", "text": text[:split_at]},
                                                            {"type": "text", "text": text[split_at:]}]}],
-        "parts in a dict": {"role": "assistant", "content": [{"type": "text", "text": text}]},
+        "split parts in a dict": {"role": "assistant", "content": [{"type": "text", "text": text[:split_at]},
+                                                                   {"type": "text", "text": text[split_at:]}]},
         "reasoning then answer": [{"role": "assistant", "content": rows_text[0] + "Let me write it out.\nNext state: " + rows_text[-1]}],
     }
 
