@@ -90,7 +90,9 @@ def test_multi_turn_completions_are_judged_on_the_final_assistant_message(record
                {"role": "assistant", "content": go_back(record)}]
     regressed = [{"role": "assistant", "content": go_back(record)}, {"role": "user", "content": "Are you sure?"},
                  {"role": "assistant", "content": stay(record)}]
-    assert st([revised, regressed], **columns(rows * 2)) == [1.0, 0.0]
+    # a tool (or user) turn is not the model's words, even when it ends the conversation
+    echoed = [{"role": "assistant", "content": stay(record)}, {"role": "tool", "content": go_back(record)}]
+    assert st([revised, regressed, echoed], **columns(rows * 3)) == [1.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("empty", ["", [], None, {"role": "assistant", "content": None},
