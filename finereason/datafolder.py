@@ -24,6 +24,7 @@ from typing import Any
 
 MANIFEST_FILE = "build_info.json"
 _GLOB_CHARS = set("*?[")
+IN_MEMORY_BYTES = 256 << 20  # configs up to this much parquet are read into memory; larger ones memory-mapped
 # Columns every config must have, with their Arrow type names (see dataset_builders/layout.py).
 _STRING_COLUMNS = ("id", "puzzle", "task", "prompt", "label", "prompt_version", "inputs", "outputs")
 
@@ -172,7 +173,7 @@ class DataFolder:
         self._files[config] = out
         return out
 
-    def _check_bytes(self, config: str, rel: str, data: bytes) -> None:
+    def _check_digest(self, config: str, rel: str, digest: str) -> None:
         if not self.verify:
             return
         where = self.root / MANIFEST_FILE
@@ -182,64 +183,107 @@ class DataFolder:
         expected = (self.manifest.get("configs", {}).get(config) or {}).get("files", {}).get(rel)
         if expected is None:
             raise DataFolderError(f"{self.root / rel}: not in the fingerprints of {where}; refused")
-        if hashlib.sha256(data).hexdigest() != expected:
+        if digest != expected:
             raise DataFolderError(f"{self.root / rel}: content does not match its fingerprint in {where} "
                                   "(changed after the build?); refused")
+
+    def _split_files(self, config: str, split: str | None) -> tuple[str, list[str]]:
+        files = self.files(config)
+        split = split or next(iter(files))
+        if split not in files:
+            raise DataFolderError(f"{self.root}: config {config!r} has no split {split!r}")
+        return split, files[split]
 
     def read_table(self, config: str, split: str | None = None) -> Any:
         """A verified ``pyarrow.Table`` of one split (default: the config's only or first split)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        files = self.files(config)
-        split = split or next(iter(files))
-        if split not in files:
-            raise DataFolderError(f"{self.root}: config {config!r} has no split {split!r}")
+        split, rels = self._split_files(config, split)
         tables = []
-        for rel in files[split]:
+        for rel in rels:
             data = (self.root / rel).read_bytes()
-            self._check_bytes(config, rel, data)
+            self._check_digest(config, rel, hashlib.sha256(data).hexdigest())
             try:
                 tables.append(pq.read_table(pa.BufferReader(data)))
             except (pa.ArrowException, OSError) as err:
                 raise DataFolderError(f"{self.root / rel}: not a readable parquet file ({str(err).splitlines()[0]})") from None
-        table = tables[0] if len(tables) == 1 else _concat(self.root / files[split][0], tables)
-        check_table(table, config, self.root / files[split][0])
+        table = tables[0] if len(tables) == 1 else _concat(self.root / rels[0], tables)
+        check_schema(table.schema, self.root / rels[0])
+        check_rows(table, config, self.root / rels[0])
         return table
 
-    def read(self, config: str) -> Any:
-        """A ``datasets.DatasetDict`` of ``config`` (every split), in memory, from verified bytes."""
+    def read(self, config: str, in_memory: bool | None = None) -> Any:
+        """A ``datasets.DatasetDict`` of ``config`` (every split) from verified files.
+
+        In memory up to :data:`IN_MEMORY_BYTES` of parquet (``in_memory`` forces either way); larger
+        configs are converted once into a ``datasets`` cache folder named by their content fingerprint
+        and memory-mapped, after the same checks.
+        """
         import datasets
 
-        return datasets.DatasetDict({split: datasets.Dataset(datasets.table.InMemoryTable(self.read_table(config, split)))
-                                     for split in self.files(config)})
+        files = self.files(config)
+        if in_memory is None:
+            in_memory = sum((self.root / rel).stat().st_size for rels in files.values() for rel in rels) <= IN_MEMORY_BYTES
+        if in_memory:
+            return datasets.DatasetDict({split: datasets.Dataset(datasets.table.InMemoryTable(self.read_table(config, split)))
+                                         for split in files})
+        digests = {}
+        for split in files:
+            digests.update(self._checked_files(config, split))
+        cache = Path(datasets.config.HF_DATASETS_CACHE) / "finereason-verified" / _combine(digests)[:16]
+        return datasets.load_dataset("parquet", data_files={split: [str((self.root / rel).resolve()) for rel in rels]
+                                                            for split, rels in files.items()}, cache_dir=str(cache))
+
+    def _checked_files(self, config: str, split: str) -> dict[str, str]:
+        """Fingerprint, schema and row checks of one split without loading it whole; {file: sha256}."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        split, rels = self._split_files(config, split)
+        digests = {}
+        for rel in rels:
+            digests[rel] = file_sha256(self.root / rel)
+            self._check_digest(config, rel, digests[rel])
+            try:
+                check_schema(pq.read_schema(self.root / rel), self.root / rel)
+            except (pa.ArrowException, OSError) as err:
+                raise DataFolderError(f"{self.root / rel}: not a readable parquet file ({str(err).splitlines()[0]})") from None
+        columns = ["id", "puzzle", "task", "inputs", "outputs"]
+        table = _concat(self.root / rels[0], [pq.read_table(self.root / rel, columns=columns) for rel in rels])
+        check_rows(table, config, self.root / rels[0])
+        return digests
 
 
 def _concat(where: Path, tables: list) -> Any:
     import pyarrow as pa
 
     try:
-        return pa.concat_tables(tables)
+        return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
     except pa.ArrowInvalid as err:
         raise DataFolderError(f"{where}: shards of one split have different schemas ({str(err).splitlines()[0]})") from None
 
 
-def check_table(table: Any, config: str, where: Path) -> None:
-    """Schema and row checks of one config's table: columns and types, task, puzzle, unique ids."""
+def check_schema(schema: Any, where: Path) -> None:
+    """The FineReason columns with string types (``messages`` any type); one-line error otherwise."""
     import pyarrow as pa
+
+    missing = [c for c in (*_STRING_COLUMNS, "messages") if c not in schema.names]
+    if missing:
+        raise DataFolderError(f"{where}: missing column(s) {', '.join(missing)}; not a FineReason dataset file")
+    for column in _STRING_COLUMNS:
+        kind = schema.field(column).type
+        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            raise DataFolderError(f"{where}: column {column!r} has type {kind}, expected string")
+
+
+def check_rows(table: Any, config: str, where: Path) -> None:
+    """Row checks of one config: no null keys, the config's task, known puzzles, unique ids."""
     import pyarrow.compute as pc
 
     from .engines import engine_names
     from .scoring import TASKS
 
-    names = set(table.column_names)
-    missing = [c for c in (*_STRING_COLUMNS, "messages") if c not in names]
-    if missing:
-        raise DataFolderError(f"{where}: missing column(s) {', '.join(missing)}; not a FineReason dataset file")
-    for column in _STRING_COLUMNS:
-        kind = table.schema.field(column).type
-        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-            raise DataFolderError(f"{where}: column {column!r} has type {kind}, expected string")
     for column in ("id", "puzzle", "task", "inputs", "outputs"):
         if table.column(column).null_count:
             raise DataFolderError(f"{where}: column {column!r} has empty (null) values")

@@ -340,3 +340,19 @@ def test_default_build_key_holds_version_and_builder_fingerprint(tmp_path, monke
     assert fdata.builder_fingerprint() == base
     (package / "sampling.py").write_text((package / "sampling.py").read_text() + "\n# changes data\n")
     assert fdata.builder_fingerprint() != base
+
+
+def test_memory_mapped_reads_are_checked_and_keyed_by_content(two_builds, tmp_path, monkeypatch):
+    import datasets
+
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf-cache")
+    target = tmp_path / "ds"
+    shutil.copytree(two_builds[0], target)
+    assert ids(open_data_folder(target).read(CONFIG, in_memory=False)["test"]) == expected_ids(two_builds[0])
+    shutil.rmtree(target)
+    shutil.copytree(two_builds[1], target)  # same path, other rows
+    assert ids(open_data_folder(target).read(CONFIG, in_memory=False)["test"]) == expected_ids(two_builds[1])
+    path = next((target / CONFIG).glob("*.parquet"))
+    path.write_bytes(path.read_bytes() + b"\0")
+    with pytest.raises(DataFolderError, match="does not match its fingerprint"):
+        open_data_folder(target).read(CONFIG, in_memory=False)
