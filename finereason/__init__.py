@@ -7,4 +7,16 @@ __version__ = "0.1.0"
 
 from .verdict import Category, ParseError, StateError, Verdict  # noqa: E402
 
-__all__ = ["Category", "ParseError", "StateError", "Verdict", "__version__"]
+__all__ = ["Category", "ParseError", "StateError", "Verdict", "__version__", "metric_path"]
+
+
+def metric_path(task: str) -> str:
+    """The installed folder of the ``evaluate`` module for ``task`` (``state_checking``,
+    ``state_transition``, ``end_to_end``): ``evaluate.load(finereason.metric_path("state_checking"))``."""
+    from importlib import resources
+
+    name = task if task.startswith("finereason_") else f"finereason_{task}"
+    folder = resources.files("finereason.metrics").joinpath(name)
+    if not folder.joinpath(f"{name}.py").is_file():
+        raise ValueError(f"no metric module for {task!r}; choose state_checking, state_transition or end_to_end")
+    return str(folder)
