@@ -99,7 +99,8 @@ def clean_leftovers(target: str | os.PathLike) -> list[Path]:
     return removed
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Flush a folder's entries (a rename) to disk; best effort."""
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:
@@ -156,7 +157,7 @@ def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8") -> I
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
 
 
 @contextlib.contextmanager
@@ -182,7 +183,7 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
 
 
-__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers"]
+__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "fsync_dir"]

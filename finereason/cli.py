@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from . import __version__
 from .atomic_io import UnsafeOutput, atomic_file, check_output
 from .engines import engine_names, get_engine
+from .jsonl import iter_json_lines
 from .official import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
 from .scoring import category_counts, summarize
 from .verdict import ParseError, StateError, Undecided
@@ -38,32 +39,9 @@ def _progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[An
 
 
 def _read_jsonl(path: str, what: str) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-empty line; ``-`` reads standard input.
-
-    Unreadable files, non-UTF-8 bytes, invalid or too deeply nested JSON raise :class:`CliError`
-    naming the file and line.
-    """
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
-    except OSError as err:
-        raise CliError(f"cannot read {what} {path}: {err.strerror or err}") from None
-    lineno = 0
-    with handle:
-        try:
-            for lineno, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    value = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise CliError(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
-                except RecursionError:
-                    raise CliError(f"{path}:{lineno}: {what} line is nested too deeply") from None
-                yield lineno, value
-        except UnicodeDecodeError:
-            raise CliError(f"{path}:{lineno + 1}: {what} file is not UTF-8 text (a binary file?)") from None
-        except OSError as err:
-            raise CliError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    """(line number, value) for each non-empty line; ``-`` reads standard input. Unreadable,
+    non-UTF-8, invalid or too deeply nested input raises :class:`CliError` naming the file and line."""
+    return iter_json_lines(path, what, CliError)
 
 
 @contextlib.contextmanager

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import json
-from pathlib import Path
 from typing import Any, Iterator
 
 import lm_eval.models  # noqa: F401  (lm-eval loads its own models only into an empty registry: load them first)
@@ -18,6 +16,7 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 from .baselines import answerer
+from .jsonl import iter_json_lines
 
 
 class _DocModel(LM):
@@ -75,23 +74,10 @@ class ReplayLM(LM):
         if not path:
             raise ValueError("finereason-replay needs model_args path=RESPONSES.jsonl")
         self.responses: dict[str, str] = {}
-        lineno = 0
-        try:
-            with open(Path(path), encoding="utf-8") as handle:
-                for lineno, line in enumerate(handle, start=1):
-                    if line.strip():
-                        obj = json.loads(line)
-                        if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
-                            raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
-                        self.responses[str(obj["id"])] = str(obj["response"])
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
-        except RecursionError:
-            raise ValueError(f"{path}:{lineno}: nested too deeply") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}:{lineno + 1}: not UTF-8 text") from None
-        except OSError as err:
-            raise ValueError(f"cannot read replay responses {path}: {err.strerror or err}") from None
+        for lineno, obj in iter_json_lines(path, "replay responses", ValueError):
+            if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
+                raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
+            self.responses[str(obj["id"])] = str(obj["response"])
 
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "ReplayLM":

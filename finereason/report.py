@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .atomic_io import atomic_file
 from .engines import engine_names
+from .jsonl import iter_json_lines
 from .evaluation import RowScore, aggregate, score_row
 from .redact import redact
 from .scoring import TASKS
@@ -254,32 +256,11 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
     path = result.samples_file
     assert path is not None
     rows: list[tuple[str | None, dict, str]] = []
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as err:
-        raise ReportError(f"cannot read {path}: {err.strerror or err}") from None
-    lineno = 0
-    with handle:
-        lines = enumerate(handle, start=1)
-        while True:
-            try:
-                lineno, line = next(lines)
-            except StopIteration:
-                break
-            except UnicodeDecodeError:
-                raise ReportError(f"{path}:{lineno + 1}: not UTF-8 text (a binary file?)") from None
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ReportError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
-            except RecursionError:
-                raise ReportError(f"{path}:{lineno}: JSON nested too deeply") from None
-            doc = record.get("doc") if isinstance(record, dict) else None
-            if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
-                raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
-            rows.append((record.get("filter"), doc, _response(record)))
+    for lineno, record in iter_json_lines(str(path), "samples", ReportError):
+        doc = record.get("doc") if isinstance(record, dict) else None
+        if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
+            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
+        rows.append((record.get("filter"), doc, _response(record)))
     filters = {f for f, _, _ in rows}
     keep = "none" if "none" in filters else (sorted(filters, key=str)[0] if filters else None)
     out = []
@@ -379,7 +360,8 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
     markdown = "\n".join(parts).rstrip() + "\n"
     summary = out_dir / "summary.md"
     try:
-        summary.write_text(markdown, encoding="utf-8")
+        with atomic_file(summary) as handle:  # an interrupted run keeps the previous summary
+            handle.write(markdown)
     except OSError as err:
         raise ReportError(f"cannot write {summary}: {err.strerror or err}") from None
     return Report(markdown, [summary] + written)

@@ -1,0 +1,39 @@
+"""The one JSON Lines reader for files a user hands to finereason (states, responses, samples, replays).
+
+Every problem is raised as one exception of the caller's choice whose message names the file and
+line: unreadable files, non-UTF-8 bytes (a binary file), invalid JSON, JSON nested too deeply for
+the parser. Blank lines are skipped; ``-`` reads standard input.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterator
+
+
+def iter_json_lines(path: str, what: str = "JSON Lines", error: type[Exception] = ValueError) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each non-empty line of ``path``; problems raise ``error(message)``."""
+    try:
+        handle = sys.stdin if str(path) == "-" else open(path, encoding="utf-8")
+    except OSError as err:
+        raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
+    lineno = 0
+    with handle:
+        try:
+            for lineno, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise error(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+                except RecursionError:
+                    raise error(f"{path}:{lineno}: {what} line is nested too deeply") from None
+                yield lineno, value
+        except UnicodeDecodeError:
+            raise error(f"{path}:{lineno + 1}: {what} file is not UTF-8 text (a binary file?)") from None
+        except OSError as err:
+            raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
+
+
+__all__ = ["iter_json_lines"]
