@@ -12,7 +12,8 @@ uninterrupted duration ``]`` (so some runs finish first), and the target is then
 Leftovers of killed runs (temporary files/folders beside the target) are counted after each point;
 the next run must remove them, which the final clean run of every command checks.
 
-    python benchmarks/stress_interrupts.py --points 200              # the full run (about 15-30 min)
+    python benchmarks/stress_interrupts.py --points 200              # spread evenly over the four commands
+    python benchmarks/stress_interrupts.py --plan score=80 label=80 tiny-model=20 build=20   # 200, fewer slow ones
     python benchmarks/stress_interrupts.py --points 8 --commands label score
 
 Exit status 1 when any point was partial, hung, or left leftovers behind the final clean run.
@@ -173,23 +174,40 @@ def point(command: Command, rng: random.Random, hang_after: float) -> str:
     return f"PARTIAL ({kind})"
 
 
+def _plan(items: list[str]) -> dict[str, int]:
+    plan = {}
+    for item in items:
+        name, _, count = item.partition("=")
+        if name not in ("score", "label", "tiny-model", "build") or not count.isdigit():
+            sys.exit(f"--plan wants COMMAND=N with COMMAND in score, label, tiny-model, build; got {item!r}")
+        plan[name] = int(count)
+    return plan
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--points", type=int, default=200, help="interrupt points in all (spread over the commands)")
     parser.add_argument("--commands", nargs="+", default=["score", "label", "tiny-model", "build"],
                         choices=["score", "label", "tiny-model", "build"])
+    parser.add_argument("--plan", nargs="+", metavar="COMMAND=N",
+                        help="points per command (overrides --points and --commands), e.g. score=80 build=20")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hang-after", type=float, default=120.0, help="seconds after the signal that count as a hang")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a new temporary folder)")
     args = parser.parse_args()
+    plan = _plan(args.plan) if args.plan else None
+    names = list(plan) if plan else args.commands
     work = args.work or Path(tempfile.mkdtemp(prefix="finereason-stress-"))
     work.mkdir(parents=True, exist_ok=True)
-    commands = setup(work, args.commands)
+    commands = setup(work, names)
     rng = random.Random(args.seed)
+    schedule = ([c for c in commands for _ in range(plan[c.name])] if plan
+                else [commands[k % len(commands)] for k in range(args.points)])
+    rng.shuffle(schedule)
+    args.points = len(schedule)
     left_behind: dict[str, int] = {c.name: 0 for c in commands}
     start = time.perf_counter()
-    for k in range(args.points):
-        command = commands[k % len(commands)]
+    for k, command in enumerate(schedule):
         outcome = point(command, rng, args.hang_after)
         command.outcomes[outcome] = command.outcomes.get(outcome, 0) + 1
         left_behind[command.name] += bool(leftovers(command.target))
