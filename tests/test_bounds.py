@@ -114,3 +114,16 @@ def test_budgets_never_fire_on_the_official_samples(capsys):
     assert main(["check-official", "--src", str(shared_path("finereason_official"))]) == 0
     out = capsys.readouterr().out
     assert "undecided" not in out and out.strip().splitlines()[-1] == "agreement: 400/400"
+
+
+
+def test_check_official_counts_undecided_states_as_disagreeing(hard_coloring, tmp_path, capsys):
+    records = read_jsonl(shared_path("finereason_official", "graphcoloring_states_sample.jsonl"))[:4]
+    n = hard_coloring.n
+    records.append({"inputs": {"graph": [list(row) for row in hard_coloring.adjacency], "chromatic_number": hard_coloring.k,
+                               "current": [0] * n, "parent": None, "grandparent": None, "unsolvable_child": None},
+                    "outputs": {"current_status": "Unsolvable"}})
+    (tmp_path / "graphcoloring_states.json").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["check-official", "--src", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-2].startswith("undecided: 1 states") and lines[-1] == "agreement: 4/5"
