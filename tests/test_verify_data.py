@@ -110,3 +110,16 @@ def test_paths_outside_the_folder_are_refused(folder, capsys):
     readme.write_text(readme.read_text().replace("sudoku_state_checking/", "../elsewhere/", 1))
     code, lines = verify(capsys, folder)
     assert code == 1 and any("outside" in f or "elsewhere" in f for f in findings(lines, folder))
+
+
+def test_an_unsolvable_end_to_end_puzzle_is_flagged(folder, capsys):
+    def change(rows, schema):
+        inputs = json.loads(rows[0]["inputs"])
+        inputs["chromatic_number"] = 1  # every graph here has an edge, so one color cannot do
+        rows[0]["inputs"] = json.dumps(inputs)
+        return pa.Table.from_pylist(rows, schema=schema)
+
+    tamper(folder, "graph_coloring_end_to_end", change)
+    code, lines = verify(capsys, folder, "--configs", "graph_coloring_end_to_end")
+    found = findings(lines, folder)
+    assert code == 1 and len(found) == 1 and ": unsolvable_puzzle: " in found[0]
