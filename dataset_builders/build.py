@@ -32,6 +32,7 @@ from finereason.engines import get_engine
 from finereason.prompts import PROMPT_VERSION
 from finereason.sampling import moves, sample_states, solution_path
 from finereason.sources import SourcePuzzle, rng_for
+from finereason.verdict import Undecided
 
 from .items import end_to_end_row, state_row
 from .layout import ConfigStats, ShardWriter, rows_table, shard_name, stat_tuple, write_card
@@ -211,7 +212,7 @@ def _child_status(engine, item) -> str:
 
 
 # ------------------------------------------------------------------ plan
-def test_groups(config: BuildConfig) -> int:
+def groups_per_test_stream(config: BuildConfig) -> int:
     """Puzzle instances planned per test stream."""
     wanted = math.ceil(config.per_task * TEST_OVERSAMPLE / SAMPLES_PER_GROUP) if config.per_task else 0
     return max(wanted, config.e2e_size)
@@ -237,17 +238,17 @@ class Stream:
         """config name -> file name written by this stream."""
         if self.kind == "train":
             return {"train": shard_name("train", self.index, train_files(config))}
-        return {name: shard_name(name, 0, 1) for name, cap in test_caps(config, self.puzzle).items() if cap}
+        return {name: shard_name(name, 0, 1) for name, cap in caps_for(config, self.puzzle).items() if cap}
 
 
-def test_caps(config: BuildConfig, puzzle: str) -> dict[str, int]:
+def caps_for(config: BuildConfig, puzzle: str) -> dict[str, int]:
     return {f"{puzzle}_state_checking": config.per_task, f"{puzzle}_state_transition": config.per_task,
             f"{puzzle}_end_to_end": config.e2e_size}
 
 
 def streams(config: BuildConfig) -> list[Stream]:
     """Every stream of the build, in plan order."""
-    out = [Stream("test", p, 0) for p in config.puzzles if test_groups(config)]
+    out = [Stream("test", p, 0) for p in config.puzzles if groups_per_test_stream(config)]
     return out + [Stream("train", "train", f) for f in range(train_files(config))]
 
 
@@ -286,7 +287,10 @@ def _test_chunk(job: Job, seed: int, order: str, tot: str | None, per_task: int,
     parts: dict[str, list[dict]] = {"sc": [], "st": [], "e2e": []}
     for i in range(job.start, job.stop):
         n = k if i * k < per_task * TEST_OVERSAMPLE else 0
-        result = run_group(Group("test", job.puzzle, i, n, n, i < e2e_size), seed, order, tot)
+        try:
+            result = run_group(Group("test", job.puzzle, i, n, n, i < e2e_size), seed, order, tot)
+        except Undecided:  # an oracle ran out of its work budget on this instance: leave it out
+            continue
         parts["sc"] += result["sc"]
         parts["st"] += result["st"]
         if result["e2e"] is not None:
@@ -318,7 +322,10 @@ def _train_chunk(job: Job, seed: int, order: str, tot: str | None, puzzles: tupl
             instances += 1
             k = TRAIN_SAMPLES[puzzle]
             wanted = {task: min(k, need[(puzzle, task)] - len(got[task])) for task in got}
-            result = run_group(Group("train", puzzle, index, wanted["sc"], wanted["st"], False), seed, order, tot, source)
+            try:
+                result = run_group(Group("train", puzzle, index, wanted["sc"], wanted["st"], False), seed, order, tot, source)
+            except Undecided:  # an oracle ran out of its work budget on this instance: leave it out
+                continue
             for task in got:
                 got[task] += result[task][: need[(puzzle, task)] - len(got[task])]
         rows += got["sc"] + got["st"]
@@ -335,7 +342,7 @@ def _settings(config: BuildConfig) -> tuple:
 
 
 def _test_key_jobs(config: BuildConfig) -> Iterator[Job]:
-    n = test_groups(config)
+    n = groups_per_test_stream(config)
     for puzzle in train_puzzles(config):
         if puzzle in config.puzzles:
             for start in range(0, n, KEYS_CHUNK):
@@ -353,7 +360,7 @@ class _Router:
         self.bar = None
 
     def full(self, stream: Stream) -> bool:
-        caps = test_caps(self.config, stream.puzzle)
+        caps = caps_for(self.config, stream.puzzle)
         return all(self.written.get(name, 0) >= cap for name, cap in caps.items())
 
     def write_stream(self, stream: Stream, results: Iterator[dict[str, Any]]) -> None:
@@ -376,7 +383,7 @@ class _Router:
         import pyarrow as pa
 
         if stream.kind == "test":
-            cap = test_caps(self.config, stream.puzzle)[name]
+            cap = caps_for(self.config, stream.puzzle)[name]
             keep = max(0, min(table.num_rows, cap - writer.rows))
             table, facts = table.slice(0, keep), facts[:keep]
         if not table.num_rows:
@@ -393,7 +400,7 @@ class _Router:
 def _jobs_for(stream: Stream, config: BuildConfig, router: _Router, test_keys: frozenset) -> Iterator[Job]:
     settings = _settings(config)
     if stream.kind == "test":
-        n = test_groups(config)
+        n = groups_per_test_stream(config)
         for start in range(0, n, TEST_CHUNK_GROUPS):
             if router.full(stream):  # later chunks would only be dropped
                 return
@@ -411,7 +418,7 @@ def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[
     """The card's facts: a function of the plan and the counts only (equal builds, equal bytes).
     ``chosen``: the streams built (default: all); shortfalls are counted over those."""
     chosen = streams(config) if chosen is None else chosen
-    tests = sum(test_groups(config) for p in config.puzzles if p in train_puzzles(config))
+    tests = sum(groups_per_test_stream(config) for p in config.puzzles if p in train_puzzles(config))
     disjoint = (f"train uses {report['train_instances']} puzzle instances, none of them one of the {tests} test "
                 f"puzzle instances of the same puzzles ({report['train_skipped']} candidates equal to a test puzzle were "
                 f"skipped); Game-of-24 multisets are split between test and train before sampling"
@@ -423,7 +430,7 @@ def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[
     for stream in chosen:
         for name in stream.files(config):
             wanted[name] = wanted.get(name, 0) + (planned_rows(config, [stream]) if name == "train"
-                                                  else test_caps(config, stream.puzzle)[name])
+                                                  else caps_for(config, stream.puzzle)[name])
     shortfalls = {name: cap - stats[name].rows for name, cap in wanted.items()
                   if name in stats and stats[name].rows < cap}
     return {"command": config.canonical_command(), "seed": config.seed, "finereason_version": __version__,
@@ -444,7 +451,7 @@ def planned_rows(config: BuildConfig, chosen: list[Stream]) -> int:
     total = 0
     for stream in chosen:
         if stream.kind == "test":
-            total += sum(test_caps(config, stream.puzzle).values())
+            total += sum(caps_for(config, stream.puzzle).values())
         else:
             total += min(config.train_file_rows, config.train_size - stream.index * config.train_file_rows)
     return total

@@ -10,14 +10,12 @@ is byte-identical to the single-machine build with the same arguments (``diff -r
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 from .build import BuildConfig, _order, build_info, streams
 from .layout import ConfigStats, write_card
-from .outdir import BuildError, output_folder
+from .outdir import BuildError, link_or_copy, output_folder
 
 
 def _info(folder: Path) -> dict[str, Any]:
@@ -76,9 +74,6 @@ def merge_shards(shards: list[Path], out: Path, overwrite: bool = False) -> dict
             for rel in info["files"]:
                 dest = tmp / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    os.link(folder / rel, dest)
-                except OSError:
-                    shutil.copy2(folder / rel, dest)
+                link_or_copy(folder / rel, dest)
         write_card(tmp, build_info(config, stats, report), stats)
     return {"out": str(target), "configs": {name: stats[name].rows for name in sorted(stats, key=_order)}}

@@ -23,7 +23,7 @@ from finereason.verdict import ParseError, StateError
 
 from .items import end_to_end_row, state_depth, state_row
 from .layout import ConfigStats, configs_in, parquet_files, stat_tuple, stored_stats, write_card, write_config
-from .outdir import BuildError, output_folder
+from .outdir import BuildError, link_or_copy, output_folder
 
 OWN_FILES = ("README.md", "build_info.json")
 
@@ -73,13 +73,6 @@ def official_rows(src: Path) -> dict[str, list[dict]]:
     return configs
 
 
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
-
-
 def _keep_existing(target: Path, tmp: Path) -> dict[str, ConfigStats]:
     """Copy what ``target`` holds besides official configs and the card; return its configs' counts."""
     if not target.is_dir():
@@ -96,9 +89,9 @@ def _keep_existing(target: Path, tmp: Path) -> dict[str, ConfigStats]:
         if entry.is_symlink():
             os.symlink(os.readlink(entry), dest)
         elif entry.is_dir():
-            shutil.copytree(entry, dest, symlinks=True, copy_function=_link_or_copy)
+            shutil.copytree(entry, dest, symlinks=True, copy_function=link_or_copy)
         else:
-            _link_or_copy(str(entry), str(dest))
+            link_or_copy(entry, dest)
     return kept
 
 

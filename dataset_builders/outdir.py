@@ -102,6 +102,14 @@ def recover(target: Path) -> list[Path]:
     return touched
 
 
+def link_or_copy(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """Hard-link ``src`` to ``dst`` (same file system: instant, no extra space), else copy it."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 def _fsync_dir(directory: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)

@@ -23,7 +23,7 @@ class WorkerError(RuntimeError):
 
 
 def _worker_loop(conn, fn: Callable[[Any], Any]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     while True:
         try:
             message = conn.recv()
@@ -61,15 +61,25 @@ class WorkerPool:
     def __enter__(self) -> "WorkerPool":
         if self.num_proc > 1:
             ctx = _context()
+            # SIGINT is blocked while the fork server and the workers start: they inherit the mask, so
+            # a Ctrl-C (sent to the whole process group) cannot interrupt them half-started; here it
+            # stays pending and is raised as soon as the mask is restored.
+            can_block = hasattr(signal, "pthread_sigmask")
             try:
-                for _ in range(self.num_proc):
-                    parent_end, child_end = ctx.Pipe()
-                    proc = ctx.Process(target=_worker_loop, args=(child_end, self.fn), daemon=True)
-                    proc.start()
-                    child_end.close()
-                    self.workers.append((proc, parent_end))
+                old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
+                try:
+                    for _ in range(self.num_proc):
+                        parent_end, child_end = ctx.Pipe()
+                        proc = ctx.Process(target=_worker_loop, args=(child_end, self.fn), daemon=True)
+                        proc.start()
+                        child_end.close()
+                        self.workers.append((proc, parent_end))
+                finally:
+                    if can_block:
+                        signal.pthread_sigmask(signal.SIG_SETMASK, old)
             except BaseException:
                 _stop(self.workers, False)
+                self.workers = []
                 raise
         return self
 

@@ -41,7 +41,7 @@ def moves(engine: Engine, puzzle: Any, state: Any, order: str | None = "paper") 
     """Children that change the state, from :meth:`Engine.branch` (``order``) or, with ``order=None``,
     from every minimal move (:meth:`Engine.children`). An unchanged state is never a move."""
     kids = engine.children(puzzle, state) if order is None else engine.branch(puzzle, state, order)
-    return (child for child in kids if not engine.same(child, state))
+    return (child for child in kids if child != state)  # state equality is node identity (grid: the cells)
 
 
 def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = "paper", solvable: bool | None = None,
