@@ -117,7 +117,11 @@ _CONNECTOR_WORDS = frozenset({
     "boxed", "not", "answer", "well", "hmm", "um", "uh", "wait", "no", "yes", "actually", "really", "which",
     "one", "between",
 })
-_ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given"})
+_GLUE = frozenset("\\$*_{}()[]`,;:/|")
+_SPAM_MARKERS = frozenset({"answer", "answers", "boxed"})
+_HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
+_ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",
+                                   "choice", "answer", "vs", "versus", "nor", "either"})
 _CONDITION_AFTER = frozenset({"if", "unless", "otherwise", "when", "provided", "assuming", "only"})
 _CONDITION_BEFORE = frozenset({"otherwise", "else", "if", "unless", "when"})
 _QUESTION_BEFORE = frozenset({"whether", "if", "check", "checking", "determine", "determining", "decide", "deciding"})
@@ -202,7 +206,7 @@ class _ChoiceReader:
         if strict_case and w not in ("A", "B"):
             return False
         if nxt.isalpha():
-            return nxt in _ARTICLE_FOLLOWERS_OK or nxt in _KEYWORDS or (nxt in ("not", "un") and w == "B")
+            return nxt in _ARTICLE_FOLLOWERS_OK or t.words[i + 1] in ("A", "B") or nxt in _KEYWORDS or nxt in ("not", "un")
         if nxt == "'" or nxt == "’":
             return False  # "A's"
         return not nxt.isdigit()
@@ -277,7 +281,7 @@ class _ChoiceReader:
             found = self.option(j, True)
             if found is not None:
                 return found
-            if t.low[j] in _FILLER_WORDS or t.words[j] in _FILLER_MARKS:
+            if t.low[j] in _FILLER_WORDS or t.words[j] in _FILLER_MARKS or t.low[j] in _NEGATION_SKIP:
                 j += 1
                 continue
             if t.low[j] in ("yes", "no") and not (j + 1 < t.n and (t.low[j + 1] in _KEYWORDS or t.low[j + 1] == "longer")):
@@ -285,21 +289,31 @@ class _ChoiceReader:
             return None
         return None
 
-    def _extend(self, first: _Mention, explicit: bool) -> tuple[set[str], int]:
-        """The classes named by one answer: ``first`` and every option chained to it by connectors."""
+    def _extend(self, first: _Mention, explicit: bool) -> tuple[set[str], int, bool]:
+        """The classes named by one answer: ``first`` and every option chained to it by connectors.
+
+        Also tells whether the chain took in an explicit marker ("(A) or \\boxed{B}"): a loose
+        mention joins a later marked answer only through a hedge word (or, /, vs, ...).
+        """
         t = self.t
         classes = {first.cls} if first.cls else set()
         end = first.end
         while end < t.n:
             j = end
             skipped = 0
+            hedged, glued = False, True
             while j < t.n and skipped < _MAX_GAP_TOKENS:
                 word = t.low[j]
-                if word in _MARKERS and not explicit:
-                    break
-                if word in _CONNECTOR_WORDS or (len(word) == 1 and not word.isalnum() and word != "?"):
+                if word in _MARKERS and not (hedged or explicit and word in _SPAM_MARKERS
+                                             or skipped <= 6 and not t.newline_before(j) and glued):
+                    break  # a new answer ("Correction: (B)"), unless chained by a hedge word, glued or repeated
+                glued = glued and word in _GLUE
+                if (word in _CONNECTOR_WORDS or word in _NEGATION_SKIP or word in _MARKERS
+                        or (len(word) == 1 and not word.isalnum() and word != "?")):
                     if self.option(j, True) is not None:
                         break
+                    hedged = hedged or word in _HEDGE_WORDS
+                    explicit = explicit or (word in _MARKERS and hedged)
                     j += 1
                     skipped += 1
                     continue
@@ -310,7 +324,30 @@ class _ChoiceReader:
             if nxt.cls:
                 classes.add(nxt.cls)
             end = nxt.end
-        return classes, end
+        return classes, end, explicit
+
+    def _hedged_letter_before(self, i: int, floor: int) -> str | None:
+        """A bare capital letter just before the option at ``i``, with only punctuation, hedge words
+        or one line break between ("A or (B)", "A (B)", "A/B", "So: A\n(B)"): both are named."""
+        t = self.t
+        j = i - 1
+        breaks = 0
+        for _ in range(8):
+            if j < floor:
+                return None
+            if t.newline_before(j + 1):
+                breaks += 1
+                if breaks > 1:
+                    return None
+            word = t.words[j]
+            if word in ("A", "B"):
+                return word if j == 0 or t.words[j - 1] not in _OPEN else None
+            low = t.low[j]
+            if not (len(word) == 1 and not word.isalnum() or low in _HEDGE_WORDS or low in _NEGATIONS
+                    or low in _NEGATION_SKIP or low in _CONNECTOR_WORDS and low not in _MARKERS):
+                return None
+            j -= 1
+        return None
 
     def _conditional(self, start: int, end: int) -> bool:
         """Whether the answer at tokens ``[start, end)`` is stated under a condition or as a question."""
@@ -368,6 +405,7 @@ class _ChoiceReader:
         last_loose: tuple[set[str], int] | None = None
         i = 0
         low = t.low
+        floor = 0  # where the previous answer ended
         while i < t.n:
             lw = low[i]
             if lw not in _STARTERS:
@@ -385,13 +423,16 @@ class _ChoiceReader:
             if first is None:
                 i += 1
                 continue
-            classes, end = self._extend(first, explicit)
+            classes, end, explicit = self._extend(first, explicit)
+            before = self._hedged_letter_before(min(i - (lw == "boxed"), first.start), floor)
+            if before:
+                classes.add(before)
             if not self._conditional(first.start, end):
                 if explicit:
                     last_explicit = (classes, i)
                 else:
                     last_loose = (classes, i)
-            i = max(end, i + 1)
+            i = floor = max(end, i + 1)
         chosen = last_explicit or last_loose
         if chosen is None:
             return Choice(None, False, "no final answer (A)/(B) found")
@@ -434,7 +475,10 @@ _INTRO = re.compile(
     r"\b(?:" + "|".join(_INTRO_WORDS) + r")\b)*",
     re.IGNORECASE,
 )
-_HEDGE = re.compile(r"[\s*_`$.,]*(?:or|and/or|alternatively)\b[\s*_`$:,]*(?:\\\[\s*)?\[", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"[\s*_`$.,;/|]{0,40}(?:(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20})?(?:\\\[\s{0,10})?\[",
+    re.IGNORECASE,
+)
 _TRUNCATED = -1
 _LOWER_MARKERS = {pattern: re.compile(pattern.pattern) for pattern in (_NEXT_STATE, _SOLUTION_MARK)}
 
@@ -501,6 +545,44 @@ def _has_content(payload: str) -> bool:
     return any(c.isdigit() for c in payload) or "'" in payload or '"' in payload or not payload[1:-1].strip()
 
 
+_ROW_GAP = re.compile(r"[ \t]{0,20},?[ \t]{0,20}(?:\r?\n[ \t]{0,20})?(?=\[)")
+MAX_ROWS = 64
+
+
+def _row_sequence(region: str, begin: int, stop: int) -> tuple[list[str], int]:
+    """Flat lists that follow each other on consecutive lines (or after commas): ``[1, 2]\n[3, 4]``."""
+    rows = [region[begin:stop]]
+    while len(rows) < MAX_ROWS:
+        gap = _ROW_GAP.match(region, stop, min(len(region), stop + 64))
+        if gap is None:
+            break
+        try:
+            end = list_end(region, gap.end())
+        except ParseError:
+            break
+        row = region[gap.end():end] if end != _TRUNCATED else ""
+        if not row or "[" in row[1:]:
+            break
+        rows.append(row)
+        stop = end
+    return rows, stop
+
+
+def _offers_another(region: str, stop: int, payload: str) -> bool:
+    """Whether a different list follows the answer's list with only "or"/separators between ("[..] or [..]")."""
+    hedge = _HEDGE.match(region, stop, min(len(region), stop + 80))
+    if hedge is None:
+        return False
+    try:
+        other_end = list_end(region, hedge.end() - 1)
+    except ParseError:
+        return True
+    if other_end == _TRUNCATED:
+        return True
+    other = region[hedge.end() - 1:other_end]
+    return "".join(other.split()) != "".join(payload.split())
+
+
 def marked_list(region: str, marker: re.Pattern[str] = _NEXT_STATE) -> str:
     """The list after the last ``marker`` that is directly followed by a complete list.
 
@@ -530,7 +612,11 @@ def marked_list(region: str, marker: re.Pattern[str] = _NEXT_STATE) -> str:
         payload = region[begin:stop]
         if not _has_content(payload):
             continue
-        if _HEDGE.match(region, stop, min(len(region), stop + 40)):
+        if "[" not in payload[1:]:  # rows printed one per line without the outer brackets
+            rows, stop = _row_sequence(region, begin, stop)
+            if len(rows) > 1:
+                payload = "[" + ", ".join(rows) + "]"
+        if _offers_another(region, stop, payload):
             raise ParseError("the final answer offers more than one state")
         return payload
     if truncated:
@@ -594,17 +680,18 @@ _MARKUP_SPANS = (
     ("\\mathbf{", "{"),
 )
 _EXPRESSION_MARK = re.compile(r"answer|solution|\\boxed\{", re.IGNORECASE)
-_MARK_INTRO = re.compile(r"(?:[\s*_:：=>`$#-]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
+_MARK_INTRO = re.compile(r"(?:[\s*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LEAD_PROSE = re.compile(
     r"[A-Za-z][A-Za-z ,']{0,80}?(?:\b(?:is|be|get|gives|as|use|by)\b|[:,])\s+(?=[0-9(\[{\\-])"
 )
 _PROSE_TAIL = re.compile(
-    r"[.,;:]\s+(?=[A-Za-z])|\s+\((?=[A-Za-z])|\s+[—–-]{1,2}\s+(?=[A-Za-z])|"
+    r"[.,;:]\s+(?=[A-Za-z])(?!(?:or|and|alternatively|otherwise|maybe|perhaps|possibly|either|plus)\b)|\s+\((?=[A-Za-z])|\s+[—–-]{1,2}\s+(?=[A-Za-z])|"
     r"\s+(?=(?:because|since|which|where|using|with|thus|hence|therefore|so|as|this|that|it|each|all|uses|works|"
     r"and\s+(?:it|this|that|each|all|every))\b)",
     re.IGNORECASE,
 )
 _EXPRESSION_START = frozenset("0123456789([{\\")
+_NEXT_LINE_HEDGE = re.compile(r"\s{0,40}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
 _COLON_AFTER = re.compile(r"[*_ ]{0,4}[:：]")
 _MAX_LINE_CHARS = 2_000
 
@@ -667,15 +754,21 @@ def _statement_node(segment: str, target: int) -> Any:
 
 
 def _answer_lines(region: str, end: int) -> str:
-    """The answer text after a marker ending at ``end``: the rest of its line, or the next non-empty line."""
+    """The answer text after a marker ending at ``end``: the rest of its line, or the next non-empty line.
+
+    Raises :class:`ParseError` when the next line offers an alternative ("or ...").
+    """
     intro = _MARK_INTRO.match(region, end, min(len(region), end + 200))
     start = intro.end() if intro else end
     line_end = region.find("\n", start)
     line = region[start:line_end if line_end >= 0 else len(region)]
-    if line.strip() or line_end < 0:
-        return line[:_MAX_LINE_CHARS]
-    nxt = region.find("\n", line_end + 1)
-    return region[line_end + 1:nxt if nxt >= 0 else len(region)][:_MAX_LINE_CHARS]
+    if not line.strip() and line_end >= 0:
+        start = line_end + 1
+        line_end = region.find("\n", start)
+        line = region[start:line_end if line_end >= 0 else len(region)]
+    if line_end >= 0 and _NEXT_LINE_HEDGE.match(region, line_end, min(len(region), line_end + 80)):
+        raise ParseError("the final answer offers more than one expression")
+    return line[:_MAX_LINE_CHARS]
 
 
 def _answer_bearing(segment: str) -> bool:
