@@ -170,6 +170,10 @@ class DataFolder:
                         raise DataFolderError(f"{path}: missing (listed for config {config!r} in README.md)")
                     found.append(path.relative_to(self.root).as_posix())
             out[split] = found
+        recorded = (self.manifest or {}).get("configs", {}).get(config) or {}
+        lost = sorted(set(recorded.get("files", {})) - {rel for rels in out.values() for rel in rels})
+        if self.verify and lost:  # a deleted shard must not quietly shrink the data
+            raise DataFolderError(f"{self.root / lost[0]}: recorded in {MANIFEST_FILE} but missing or not listed in README.md")
         self._files[config] = out
         return out
 

@@ -147,6 +147,14 @@ def test_changed_bytes_fail_the_fingerprint(copy):
     assert open_data_folder(copy, verify=False).files(CONFIG)["test"] == [path.relative_to(copy).as_posix()]
 
 
+def test_a_lost_shard_is_refused(copy):
+    info = json.loads((copy / "build_info.json").read_text())
+    info["data"]["configs"][CONFIG]["files"][f"{CONFIG}/test-00001-of-00002.parquet"] = "0" * 64
+    (copy / "build_info.json").write_text(json.dumps(info))
+    with pytest.raises(DataFolderError, match="test-00001-of-00002.parquet: recorded in build_info.json but missing"):
+        fdata.load_config(CONFIG)
+
+
 def test_missing_manifest_is_refused(copy):
     info = json.loads((copy / "build_info.json").read_text())
     del info["data"]
