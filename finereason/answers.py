@@ -679,6 +679,7 @@ _MARKUP_SPANS = (
     ("✓", " "), ("✔", " "), ("✅", " "), ("\\text{", "{"), ("\\textbf{", "{"), ("\\mathrm{", "{"),
     ("\\mathbf{", "{"),
 )
+_TIMES_X = re.compile(r"(?<=[0-9)}])[ ]{0,3}[xX][ ]{0,3}(?=[0-9({\\])")
 _EXPRESSION_MARK = re.compile(r"answer|solution|\\boxed\{", re.IGNORECASE)
 _MARK_INTRO = re.compile(r"(?:[\s*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LEAD_PROSE = re.compile(
@@ -715,11 +716,14 @@ def _boxed_contents(text: str) -> str:
 
 
 def clean_math(text: str) -> str:
-    """Arithmetic text without markdown and LaTeX wrappers (``**``, backticks, ``$``, ``\\boxed{}``, ...)."""
+    """Arithmetic text without markdown and LaTeX wrappers (``**``, backticks, ``$``, ``\\boxed{}``, ...);
+    a lone ``x``/``X`` between two operands (``6 x 4``, ``(2 + 1)x(7 + 1)``) becomes ``*``."""
     text = _boxed_contents(text)
     for old, new in _MARKUP_SPANS:
         if old in text:
             text = text.replace(old, new)
+    if "x" in text or "X" in text:
+        text = _TIMES_X.sub("*", text)
     return text
 
 

@@ -12,8 +12,7 @@ Grammar (usual precedence, left-associative)::
     group  := "(" expr ")" | "{" expr "}" | FRAC "{" expr "}" "{" expr "}"
     NUMBER := 1 to 6 ASCII digits
 
-Accepted spellings: ``×``, ``·``, ``⋅``, ``∗``, ``\times``, ``\cdot``, ``\ast`` and a lone ``x``/``X``
-between two operands (``6 x 4``) for ``*``; ``÷``,
+Accepted spellings: ``×``, ``·``, ``⋅``, ``∗``, ``\times``, ``\cdot``, ``\ast`` for ``*``; ``÷``,
 ``\div`` for ``/``; ``−`` (minus sign) and ``–`` (en dash) for ``-``; ``\frac``/``\dfrac``/``\tfrac``
 (nested) for division; ``\left``/``\right`` and LaTeX spacing (``\,`` ``\;`` ``\!`` ``\:``) are
 ignored. Implicit multiplication is read only between groups: ``(10 - 4)(13 - 9)``.
@@ -129,10 +128,6 @@ def _tokens(text: str) -> list[str | int]:
             i = j
         elif ch.isspace():
             i += 1
-        elif ch in "xX" and _times_x(text, i, out):
-            out.append("*")
-            nodes += 1
-            i += 1
         elif ch.isalpha() or ch == "_":
             j = i
             while j < n and j - i < 20 and (text[j].isalnum() or text[j] == "_"):
@@ -147,20 +142,6 @@ def _tokens(text: str) -> list[str | int]:
         if nodes > MAX_NODES:
             raise ParseError(f"expression has more than {MAX_NODES} numbers and operators")
     return out
-
-
-def _times_x(text: str, i: int, out: list[str | int]) -> bool:
-    """Whether the letter at ``i`` is a lone ``x`` between two operands ("6 x 4", "(2 + 1)x(7 + 1)")."""
-    if not out or not (isinstance(out[-1], int) or out[-1] in (")", "}")):
-        return False
-    if i > 0 and (text[i - 1].isalpha() or text[i - 1] == "_"):
-        return False
-    j = i + 1
-    if j < len(text) and (text[j].isalpha() or text[j] == "_"):
-        return False
-    while j < len(text) and text[j] == " ":
-        j += 1
-    return j < len(text) and ("0" <= text[j] <= "9" or text[j] in "({\\")
 
 
 # ------------------------------------------------------------------ parser
