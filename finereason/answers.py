@@ -96,7 +96,8 @@ _KEYWORDS = {
     "unsolvable": "B", "unsolveable": "B", "insolvable": "B", "uncolorable": "B", "uncolourable": "B",
     "noncolorable": "B", "nonsolvable": "B",
 }
-_MARKERS = frozenset({"answer", "answers", "boxed", "correction", "corrected", "verdict", "conclusion"})
+_MARKERS = frozenset({"answer", "answers", "boxed", "correction", "corrected", "verdict", "conclusion", "choose", "chose",
+                      "pick", "picked", "select", "selected"})
 _NEGATIONS = frozenset({"not", "non", "never", "cannot", "no", "nor"})
 _NEGATION_SKIP = frozenset({"-", "be", "is", "currently", "still", "actually", "really", "longer", "yet", "even",
                             "truly", "definitely", "certainly", "3", "4", "k", "2", "5", "6", "7", "8", "9"})
@@ -118,7 +119,6 @@ _CONNECTOR_WORDS = frozenset({
     "one", "between",
 })
 _GLUE = frozenset("\\$*_{}()[]`,;:/|")
-_SPAM_MARKERS = frozenset({"answer", "answers", "boxed"})
 _HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
 _ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",
                                    "choice", "answer", "vs", "versus", "nor", "either"})
@@ -304,9 +304,8 @@ class _ChoiceReader:
             hedged, glued = False, True
             while j < t.n and skipped < _MAX_GAP_TOKENS:
                 word = t.low[j]
-                if word in _MARKERS and not (hedged or explicit and word in _SPAM_MARKERS
-                                             or skipped <= 6 and not t.newline_before(j) and glued):
-                    break  # a new answer ("Correction: (B)"), unless chained by a hedge word, glued or repeated
+                if word in _MARKERS and not (hedged or skipped <= 6 and not t.newline_before(j) and glued):
+                    break  # a new answer ("Correction: (B)"), unless chained by a hedge word or glued on
                 glued = glued and word in _GLUE
                 if (word in _CONNECTOR_WORDS or word in _NEGATION_SKIP or word in _MARKERS
                         or (len(word) == 1 and not word.isalnum() and word != "?")):
