@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .engines import Engine, get_engine
+from .jsonl import iter_json_lines
 
 OFFICIAL_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
 _STATES_FILE = re.compile(r"^(sudoku|graphcoloring|game24|gridpuzzle)_states(?:_sample)?\.jsonl?$")
@@ -40,15 +41,7 @@ def read_records(path: str | Path) -> list[dict]:
             raise OfficialDataError(f"{path}: expected a list of objects")
         return data
     records = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise OfficialDataError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
-        except RecursionError:
-            raise OfficialDataError(f"{path}:{lineno}: JSON nested too deeply") from None
+    for lineno, record in iter_json_lines(str(path), "official", OfficialDataError):
         if not isinstance(record, dict):
             raise OfficialDataError(f"{path}:{lineno}: expected a JSON object")
         records.append(record)
