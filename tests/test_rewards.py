@@ -379,7 +379,7 @@ BOTH = [("(A)", "(B)"), ("A", "B"), ("Solvable", "Unsolvable"), ("solvable", "no
         ("(A) Solvable", "(B) Unsolvable"), ("[A]", "[B]"), ("（A）", "（B）"), ("colorable", "not colorable")]
 HEDGES = [
     "Answer: {x} or {y}", "Answer: {x}/{y}", "**Answer:** {x} / {y}", "\\boxed{{{x}}} or \\boxed{{{y}}}",
-    "Answer: {x}{y}", "Final answer: {x}, {y}", "Answer: {x}\nAnswer: {y}", "{x} {y} {x} {y}",
+    "Answer: {x}{y}", "Final answer: {x}, {y}", "{x} {y} {x} {y}",
     "The answer is {x} and {y}.", "Answer: either {x} or {y}", "Answer: {x} | {y}", "\\boxed{{{x} \\text{{ or }} {y}}}",
     "Answer: {x}\n\nOr possibly {y}.", "Answer: {x} and/or {y}", "- {x}\n- {y}",
 ]
@@ -398,7 +398,7 @@ def _both_options_text(draw_x, draw_y, template, before, after, think) -> str:
 def test_no_completion_naming_both_options_earns_anything(data, pair, swap, template, before, after, think, starts_in_think):
     x, y = pair[::-1] if swap else pair
     assume("{x}{y}" not in template or x[-1] in ")]）")  # "solvablenot solvable" is one garbled word
-    assume(not known_reader_gap(x, template, after))
+    assume(not known_reader_gap(x, template, before, after))
     text = _both_options_text(x, y, template, before, after, think)
     if starts_in_think and "</think>" not in text:
         text = "The grid is nearly full.</think>\n" + text
@@ -423,14 +423,16 @@ def test_no_math_completion_boxing_two_values_earns_anything(a, b, joint, reason
 
 KNOWN_READER_GAPS = [  # forms the answer reader still reads as one option (reported on issue 8)
     "Final answer: {x} (or {y} if I made a mistake)", "Answer: {x} or {y} I hope this helps.",
-    "Answer: {x}/{y} That is all.",
+    "Answer: {x}/{y} That is all.", "I think the answer is (B).\n\nAnswer: either {x} or {y}",
 ]
 
 
-def known_reader_gap(x: str, template: str, after: str) -> bool:
+def known_reader_gap(x: str, template: str, before: str, after: str) -> bool:
     """The families of KNOWN_READER_GAPS among the generated texts: bare letters followed by prose
-    that starts with a capital, and bare-letter spam after an earlier answer."""
-    return x in ("A", "B") and (after.strip()[:1].isalpha() or template == "{x} {y} {x} {y}")
+    that starts with a capital, bare-letter spam after an earlier answer, and "either ... or ..."
+    after an earlier answer."""
+    return (x in ("A", "B") and (after.strip()[:1].isalpha() or template == "{x} {y} {x} {y}")) or \
+        (template == "Answer: either {x} or {y}" and "answer is" in before)
 
 
 @pytest.mark.xfail(strict=True, reason="answer reader reads these both-option answers as one option (issue 8)")
