@@ -628,3 +628,29 @@ def test_slurm_script_commands(tmp_path, nodes, mode, expect):
     if nodes > 1:
         assert "trainers/grpo.py --config trainers/recipes/DeepSeek-R1-Distill-Qwen-7B/grpo/config_" in calls
         assert "--seed 1" in calls
+
+
+# ------------------------------------------------------------------ the learning benchmark's data
+def test_learning_benchmark_states():
+    """benchmarks/bench_grpo_learning.py trains on Game-of-24 states with one expression left, half
+    solvable (the expression is 24) and half not, in the train schema the rewards read."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_grpo_learning as B
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    from finereason.arith import evaluate, parse
+    from finereason.engines import get_engine
+
+    engine = get_engine("game_of_24")
+    rows = B.easiest_rows(12, seed=3)
+    assert [r["label"] for r in rows] == ["Solvable", "Unsolvable"] * 6
+    assert rows == B.easiest_rows(12, seed=3)  # seeded
+    for row in rows:
+        item = engine.item_from_official({"inputs": json.loads(row["inputs"]), "outputs": json.loads(row["outputs"])})
+        assert len(item.current) == 1 and row["task"] == "state_checking" and row["puzzle"] == "game_of_24"
+        assert engine.is_solvable(item.puzzle, item.current) == (row["label"] == "Solvable")
+        (expression,) = json.loads(row["inputs"])["current"]   # the official schema: a list of expression strings
+        assert (evaluate(parse(expression)) == 24) == (row["label"] == "Solvable"), expression
+    assert B.names_both("Answer: (A) or (B)") and B.names_both("A) ... B)") and not B.names_both("Answer: (B)\nAnswer: (B)")
+    assert B.final_names_both("Answer: (A) Note: (B)") and not B.final_names_both("Answer: (B)\nAnswer: (A)")
