@@ -245,6 +245,8 @@ def test_partial_credit_rejected(credit, message):
 def test_registry_names_and_errors():
     rewards = R.get_rewards(["puzzle", "math", "format", "state_transition"], partial_credit={"sibling": 0.5})
     assert [f.__name__ for f in rewards] == ["puzzle_reward", "math_reward", "format_reward", "state_transition_reward"]
+    thinking = R.get_rewards(["puzzle", "math", "format", "state_transition"], starts_in_think=True)
+    assert [f.__name__ for f in thinking] == [f.__name__ for f in rewards]  # TRL logs rewards/<name>/mean
     assert set(R.REGISTRY) == set(R.REQUIRED_COLUMNS)
     with pytest.raises(R.RewardConfigError, match="unknown reward 'accuracy'.*known rewards: state_checking"):
         R.get_rewards(["puzzle", "accuracy"])
