@@ -30,7 +30,7 @@ from .verdict import ParseError
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
-CHOICE_WINDOW_CHARS = 65_536   # the state-checking answer is read in the last 64k characters
+CHOICE_WINDOW_CHARS = 16_384   # the state-checking answer is read in the last 16k characters
 _MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marker and an option
 _SENTENCE_TOKENS = 40          # how far a sentence is searched for conditions
 
@@ -458,10 +458,9 @@ MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
 MAX_ATTEMPTS = 16              # marked lists tried, last first
 MAX_MARKS = 256                # markers examined, last first (later prose mentions are skipped)
+SCAN_BUDGET = 4 * MAX_LIST_CHARS  # characters scanned for lists per answer
 _INTRO_CHARS = 300             # text allowed between a marker and its list
 _STRUCT = re.compile(r"[\[\]'\"\n\\]")
-_NEXT_STATE = re.compile(r"next[ \t_-]{0,3}state", re.IGNORECASE)
-_SOLUTION_MARK = re.compile(r"answer|solution", re.IGNORECASE)
 _INTRO_WORDS = (
     "is", "are", "would", "be", "will", "the", "new", "becomes", "become", "as", "follows", "here", "python", "json",
     "plaintext", "text", "final", "answer", "solution", "solved", "complete", "completed", "full", "filled", "grid",
@@ -479,7 +478,44 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 _TRUNCATED = -1
-_LOWER_MARKERS = {pattern: re.compile(pattern.pattern) for pattern in (_NEXT_STATE, _SOLUTION_MARK)}
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
+_NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),)
+_SOLUTION_MARKS: Marks = (("answer", None), ("solution", None))
+_EXPRESSION_MARKS: Marks = (("answer", None), ("solution", None), ("\\boxed{", None))
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case with the same offsets (ASCII-only lowering when unicode changes lengths)."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS) -> list[tuple[int, int]]:
+    """``(start, end)`` of the last ``limit`` markers in ``text``, in text order (case-insensitive).
+
+    Searched backwards with ``str.rfind`` (C speed, from the end, where answers are); a marker word
+    is confirmed by its pattern, and at most ``4 * limit`` occurrences of each word are examined.
+    """
+    low = _lowered(text)
+    found: list[tuple[int, int]] = []
+    for word, pattern in marks:
+        pos, kept = len(low), 0
+        for _ in range(4 * limit):
+            at = low.rfind(word, 0, pos)
+            if at < 0 or kept >= limit:
+                break
+            pos = at
+            if pattern is None:
+                found.append((at, at + len(word)))
+                kept += 1
+            else:
+                m = pattern.match(low, at)
+                if m is not None:
+                    found.append((at, m.end()))
+                    kept += 1
+    found.sort()
+    return found[-limit:]
 
 
 def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
@@ -582,29 +618,25 @@ def _offers_another(region: str, stop: int, payload: str) -> bool:
     return "".join(other.split()) != "".join(payload.split())
 
 
-def marked_list(region: str, marker: re.Pattern[str] = _NEXT_STATE) -> str:
+def marked_list(region: str, marks: Marks = _NEXT_STATE_MARKS) -> str:
     """The list after the last ``marker`` that is directly followed by a complete list.
 
     Prose after a list and marker mentions without a list are ignored; a final list cut off by the
     end of the text falls back to the last complete one. Raises :class:`ParseError` when no marked
     list is complete, or when the final answer offers two lists ("[...] or [...]").
     """
-    low = region.lower()
-    if len(low) == len(region):  # a case-sensitive search on the lowered text is several times faster
-        ends = [m.end() for m in _LOWER_MARKERS.get(marker, marker).finditer(low)]
-    else:
-        ends = [m.end() for m in marker.finditer(region)]
     truncated = False
-    tried = 0
-    for end in reversed(ends[-MAX_MARKS:]):
+    tried, budget = 0, SCAN_BUDGET
+    for _, end in reversed(last_marks(region, marks)):
         intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
         begin = intro.end() if intro else end
         if begin >= len(region) or region[begin] != "[":
             continue
         tried += 1
-        if tried > MAX_ATTEMPTS:
+        if tried > MAX_ATTEMPTS or budget <= 0:
             break
-        stop = list_end(region, begin)
+        stop = list_end(region, begin, min(MAX_LIST_CHARS, budget))
+        budget -= (len(region) if stop == _TRUNCATED else stop) - begin
         if stop == _TRUNCATED:
             truncated = True
             continue
@@ -620,36 +652,38 @@ def marked_list(region: str, marker: re.Pattern[str] = _NEXT_STATE) -> str:
         return payload
     if truncated:
         raise ParseError("the answer's list is cut off before it closes")
-    raise ParseError(f"no list found after {'a ' + repr(marker.pattern) if marker is not _NEXT_STATE else 'Next state:'}")
+    what = "Next state:" if marks is _NEXT_STATE_MARKS else " or ".join(repr(word) for word, _ in marks)
+    raise ParseError(f"no list found after {what}")
 
 
 def last_list(region: str) -> str:
-    """The last complete top-level list in ``region`` (for answers that use no marker)."""
+    """The last complete top-level list in ``region`` (for answers that use no marker).
+
+    Found backwards from the last ``[``: the first complete list with content, widened to any
+    earlier ``[`` whose list encloses it. At most ``4 * MAX_ATTEMPTS`` openings and ``SCAN_BUDGET`` characters
+    are examined, so degenerate text ("[[[[...") costs a bounded amount.
+    """
     found: tuple[int, int] | None = None
-    depth, quote, begin, skip_to = 0, "", -1, -1
-    for m in _STRUCT.finditer(region):
-        at = m.start()
-        if at < skip_to:
+    pos, budget = len(region), SCAN_BUDGET
+    for _ in range(4 * MAX_ATTEMPTS):
+        begin = region.rfind("[", 0, pos)
+        if begin < 0 or budget <= 0:
+            break
+        pos = begin
+        try:
+            stop = list_end(region, begin, min(MAX_LIST_CHARS, budget))
+        except ParseError:
+            budget -= MAX_LIST_CHARS
             continue
-        ch = m.group()
-        if depth == 0:
-            if ch == "[":
-                depth, begin = 1, at
-        elif quote:
-            if ch == "\\":
-                skip_to = at + 2
-            elif ch == quote or ch == "\n":
-                quote = ""
-        elif ch == "'" or ch == '"':
-            quote = ch
-        elif ch == "[":
-            depth += 1
-            if depth > MAX_LIST_DEPTH:
-                depth = 0  # not a state: skip it
-        elif ch == "]":
-            depth -= 1
-            if depth == 0 and at + 1 - begin <= MAX_LIST_CHARS and _has_content(region[begin:at + 1]):
-                found = (begin, at + 1)
+        budget -= (len(region) if stop == _TRUNCATED else stop) - begin
+        if stop == _TRUNCATED:
+            found = None  # lists found so far sit inside a list cut off by the end of the text
+            continue
+        if found is None:
+            if _has_content(region[begin:stop]):
+                found = (begin, stop)
+        elif stop >= found[1]:
+            found = (begin, stop)  # an enclosing list (siblings and earlier lists are passed over)
     if found is None:
         raise ParseError("no list found in the answer")
     return region[found[0]:found[1]]
@@ -657,13 +691,13 @@ def last_list(region: str) -> str:
 
 def next_state_payload(region: str) -> str:
     """The state-transition answer: the list of the last complete ``Next state:``."""
-    return marked_list(region, _NEXT_STATE)
+    return marked_list(region, _NEXT_STATE_MARKS)
 
 
 def solution_payload(region: str) -> str:
     """The end-to-end list answer: the last ``Answer:``/``Solution:`` list, else the last list."""
     try:
-        return marked_list(region, _SOLUTION_MARK)
+        return marked_list(region, _SOLUTION_MARKS)
     except ParseError as err:
         if "more than one" in str(err):
             raise
@@ -679,7 +713,6 @@ _MARKUP_SPANS = (
     ("\\mathbf{", "{"),
 )
 _TIMES_X = re.compile(r"(?<=[0-9)}])[ ]{0,3}[xX][ ]{0,3}(?=[0-9({\\])")
-_EXPRESSION_MARK = re.compile(r"answer|solution|\\boxed\{", re.IGNORECASE)
 _MARK_INTRO = re.compile(r"(?:[\s*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LEAD_PROSE = re.compile(
     r"[A-Za-z][A-Za-z ,']{0,80}?(?:\b(?:is|be|get|gives|as|use|by)\b|[:,])\s+(?=[0-9(\[{\\-])"
@@ -789,24 +822,19 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
     without one, the last line with an ``=`` (else the last non-empty line). The whole statement must
     parse: a valid-looking prefix (``(10 - 4) * (13 - 9) mod 5``) is rejected.
     """
-    marks = []
-    for m in _EXPRESSION_MARK.finditer(region):
-        marks.append(m)
-        if len(marks) > 4 * MAX_ATTEMPTS:
-            marks = marks[-MAX_ATTEMPTS:]
-    for m in reversed(marks[-MAX_ATTEMPTS:]):
-        if m.group().startswith("\\"):
-            segment = _boxed_contents(region[m.start():m.start() + _MAX_LINE_CHARS])
+    for start, end in reversed(last_marks(region, _EXPRESSION_MARKS, MAX_ATTEMPTS)):
+        if region[start] == "\\":
+            segment = _boxed_contents(region[start:start + _MAX_LINE_CHARS])
             close = segment.find("\n")
             segment = segment if close < 0 else segment[:close]
         else:
-            segment = _answer_lines(region, m.end())
+            segment = _answer_lines(region, end)
         stripped = clean_math(segment).lstrip(" \t*_:")
         if stripped.startswith("["):
-            return marked_list(region[m.start():], _SOLUTION_MARK)
+            return marked_list(region[start:], _SOLUTION_MARKS)
         if _answer_bearing(segment):
             return _statement_node(segment, target)
-        if stripped.strip() and _COLON_AFTER.match(region, m.end(), min(len(region), m.end() + 8)):
+        if stripped.strip() and _COLON_AFTER.match(region, end, min(len(region), end + 8)):
             raise ParseError(f"the answer is not an arithmetic expression: {stripped.strip()[:40]!r}")
     body = region.rstrip()
     at = body.rfind("=")
