@@ -483,24 +483,64 @@ ADVERSARIAL_LATEX = "\\exp(\\exp(\\exp(999)))"  # sends math-verify's parser int
 
 def test_adversarial_latex_is_bounded_and_never_logged(caplog, capfd):
     """math-verify logs input it gives up on ("Timeout during parsing: <text>"); the rewards silence it."""
-    from math_verify import LatexExtractionConfig, parse
-
     caplog.set_level(logging.DEBUG)
+    completions = [f"So the value is $\\boxed{{{ADVERSARIAL_LATEX}}}$.", f"\\boxed{{{ADVERSARIAL_LATEX} + x^{{999}}}}",
+                   "\\boxed{(x+1)^{999} - (x-1)^{999}}", "\\boxed{10^{10^{10}}}", "\\boxed{(10^{99})!}"]
     with hang_guard():
-        parse(f"\\boxed{{{ADVERSARIAL_LATEX}}}", extraction_config=[LatexExtractionConfig()], parsing_timeout=1)
-        leaked_unsilenced = ADVERSARIAL_LATEX in caplog.text  # what the test guards against
-        caplog.clear()
-        completions = [f"So the value is $\\boxed{{{ADVERSARIAL_LATEX}}}$.", f"\\boxed{{{ADVERSARIAL_LATEX} + x^{{999}}}}",
-                       f"\\boxed{{(x+1)^{{999}} - (x-1)^{{999}}}}", "\\boxed{10^{10^{10}}}", "\\boxed{(10^{99})!}"]
         for reward in R.get_rewards(["math", "format"]):
             got = reward(completions, **kwargs_of([math_row("5")] * len(completions)))
             assert set(got) <= {0.0, 1.0}
-    assert leaked_unsilenced, "math-verify no longer logs input on timeouts: pick another adversarial input"
     out, err = capfd.readouterr()
     for text in (caplog.text, out, err):
         assert "exp(999)" not in text and "999}" not in text
-    # the silencing is temporary: math-verify's loggers work again afterwards
-    assert not logging.getLogger("math_verify.parser").disabled
+    assert not logging.getLogger("math_verify.parser").disabled  # the silencing is temporary
+
+
+def test_math_verify_failures_are_never_logged(monkeypatch, caplog):
+    """Deterministic: math-verify logs the input of any parse that fails ("Error parsing: <text>");
+    make every parse fail and check that the text reaches the log only without the rewards' silencing."""
+    import math_verify.parser
+    from math_verify import LatexExtractionConfig, parse
+
+    import finereason.training.rewards as impl
+
+    impl._math_verify()  # warm up before breaking the parser
+
+    def broken(*args, **kwargs):
+        raise ValueError("parser failure")
+
+    monkeypatch.setattr(math_verify.parser, "extract_target_from_pred", broken)
+    caplog.set_level(logging.DEBUG)
+    marker = "q_{314159} + \\sqrt{q_{271828}}"
+    parse(f"\\boxed{{{marker}}}", extraction_config=[LatexExtractionConfig()], parsing_timeout=1)
+    assert marker in caplog.text  # what the rewards guard against
+    caplog.clear()
+    for reward in R.get_rewards(["math", "format"]):
+        assert reward([f"\\boxed{{{marker}}}"], **kwargs_of([math_row("x + 1")])) == [0.0]
+    assert "314159" not in caplog.text and "271828" not in caplog.text
+
+
+def test_math_off_the_main_thread_is_bounded_and_still_credits(capfd):
+    """Off the main thread math-verify's signal timeouts cannot run: a worker process does the work
+    under them and is killed when a request overruns (no reward, no hang, nothing logged)."""
+    import threading
+
+    rows = [math_row("2x+1"), math_row("5"), math_row("5"), math_row("\\sqrt{2}")]
+    texts = ["\\boxed{1 + 2x}", f"\\boxed{{{ADVERSARIAL_LATEX}}}", "\\boxed{\\sin(x)^{999}+\\cos(x)^{999}-\\tan(x)^{99}}",
+             "\\boxed{\\sqrt 2}"]
+    got: dict[str, list] = {}
+
+    def score() -> None:
+        got["math"] = R.math_reward(texts, **kwargs_of(rows))
+        got["format"] = R.format_reward(texts[:1], **kwargs_of(rows[:1]))
+
+    with hang_guard():
+        worker = threading.Thread(target=score)
+        worker.start()
+        worker.join()
+    assert got == {"math": [1.0, 0.0, 0.0, 1.0], "format": [1.0]}
+    out, err = capfd.readouterr()
+    assert "exp(999)" not in out + err and "999}" not in out + err
 
 
 def test_plain_numbers_never_reach_math_verify(monkeypatch):
