@@ -1,0 +1,17 @@
+"""Blocksworld and Mystery Blocksworld planning (PlanBench): PDDL reading, STRIPS semantics,
+a plan reader for model text, a VAL-style validator and an optimal planner.
+
+Core module: pure Python, no heavy imports.
+"""
+from __future__ import annotations
+
+from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
+from .planner import PlanResult, plan
+from .plan_text import PlanTextError, Step, read_plan
+from .strips import Task
+from .validate import PlanVerdict, check_plan, validate
+
+__all__ = [
+    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step", "PlanTextError",
+    "read_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
+]

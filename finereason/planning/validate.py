@@ -1,0 +1,72 @@
+"""A VAL-style plan validator: simulate the plan step by step, explain every failure.
+
+Like VAL, validation stops at the first step that cannot be executed; its reasons name each unmet
+precondition of that step (``step 3 (unstack b a): b is not clear``). A plan that executes but
+misses the goal gets one reason per unmet goal atom (``goal not reached: c is not on a``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .pddl import Atom
+from .plan_text import PlanTextError, Step, read_plan
+from .strips import Task, apply
+
+_NOT_TRUE = {  # Blocksworld predicates in words, as a grader would say them
+    "clear": "{0} is not clear",
+    "ontable": "{0} is not on the table",
+    "handempty": "the hand is not empty",
+    "holding": "the hand is not holding {0}",
+    "on": "{0} is not on {1}",
+}
+
+
+def describe_unmet(atom: Atom) -> str:
+    """Why ``atom`` fails, in words for Blocksworld predicates and as ``(p x) is false`` otherwise."""
+    template = _NOT_TRUE.get(atom[0])
+    if template is not None and template.count("{") == len(atom) - 1:
+        return template.format(*atom[1:])
+    return "(" + " ".join(atom) + ") is false"
+
+
+@dataclass(frozen=True)
+class PlanVerdict:
+    """``valid``: the plan executes and reaches the goal. ``reasons``: every problem, first error first.
+    ``failed_step``: 1-based number of the first step that cannot be executed (``None`` if none)."""
+
+    valid: bool
+    reasons: tuple[str, ...] = ()
+    failed_step: int | None = None
+    steps: int = 0
+    final_state: frozenset = field(default=frozenset(), repr=False, compare=False)
+
+
+def validate(task: Task, steps: list[Step]) -> PlanVerdict:
+    """Simulate ``steps`` from the initial state of ``task``."""
+    state = task.init
+    for number, step in enumerate(steps, start=1):
+        where = f"step {number} {step}"
+        try:
+            action = task.action(step.name, step.args)
+        except KeyError as err:
+            return PlanVerdict(False, (f"{where}: {err.args[0]}",), number, len(steps), state)
+        unmet = sorted(action.pre - state)
+        if unmet:
+            return PlanVerdict(False, tuple(f"{where}: {describe_unmet(a)}" for a in unmet), number, len(steps), state)
+        state = apply(state, action)
+    missing = sorted(task.goal - state)
+    if not missing:
+        return PlanVerdict(True, (), None, len(steps), state)
+    reasons = [f"goal not reached: {describe_unmet(a)}" for a in missing]
+    if not steps:
+        reasons.insert(0, "no actions found in the plan text")
+    return PlanVerdict(False, tuple(reasons), None, len(steps), state)
+
+
+def check_plan(task: Task, text: str) -> PlanVerdict:
+    """Read ``text`` as a plan for ``task`` and validate it; unreadable text is an invalid plan."""
+    try:
+        steps = read_plan(text, task.domain, task.problem)
+    except PlanTextError as err:
+        return PlanVerdict(False, (f"plan text: {err}",), None, 0, task.init)
+    return validate(task, steps)
