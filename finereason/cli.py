@@ -567,6 +567,71 @@ def cmd_smol_model(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ leaderboard
+def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
+    """``leaderboard submit RESULTS --repo-id ORG/requests``: validated request + results files."""
+    from .leaderboard import LeaderboardError
+    from .leaderboard.submit import submit
+
+    try:
+        done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
+                      model_name=args.model_name, base_model=args.base_model, revision=args.revision,
+                      precision=args.precision, weight_type=args.weight_type,
+                      results_repo_id=args.results_repo_id, dry_run=args.dry_run)
+    except LeaderboardError as err:
+        raise CliError(str(err)) from None
+    for warning in done.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"validated {done.request['model']}: {len(done.results['results'])} tasks of {done.request['suite']}, "
+          f"data fingerprint {done.request['data_fingerprint'][:12]}")
+    print(f"request: {done.request_path}\nresults: {done.results_path}")
+    if done.uploaded:
+        print("uploaded: " + " ".join(done.uploaded))
+    else:
+        why = "--dry-run" if args.dry_run else "offline (HF_HUB_OFFLINE is set)"
+        print(f"{why}: wrote the submission locally only, nothing was uploaded", file=sys.stderr)
+    return 0
+
+
+def cmd_leaderboard_build(args: argparse.Namespace) -> int:
+    """``leaderboard build RESULTS_ROOT --out DIR``: static HTML page + Markdown."""
+    from .leaderboard import LeaderboardError
+    from .leaderboard.build import build
+
+    try:
+        written = build(args.results_root, args.out)
+    except LeaderboardError as err:
+        raise CliError(str(err)) from None
+    print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}")
+    return 0
+
+
+def _add_leaderboard_parser(sub: Any) -> None:
+    from .leaderboard.submit import PRECISIONS, WEIGHT_TYPES
+    from .leaderboard.suites import SUITES
+
+    board = sub.add_parser("leaderboard", help="leaderboard submissions and a static leaderboard page")
+    lsub = board.add_subparsers(dest="leaderboard_command", required=True, metavar="ACTION")
+    p = lsub.add_parser("submit", help="validate lm-eval results and write (and upload) a leaderboard request and results file")
+    p.add_argument("results", nargs="+", metavar="RESULTS", help="lm-eval output folders or results_*.json files (samples beside them are checked)")
+    p.add_argument("--repo-id", required=True, help="ORG/NAME of the requests data set (results go to ORG/results, see --results-repo-id)")
+    p.add_argument("--results-repo-id", help="results data set (default: the requests id with 'requests' replaced by 'results')")
+    p.add_argument("--suite", default="finereason", choices=SUITES, help="task group every task of which must be present (default finereason)")
+    p.add_argument("--model", help="which model of the results to submit (lm-eval model or its label; needed when there are several)")
+    p.add_argument("--model-name", help="name on the board (default: pretrained=... or the lm-eval model)")
+    p.add_argument("--base-model", default="", help="base model of a fine-tune, adapter or delta")
+    p.add_argument("--revision", default="main", help="model revision (default main)")
+    p.add_argument("--precision", choices=PRECISIONS, help="default: from dtype= in model_args, else Missing")
+    p.add_argument("--weight-type", choices=WEIGHT_TYPES, help="default: Adapter with peft=, Delta with delta=, else Original")
+    p.add_argument("--out", default="finereason_submission", help="local folder for requests/ and results/ (default ./finereason_submission)")
+    p.add_argument("--dry-run", action="store_true", help="validate and write locally; upload nothing")
+    p.set_defaults(func=cmd_leaderboard_submit)
+    p = lsub.add_parser("build", help="static HTML leaderboard (sortable, self-contained) and Markdown from results")
+    p.add_argument("results_root", metavar="RESULTS_ROOT", help="folder of lm-eval output and/or submission results files")
+    p.add_argument("--out", required=True, help="folder for index.html, leaderboard.md and leaderboard.json")
+    p.set_defaults(func=cmd_leaderboard_build)
+
+
 # ------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="finereason", description="Sound step-level evaluation of LLM reasoning on logic puzzles.")
@@ -670,6 +735,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", nargs="+", help="only these configs (default: every config in the README)")
     p.add_argument("--max-findings", type=int, default=50, help="findings printed before the summary (default 50)")
     p.set_defaults(func=cmd_verify_data)
+
+    _add_leaderboard_parser(sub)
 
     p = sub.add_parser("puzzles", help="list the registered puzzle domains")
     p.set_defaults(func=cmd_puzzles)
