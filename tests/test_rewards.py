@@ -426,6 +426,7 @@ def test_no_math_completion_boxing_two_values_earns_anything(a, b, joint, reason
 KNOWN_READER_GAPS = [  # forms the answer reader still reads as one option (reported on issue 8)
     "Final answer: {x} (or {y} if I made a mistake)", "Answer: {x} or {y} I hope this helps.",
     "Answer: {x}/{y} That is all.", "I think the answer is (B).\n\nAnswer: either {x} or {y}",
+    "Final answer: neither ({x}) nor ({y})",
 ]
 
 
