@@ -102,9 +102,9 @@ def _step(words: list[str], verbs: dict[str, str], objects: set[str], text: str,
 def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
     """The steps of a plan in model text (possibly none); :class:`PlanTextError` when over the limits."""
     if not isinstance(text, str):
-        raise PlanTextError(f"plan text must be a string, not {type(text).__name__}")
+        raise PlanTextError(f"must be a string, not {type(text).__name__}")
     if len(text) > MAX_PLAN_CHARS:
-        raise PlanTextError(f"plan text is too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
+        raise PlanTextError(f"too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
     verbs = _verbs(domain)
     objects = set(problem.objects)
     steps: list[Step] = []
@@ -129,7 +129,7 @@ def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
                 found.append(step)
         for step in found:
             if len(steps) >= MAX_STEPS:
-                raise PlanTextError(f"plan has more than {MAX_STEPS} steps")
+                raise PlanTextError(f"more than {MAX_STEPS} steps")
             steps.append(Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args[:8]),
                               step.text[:MAX_STEP_TEXT]))
     return steps
