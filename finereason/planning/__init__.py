@@ -5,6 +5,7 @@ Core module: pure Python, no heavy imports.
 """
 from __future__ import annotations
 
+from .feedback import FEEDBACK_LEVELS, plan_feedback
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
 from .planner import PlanResult, plan
 from .plan_text import PlanTextError, Step, read_plan
@@ -14,4 +15,5 @@ from .validate import PlanVerdict, check_plan, validate
 __all__ = [
     "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step", "PlanTextError",
     "read_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
+    "FEEDBACK_LEVELS", "plan_feedback",
 ]
