@@ -274,3 +274,37 @@ def test_out_file_holds_the_lines_and_the_summary(tmp_path, capsys, monkeypatch)
     out = tmp_path / "out.jsonl"
     assert main(["plan-check", "--input", str(path), "--out", str(out), "--optimal"]) == 0
     assert out.read_text().splitlines() == [json.dumps({"valid": True, "reasons": [], "optimal_length": 4}), "valid: 1/1"]
+
+
+def test_blocksworld_hard_planner_plans_are_valid(tmp_path, capsys, monkeypatch):
+    base = shared_path("blocksworld", "llm_planning_analysis", "blocksworld_hard")
+    info = json.loads((base / "info.json").read_text())
+    assert len(info) == 110
+    rel = Path("blocksworld", "llm_planning_analysis", "blocksworld_hard")
+    items = [{"domain": str(rel / "generated_domain.pddl"), "problem": str(rel / "generated" / name), "plan": entry["plan"]}
+             for name, entry in sorted(info.items())]
+    lines, last = plan_check(tmp_path, capsys, monkeypatch, items)
+    assert last == "valid: 110/110"
+
+
+def test_node_budget_gives_undecided_not_a_guess(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(shared_path())
+    rel = Path("blocksworld", "llm_planning_analysis", "blocksworld_hard")
+    path = tmp_path / "plans.jsonl"
+    path.write_text(json.dumps({"domain": str(rel / "generated_domain.pddl"),
+                                "problem": str(rel / "generated" / "instance-1.pddl"), "plan": ""}) + "\n")
+    assert main(["plan-check", "--input", str(path), "--optimal", "--max-nodes", "200"]) == 1
+    captured = capsys.readouterr()
+    line = json.loads(captured.out.splitlines()[0])
+    assert line["optimal_length"] is None and "200" in line["undecided"] and "--max-nodes" in captured.err
+
+
+@pytest.mark.parametrize("text", ["(" * 10_000, "(define (domain x)" + "(a" * 100 + ")" * 101, ")"])
+def test_hostile_pddl_is_a_one_line_error(text, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(shared_path())
+    (tmp_path / "d.pddl").write_text(text)
+    path = tmp_path / "plans.jsonl"
+    path.write_text(json.dumps({"domain": str(tmp_path / "d.pddl"), "problem": "x", "plan": ""}) + "\n")
+    assert main(["plan-check", "--input", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "d.pddl" in err
