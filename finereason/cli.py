@@ -392,6 +392,8 @@ def cmd_plan_check(args: argparse.Namespace) -> int:
     ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
     from .planning import check_plan, plan
 
+    if args.max_nodes < 1:
+        raise CliError(f"--max-nodes must be a positive number of search nodes, got {args.max_nodes}")
     check_output(args.out, [("--input", args.input)])
     tasks: dict = {}
     rows = []
