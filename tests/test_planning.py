@@ -308,3 +308,10 @@ def test_hostile_pddl_is_a_one_line_error(text, tmp_path, capsys, monkeypatch):
     assert main(["plan-check", "--input", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "d.pddl" in err
+
+
+def test_max_nodes_must_be_positive(tmp_path, capsys):
+    path = tmp_path / "plans.jsonl"
+    path.write_text("{}\n")
+    assert main(["plan-check", "--input", str(path), "--optimal", "--max-nodes", "0"]) == 2
+    assert "--max-nodes must be a positive" in capsys.readouterr().err
