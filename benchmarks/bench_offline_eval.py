@@ -56,7 +56,8 @@ def run(root: Path, index: int, offline: bool, blackhole: bool) -> float:
     if done.returncode:
         sys.exit(f"run failed ({'HF_HUB_OFFLINE=1' if offline else 'no offline flag'}):\n{done.stderr[-3000:]}")
     results = json.loads(next(out.rglob("results_*.json")).read_text())
-    sources = {json.dumps(c.get("metadata", {}).get("data_source"), sort_keys=True)
+    sources = {json.dumps({k: v for k, v in (c.get("metadata", {}).get("data_source") or {}).items()
+                           if k not in ("config", "config_fingerprint")} or None, sort_keys=True)
                for name, c in results["configs"].items() if name.startswith("finereason_")}
     if len(sources) != 1 or "null" in sources:
         sys.exit(f"results do not name one data source: {sources}")
