@@ -372,60 +372,6 @@ def cmd_label(args: argparse.Namespace) -> int:
     return 1 if undecided else 0
 
 
-# ------------------------------------------------------------------ plan-check
-def _plan_task(cache: dict, domain: str, problem: str, where: str) -> Any:
-    """The planning task of a (domain, problem) pair of PDDL paths, read once per pair."""
-    from .planning import PDDLError, Task, read_domain, read_problem
-
-    key = (domain, problem)
-    if key not in cache:
-        try:
-            cache[key] = Task(read_domain(domain), read_problem(problem))
-        except (PDDLError, OSError, UnicodeDecodeError) as err:
-            message = f"{err.filename}: {err.strerror or err}" if isinstance(err, OSError) else str(err)
-            raise CliError(f"{where}: {message}") from None
-    return cache[key]
-
-
-def cmd_plan_check(args: argparse.Namespace) -> int:
-    """``plan-check``: ``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with
-    ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
-    from .planning import check_plan, plan
-
-    if args.max_nodes < 1:
-        raise CliError(f"--max-nodes must be a positive number of search nodes, got {args.max_nodes}")
-    check_output(args.out, [("--input", args.input)])
-    tasks: dict = {}
-    rows = []
-    for lineno, obj in _read_jsonl(args.input, "plan"):
-        where = f"{args.input}:{lineno}"
-        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), str) for k in ("domain", "problem")) \
-                or "plan" not in obj:
-            raise CliError(f'{where}: expected {{"domain": PDDL path, "problem": PDDL path, "plan": text}}')
-        rows.append((_plan_task(tasks, obj["domain"], obj["problem"], where), obj["plan"]))
-    if not rows:
-        raise CliError(f"{args.input}: no plans")
-    optimal: dict[int, Any] = {}
-    valid = undecided = 0
-    with _writing(args.out) as out:
-        for task, text in _progress(rows, len(rows), "checking plans"):
-            verdict = check_plan(task, text)
-            line: dict[str, Any] = {"valid": verdict.valid, "reasons": list(verdict.reasons)}
-            if args.optimal:
-                if id(task) not in optimal:
-                    optimal[id(task)] = plan(task, max_nodes=args.max_nodes)
-                result = optimal[id(task)]
-                line["optimal_length"] = result.length
-                if result.status == "undecided":
-                    line["undecided"] = f"no plan found within {args.max_nodes} search nodes"
-                    undecided += 1
-            valid += verdict.valid
-            out.write(json.dumps(line) + "\n")
-        out.write(f"valid: {valid}/{len(rows)}\n")
-    if undecided:
-        print(f"optimal length undecided for {undecided} plan(s): raise --max-nodes", file=sys.stderr)
-    return 1 if undecided else 0
-
 def _builders():
     try:
         from . import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
@@ -711,14 +657,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", required=True, help="JSON Lines, one state per line (- for stdin)")
     p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
     p.set_defaults(func=cmd_label)
-
-    p = sub.add_parser("plan-check", help="validate Blocksworld / Mystery Blocksworld plans against PDDL files")
-    p.add_argument("--input", required=True,
-                   help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
-    p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
-    p.add_argument("--max-nodes", type=int, default=500_000, help="BFS node budget per problem for --optimal")
-    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} then "valid: N/M" (default: stdout)')
-    p.set_defaults(func=cmd_plan_check)
 
     p = sub.add_parser("build", help="generate the benchmark and training set as a Hub dataset folder")
     p.add_argument("--out", required=True, help="output folder (Hub layout: parquet + README configs)")

@@ -129,7 +129,7 @@ def markdown(entries: list[Entry], cols: list[Column]) -> str:
 def _bar_chart(title: str, groups: list[str], series: list[tuple[str, str, list[float | None]]]) -> str:
     """Grouped horizontal bars: one group per model, one bar per series, value labels, axis 0-100 %."""
     bar, gap, left, width = 14, 10, 190, 300
-    height = 30 + len(groups) * (len(series) * bar + gap) + 24
+    height = 30 + len(groups) * (len(series) * bar + gap) + 40
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{left + width + 70}" height="{height}" '
            f'viewBox="0 0 {left + width + 70} {height}"><title>{html.escape(title)}</title>',
            f'<text x="4" y="16" font-weight="bold">{html.escape(title)}</text>']
@@ -150,11 +150,11 @@ def _bar_chart(title: str, groups: list[str], series: list[tuple[str, str, list[
                    f'<text x="{x}" y="{y + 14}" text-anchor="middle" font-size="11">{tick}%</text>')
     legend_x = 4
     for name, color, _ in series:
-        out.append(f'<rect x="{legend_x}" y="{y + 4}" width="10" height="10" fill="{color}"/>'
-                   f'<text x="{legend_x + 14}" y="{y + 13}" font-size="11">{html.escape(name)}</text>')
+        out.append(f'<rect x="{legend_x}" y="{y + 22}" width="10" height="10" fill="{color}"/>'
+                   f'<text x="{legend_x + 14}" y="{y + 31}" font-size="11">{html.escape(name)}</text>')
         legend_x += 14 + 7 * len(name) + 12
     out.append("</svg>")
-    return "".join(out).replace(f'height="{height}"', f'height="{height + 10}"', 1)
+    return "".join(out)
 
 
 def _breakdown_svg(entry: Entry, puzzles: list[str]) -> str:
