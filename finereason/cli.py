@@ -372,6 +372,61 @@ def cmd_label(args: argparse.Namespace) -> int:
     return 1 if undecided else 0
 
 
+# ------------------------------------------------------------------ plan-check
+def _plan_task(cache: dict, domain: str, problem: str, where: str) -> Any:
+    """The planning task of a (domain, problem) pair of PDDL paths, read once per pair."""
+    from .planning import PDDLError, Task, read_domain, read_problem
+
+    key = (domain, problem)
+    if key not in cache:
+        try:
+            cache[key] = Task(read_domain(domain), read_problem(problem))
+        except (PDDLError, OSError, UnicodeDecodeError) as err:
+            message = f"{err.filename}: {err.strerror or err}" if isinstance(err, OSError) else str(err)
+            raise CliError(f"{where}: {message}") from None
+    return cache[key]
+
+
+def cmd_plan_check(args: argparse.Namespace) -> int:
+    """``plan-check``: ``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with
+    ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
+    from .planning import check_plan, plan
+
+    if args.max_nodes < 1:
+        raise CliError(f"--max-nodes must be a positive number of search nodes, got {args.max_nodes}")
+    check_output(args.out, [("--input", args.input)])
+    tasks: dict = {}
+    rows = []
+    for lineno, obj in _read_jsonl(args.input, "plan"):
+        where = f"{args.input}:{lineno}"
+        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), str) for k in ("domain", "problem")) \
+                or "plan" not in obj:
+            raise CliError(f'{where}: expected {{"domain": PDDL path, "problem": PDDL path, "plan": text}}')
+        rows.append((_plan_task(tasks, obj["domain"], obj["problem"], where), obj["plan"]))
+    if not rows:
+        raise CliError(f"{args.input}: no plans")
+    optimal: dict[int, Any] = {}
+    valid = undecided = 0
+    with _writing(args.out) as out:
+        for task, text in _progress(rows, len(rows), "checking plans"):
+            verdict = check_plan(task, text)
+            line: dict[str, Any] = {"valid": verdict.valid, "reasons": list(verdict.reasons)}
+            if args.optimal:
+                if id(task) not in optimal:
+                    optimal[id(task)] = plan(task, max_nodes=args.max_nodes)
+                result = optimal[id(task)]
+                line["optimal_length"] = result.length
+                if result.status == "undecided":
+                    line["undecided"] = f"no plan found within {args.max_nodes} search states"
+                    undecided += 1
+            valid += verdict.valid
+            out.write(json.dumps(line) + "\n")
+        out.write(f"valid: {valid}/{len(rows)}\n")
+    if undecided:
+        print(f"optimal length undecided for {undecided} plan(s): raise --max-nodes", file=sys.stderr)
+    return 1 if undecided else 0
+
+
 def _builders():
     try:
         from . import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
@@ -397,12 +452,16 @@ def cmd_build(args: argparse.Namespace) -> int:
     _builders()
     from .dataset_builders.build import BuildConfig, build
 
-    puzzles = tuple(p for chunk in args.puzzles for p in chunk.split(",") if p) if args.puzzles else None
+    puzzles = BuildConfig.puzzles
+    if args.puzzles is not None:
+        puzzles = tuple(p.strip() for chunk in args.puzzles for p in chunk.split(","))
+        if not puzzles or "" in puzzles:
+            raise CliError(f"--puzzles {' '.join(args.puzzles)!r} has an empty name; give names like sudoku,game_of_24")
     config = BuildConfig(
         out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
-        e2e_size=args.e2e_size, puzzles=puzzles or BuildConfig.puzzles, num_proc=args.num_proc,
+        e2e_size=args.e2e_size, puzzles=puzzles, num_proc=args.num_proc,
         overwrite=args.overwrite, order=args.order, tot_csv=Path(args.tot_csv) if args.tot_csv else None,
-        command="finereason " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["build"] else "finereason build",
+        shard=_shard(getattr(args, "shard", None)),
     )
     start = time.perf_counter()
     report = _as_cli_error(lambda: build(config))
@@ -412,8 +471,30 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"balance: {report['balance']}")
     for name, missing in report["shortfalls"].items():
         print(f"warning: {name} has {missing} fewer rows than asked", file=sys.stderr)
-    print(f"built {sum(report['configs'].values())} rows in {len(report['configs'])} configs into {report['out']} "
+    shard = f" (shard {report['shard'][0]}/{report['shard'][1]}; combine with merge-shards)" if report.get("shard") else ""
+    print(f"built {sum(report['configs'].values())} rows in {len(report['configs'])} configs into {report['out']}{shard} "
           f"in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _shard(text: str | None) -> tuple[int, int]:
+    """``K/N`` (0 <= K < N) from ``--shard``."""
+    if text is None:
+        return (0, 1)
+    k, sep, n = text.partition("/")
+    if not sep or not k.strip().isdigit() or not n.strip().isdigit() or not 0 <= int(k) < int(n):
+        raise CliError(f"--shard must be K/N with 0 <= K < N (e.g. 0/4), got {text!r}")
+    return int(k), int(n)
+
+
+def cmd_merge_shards(args: argparse.Namespace) -> int:
+    _builders()
+    from .dataset_builders.merge import merge_shards
+
+    report = _as_cli_error(lambda: merge_shards([Path(s) for s in args.shards], Path(args.out), args.overwrite))
+    for name, count in report["configs"].items():
+        print(f"  {name:<36}{count:>7}")
+    print(f"merged {len(args.shards)} shards ({sum(report['configs'].values())} rows) into {report['out']}")
     return 0
 
 
@@ -658,6 +739,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
     p.set_defaults(func=cmd_label)
 
+    p = sub.add_parser("plan-check", help="validate Blocksworld / Mystery Blocksworld plans against PDDL files")
+    p.add_argument("--input", required=True,
+                   help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
+    p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
+    p.add_argument("--max-nodes", type=int, default=1_000_000, help="BFS budget of stored states per problem for --optimal (default 1,000,000)")
+    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} then "valid: N/M" (default: stdout)')
+    p.set_defaults(func=cmd_plan_check)
+
     p = sub.add_parser("build", help="generate the benchmark and training set as a Hub dataset folder")
     p.add_argument("--out", required=True, help="output folder (Hub layout: parquet + README configs)")
     p.add_argument("--seed", type=int, default=0, help="same seed, same bytes (default 0)")
@@ -668,13 +757,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-proc", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--order", default="paper", choices=("paper", "mrv"), help="tree branching order (default paper)")
     p.add_argument("--tot-csv", help="Tree-of-Thoughts 24.csv for Game-of-24 human ranks")
+    p.add_argument("--shard", metavar="K/N", help="build only part K of N (0-based) of the data set; combine the N folders with merge-shards")
     p.add_argument("--overwrite", action="store_true", help="replace an existing non-empty --out")
     p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("merge-shards", help="combine the folders of build --shard 0/N .. N-1/N into one dataset folder")
+    p.add_argument("shards", nargs="+", metavar="SHARD_DIR", help="folders written by build --shard K/N")
+    p.add_argument("--out", required=True, help="output folder (equal, byte for byte, to the single-machine build)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing non-empty --out")
+    p.set_defaults(func=cmd_merge_shards)
 
     p = sub.add_parser("import-official", help="the official release as official_<puzzle>_<task> configs")
     p.add_argument("--src", required=True, help="folder with the official <puzzle>_states.json / _questions.json files")
     p.add_argument("--out", required=True, help="dataset folder to write (other configs there are kept)")
-    p.add_argument("--overwrite", action="store_true", help="replace official configs already in --out")
+    p.add_argument("--overwrite", action="store_true", help="write into a non-empty --out: replace its official configs and card, keep the rest")
     p.set_defaults(func=cmd_import_official)
 
     p = sub.add_parser("push", help="upload a built folder to the Hugging Face Hub")
