@@ -212,6 +212,26 @@ class _ChoiceReader:
         return not nxt.isdigit()
 
     def option(self, i: int, bare: bool, nested: bool = False) -> _Mention | None:
+        """The option starting at token ``i`` (see :meth:`_option`); one that the text calls wrong
+        right after ("(B) would be wrong", "(A) is incorrect") is a rejection (``cls`` ``None``)."""
+        found = self._option(i, bare, nested)
+        if found is not None and found.cls is not None and self._rejected_after(found.end):
+            return _Mention(None, found.start, found.end)
+        return found
+
+    def _rejected_after(self, k: int) -> bool:
+        t = self.t
+        for step in range(5):
+            if k + step >= t.n or t.words[k + step] in _SENTENCE_END or step and t.newline_before(k + step):
+                return False
+            word = t.low[k + step]
+            if word in ("wrong", "incorrect", "false"):
+                return True
+            if word == "not" and k + step + 1 < t.n and t.low[k + step + 1] in ("correct", "right", "the"):
+                return True
+        return False
+
+    def _option(self, i: int, bare: bool, nested: bool = False) -> _Mention | None:
         """The option starting at token ``i``: ``(B)``, ``[B]``, ``B)``, ``option B``, a keyword,
         or (when ``bare``) a lone letter. ``None`` when there is none."""
         t = self.t
