@@ -280,6 +280,25 @@ def pct(value: float | None) -> str:
     return MISSING if value is None else f"{100 * value:.1f}"
 
 
+def acc_cell(metrics: dict | None, name: str = "acc") -> str:
+    """An accuracy with the task's parse-error rate beside it: ``"41.7 (pe 8.3)"``, so a low score made of
+    unreadable answers is never mistaken for wrong answers."""
+    if not metrics:
+        return MISSING
+    value, pe = metric(metrics, name), metric(metrics, "parse_error_rate")
+    return pct(value) if value is None or pe is None else f"{pct(value)} (pe {pct(pe)})"
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a proportion ``k / n``; ``(0, 1)`` when ``n`` is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1) -> str:
     """A Markdown table; the first ``left`` columns are left-aligned, the rest (numbers) right-aligned."""
     rows = [list(r) for r in rows]
@@ -325,8 +344,11 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
         raise ReportError(f"cannot create {out_dir}: {err.strerror or err}") from None
 
     parts = ["# FineReason report", "",
-             "All numbers are percentages. State checking (SC) and state transition (ST) accuracy are "
-             "strict-mode verdicts unless marked *paper*; Table 4 treats **unsolvable** as the positive class.", ""]
+             "All numbers are percentages. State checking (SC) accuracy is the share of correct solvable/unsolvable "
+             "answers; state transition (ST) accuracy is strict (a forward move must keep the state solvable) unless "
+             "marked *paper*; Table 4 treats **unsolvable** as the positive class. Every accuracy is followed by "
+             "the task's parse-error rate, `(pe …)`: the share of answers that could not be read. Plots show 95 % "
+             "Wilson intervals.", ""]
     parts += _runs_section(models)
     suites = [s for s in SUITES if any(r.suite == s for m in models for r in m.tasks.values())]
     for suite in suites:
@@ -425,7 +447,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             for p in present:
                 for t in TASKS[:2]:
                     r = m.get(suite, p, t)
-                    row.append(pct(metric(r.metrics, "acc")) if r else MISSING)
+                    row.append(acc_cell(r.metrics) if r else MISSING)
             if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                 rows.append(row)
         parts += [md_table(headers, rows), ""]
@@ -441,7 +463,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
                 row = [m.label]
                 for p in present:
                     r = m.get(suite, p, "state_transition")
-                    row += [pct(metric(r.metrics, "acc")), pct(metric(r.metrics, "acc_paper"))] if r else [MISSING, MISSING]
+                    row += [acc_cell(r.metrics), acc_cell(r.metrics, "acc_paper")] if r else [MISSING, MISSING]
                 if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                     rows.append(row)
             parts += [md_table(headers, rows), ""]
@@ -475,7 +497,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             row = [m.label]
             for p in e2e_puzzles:
                 r = m.get(suite, p, "end_to_end")
-                row.append(pct(metric(r.metrics, "acc")) if r else MISSING)
+                row.append(acc_cell(r.metrics) if r else MISSING)
             if group:
                 g = m.groups.get(group)
                 row.append(pct(metric(g, "acc")) if g else MISSING)
@@ -532,13 +554,24 @@ def _breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> lis
 
 
 # ------------------------------------------------------------------ plots
+MIN_BIN = 10  # difficulty bins with fewer items are merged with a neighbour (or drawn hollow)
+
+
+def _tick_labels(ax, labels: list[str], fig_width: float) -> None:
+    """Tick labels that never run together: rotated when the axis is crowded."""
+    crowded = len(labels) * 0.9 > fig_width
+    ax.set_xticklabels(labels, fontsize=7, rotation=35 if crowded else 0, ha="right" if crowded else "center")
+
+
 def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | None:
     have = [(m, [(p, m.get(suite, p, "state_transition")) for p in puzzles]) for m in models] if suite else []
     have = [(m, [(p, r) for p, r in prs if r and r.scores]) for m, prs in have]
     have = [(m, prs) for m, prs in have if prs]
     if not have:
         return "no state-transition samples (run lm-eval with --log_samples)"
-    fig = figure(figsize=(max(6.0, 1.3 * max(len(prs) for _, prs in have) * 2), 2.8 * len(have) + 0.8))
+    bars_per_model = max(2 * len(prs) for _, prs in have)
+    width = max(6.0, 1.15 * bars_per_model + 1.0)
+    fig = figure(figsize=(width, 3.3 * len(have) + 0.8))
     axes = fig.subplots(len(have), 1, squeeze=False)[:, 0]
     for ax, (m, prs) in zip(axes, have):
         positions, labels = [], []
@@ -551,21 +584,23 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
                 if n:
                     bars.append((x, shares))
                     positions.append(x)
-                    labels.append(f"{PUZZLE_TITLES.get(p, p)}\n{'solvable' if solvable else 'unsolvable'} (n={n})")
+                    labels.append(f"{PUZZLE_TITLES.get(p, p)}\n{'solvable' if solvable else 'unsolvable'}\nn={n}")
                 x += 1.0
             x += 0.5
         for category in TRANSITION_CATEGORIES:
             xs = [bx for bx, _ in bars]
             hs = [100 * shares[category] for _, shares in bars]
-            ax.bar(xs, hs, bottom=[bottoms.get(bx, 0.0) for bx in xs], width=0.8,
-                   color=CATEGORY_COLORS.get(category), label=category.replace("_", " "))
-            for bx, h in zip(xs, hs):
-                bottoms[bx] = bottoms.get(bx, 0.0) + h
+            bottom = [bottoms.get(bx, 0.0) for bx in xs]
+            ax.bar(xs, hs, bottom=bottom, width=0.8, color=CATEGORY_COLORS.get(category), label=category.replace("_", " "))
+            for bx, b, h in zip(xs, bottom, hs):
+                if h >= 6:  # value labels on segments large enough to hold one
+                    ax.text(bx, b + h / 2, f"{h:.0f}", ha="center", va="center", fontsize=6, color="white")
+                bottoms[bx] = b + h
         ax.set_xticks(positions)
-        ax.set_xticklabels(labels, fontsize=7)
+        _tick_labels(ax, labels, width)
         ax.set_ylim(0, 100)
         ax.set_ylabel("% of states")
-        ax.set_title(f"{m.label}: state transition outcomes", fontsize=10)
+        ax.set_title(f"{m.label}: state transition outcomes (strict), by class of the given state", fontsize=10)
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(7, len(names)), fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
@@ -573,28 +608,42 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
     return None
 
 
-def _bins(values: list[float]) -> list[tuple[float, float, str]]:
-    """Up to 8 distinct values each get a bin; otherwise 6 equal-width integer ranges."""
+def _bins(values: list[float], min_count: int = MIN_BIN) -> list[tuple[float, float, str]]:
+    """Up to 8 distinct values each get a bin, else 6 equal-width integer ranges; then neighbouring bins
+    are merged until each holds at least ``min_count`` of ``values`` (or only one bin is left)."""
     distinct = sorted(set(values))
+    if not distinct:
+        return []
     if len(distinct) <= 8:
-        return [(v, v, f"{v:g}") for v in distinct]
-    lo, hi = distinct[0], distinct[-1]
-    width = max(1, math.ceil((hi - lo + 1) / 6))
-    out, start = [], lo
-    while start <= hi:
-        end = start + width - 1
-        out.append((start, end, f"{start:g}–{end:g}" if end != start else f"{start:g}"))
-        start = end + 1
-    return out
+        bins = [(v, v) for v in distinct]
+    else:
+        lo, hi = distinct[0], distinct[-1]
+        width = max(1, math.ceil((hi - lo + 1) / 6))
+        bins, start = [], lo
+        while start <= hi:
+            bins.append((start, start + width - 1))
+            start += width
+    count = lambda b: sum(b[0] <= v <= b[1] for v in values)  # noqa: E731
+    bins = [b for b in bins if count(b)]
+    while len(bins) > 1 and min(map(count, bins)) < min_count:
+        i = min(range(len(bins)), key=lambda j: (count(bins[j]), j))
+        j = i + 1 if i == 0 or (i + 1 < len(bins) and count(bins[i + 1]) <= count(bins[i - 1])) else i - 1
+        a, b = sorted((i, j))
+        bins[a:b + 1] = [(bins[a][0], bins[b][1])]
+    return [(lo, hi, f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}") for lo, hi in bins]
 
 
-def _accuracy_by_bin(scores, fieldname, bins):
-    accs, counts = [], []
+def _accuracy_by_bin(scores, fieldname, bins, solvable: bool | None = None):
+    """(accuracy %, items, correct) per bin, for one class of states when ``solvable`` is given."""
+    accs, counts, hits = [], [], []
     for lo, hi, _ in bins:
-        group = [s for d, s in scores if isinstance(d.get(fieldname), (int, float)) and lo <= d[fieldname] <= hi]
+        group = [s for d, s in scores if isinstance(d.get(fieldname), (int, float)) and lo <= d[fieldname] <= hi
+                 and (solvable is None or s.solvable is solvable)]
+        k = sum(s.verdict.correct for s in group)
         counts.append(len(group))
-        accs.append(100 * sum(s.verdict.correct for s in group) / len(group) if group else float("nan"))
-    return accs, counts
+        hits.append(k)
+        accs.append(100 * k / len(group) if group else float("nan"))
+    return accs, counts, hits
 
 
 def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | None:
@@ -612,35 +661,42 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
         return "no state-checking samples with a depth (run lm-eval with --log_samples)"
     cols = min(3, len(panels))
     rows = math.ceil(len(panels) / cols)
-    fig = figure(figsize=(4.6 * cols, 3.4 * rows + 0.6))
+    fig = figure(figsize=(5.0 * cols, 3.8 * rows + 0.9))
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    colors = [f"C{i % 10}" for i in range(len(models))]
+    color_of = {id(m): colors[i] for i, m in enumerate(models)}
     for ax, (title, fieldname, series) in zip(axes, panels):
-        values = [d[fieldname] for _, sc in series for d, _ in sc if isinstance(d.get(fieldname), (int, float))]
-        bins = _bins(values)
+        first = series[0][1]  # bins from one model's items (every model sees the same rows)
+        bins = _bins([d[fieldname] for d, _ in first if isinstance(d.get(fieldname), (int, float))])
         xs = list(range(len(bins)))
-        per_bin: list[set[int]] = [set() for _ in bins]
+        totals = _accuracy_by_bin(first, fieldname, bins)[1]
         for m, sc in series:
-            accs, counts = _accuracy_by_bin(sc, fieldname, bins)
-            points = [(x, a) for x, a in zip(xs, accs) if not math.isnan(a)]  # empty bins: no point, line joins
-            ax.plot([x for x, _ in points], [a for _, a in points], marker="o", label=m.label)
-            for seen, c in zip(per_bin, counts):
-                seen.add(c)
-        ticks = []
-        for (_, _, label), seen in zip(bins, per_bin):
-            n = f"{min(seen)}" if len(seen) == 1 else f"{min(seen)}-{max(seen)}"
-            ticks.append(f"{label}\n(n={n})")
+            for solvable, style in ((True, "-"), (False, "--")):
+                accs, counts, hits = _accuracy_by_bin(sc, fieldname, bins, solvable)
+                pts = [(x, a, n, k) for x, a, n, k in zip(xs, accs, counts, hits) if n]
+                if not pts:
+                    continue
+                color = color_of[id(m)]
+                label = f"{m.label}, {'solvable' if solvable else 'unsolvable'} states"
+                ax.plot([x for x, *_ in pts], [a for _, a, *_ in pts], style, color=color, label=label)
+                for x, a, n, k in pts:
+                    lo, hi = wilson(k, n)
+                    ax.errorbar([x], [a], yerr=[[max(0.0, a - 100 * lo)], [max(0.0, 100 * hi - a)]], color=color, capsize=2, lw=0.8,
+                                marker="o", markerfacecolor=color if n >= MIN_BIN else "white", markersize=5)
         ax.set_xticks(xs)
-        ax.set_xticklabels(ticks, fontsize=7)
+        _tick_labels(ax, [f"{label}\nn={n}" for (_, _, label), n in zip(bins, totals)], 5.0)
         ax.set_ylim(-5, 105)
         ax.set_ylabel("SC accuracy (%)")
-        ax.set_xlabel(fieldname.replace("_", " "))
+        ax.set_xlabel(fieldname.replace("_", " ") + " (bins merged to ≥ 10 items)")
         ax.set_title(title, fontsize=9)
         ax.grid(alpha=0.3)
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     handles, names = axes[0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="upper center", ncol=min(4, len(names)), fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))
+    fig.legend(handles, names, loc="upper center", ncol=min(4, len(names)), fontsize=7, frameon=False)
+    fig.text(0.01, 0.005, "solid: solvable states, dashed: unsolvable states; hollow points: fewer than 10 items; "
+             "bars: 95 % Wilson intervals", fontsize=7)
+    fig.tight_layout(rect=(0, 0.03, 1, 1 - 0.3 * math.ceil(len(names) / 4) / fig.get_figheight()))
     fig.savefig(target, dpi=120)
     return None
 
@@ -653,29 +709,39 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
             panels.append((task, short, present))
     if not panels:
         return "no state-checking or state-transition results"
-    fig = figure(figsize=(max(6.0, 1.6 * max(len(pr) + 1 for _, _, pr in panels) + 0.3 * len(models)), 3.6 * len(panels) + 0.6))
+    width_in = max(6.0, (max(len(pr) for _, _, pr in panels) + 1) * (0.5 + 0.45 * len(models)))
+    fig = figure(figsize=(width_in, 3.8 * len(panels) + 0.8))
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     width = 0.8 / max(1, len(models))
     for ax, (task, short, present) in zip(axes, panels):
         groups = [PUZZLE_TITLES.get(p, p) for p in present] + ["mean"]
         for i, m in enumerate(models):
-            values = []
+            values, lows, highs = [], [], []
             for p in present:
                 r = m.get(suite, p, task)
                 v = metric(r.metrics, "acc") if r else None
                 values.append(float("nan") if v is None else 100 * v)
+                lo, hi = wilson(v * r.n, r.n) if v is not None and r.n else (v or 0.0, v or 0.0)
+                lows.append(0.0 if v is None else max(0.0, 100 * (v - lo)))
+                highs.append(0.0 if v is None else max(0.0, 100 * (hi - v)))
             known = [v for v in values if not math.isnan(v)]
             values.append(sum(known) / len(known) if len(known) == len(present) else float("nan"))
+            lows.append(0.0)
+            highs.append(0.0)
             xs = [g + (i - (len(models) - 1) / 2) * width for g in range(len(groups))]
-            ax.bar(xs, values, width=width, label=m.label)
+            bars = ax.bar(xs, values, width=width, label=m.label, yerr=[lows, highs], capsize=2,
+                          error_kw={"lw": 0.7})
+            ax.bar_label(bars, labels=["" if math.isnan(v) else f"{v:.0f}" for v in values], fontsize=6, padding=1)
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(groups, fontsize=8)
-        ax.set_ylim(0, 105)
+        ax.set_ylim(0, 112)
         ax.set_ylabel(f"{short} accuracy (%)")
-        ax.set_title(f"{'State checking' if short == 'SC' else 'State transition'} accuracy (strict)", fontsize=10)
+        name = ("State checking accuracy (solvable / unsolvable answer)" if short == "SC"
+                else "State transition accuracy (strict: the move must keep the state solvable)")
+        ax.set_title(f"{name}; bars: 95 % Wilson intervals", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(4, len(names)), fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 * math.ceil(len(names) / 4) / fig.get_figheight()))
     fig.savefig(target, dpi=120)
     return None

@@ -66,13 +66,13 @@ def test_tables_show_both_models(report, capsys):
     for puzzle in PUZZLES:
         assert f"{puzzle} SC" in header and f"{puzzle} ST" in header
     oracle = row(t3, "finereason-oracle")
-    assert oracle[1:] == ["100.0"] * 8
+    assert oracle[1:] == ["100.0 (pe 0.0)"] * 8  # every accuracy with the task's parse-error rate beside it
     random = row(t3, "finereason-random")
-    assert len(random) == 9 and all(re.fullmatch(r"\d+\.\d", v) for v in random[1:])
-    assert random[1:] != ["100.0"] * 8
+    assert len(random) == 9 and all(re.fullmatch(r"\d+\.\d \(pe \d+\.\d\)", v) for v in random[1:])
+    assert random[1:] != ["100.0 (pe 0.0)"] * 8
 
     modes = table(markdown, "State transition accuracy, strict vs paper mode", "###")
-    assert row(modes, "finereason-oracle")[1:] == ["100.0"] * 8
+    assert row(modes, "finereason-oracle")[1:] == ["100.0 (pe 0.0)"] * 8
 
     t4 = table(markdown, "Table 4")
     assert row(t4, "finereason-oracle")[1:] == ["100.0"] * 12
@@ -127,7 +127,7 @@ def test_results_files_newest_wins_and_no_samples(runs, tmp_path):
     assert main(["report", str(oracle), str(newer), "--out", str(out)]) == 0
     markdown = (out / "summary.md").read_text()
     values = row(table(markdown, "Table 3"), "finereason-oracle")
-    assert values[1] == "50.0" and values[2:] == ["100.0"] * 7
+    assert values[1] == "50.0 (pe 0.0)" and values[2:] == ["100.0 (pe 0.0)"] * 7
     # the other tasks still come with samples from the older run
     assert (out / "st_error_breakdown.png").read_bytes()[:8] == PNG_MAGIC
 
@@ -185,3 +185,46 @@ def test_missing_matplotlib_is_explained(runs, tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["report", str(runs["out"]), "--out", str(tmp_path / "r")]) == 2
     assert "finereason[eval]" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ paper-grade details
+def test_wilson_interval_hand_computed():
+    from finereason.report import wilson
+
+    lo, hi = wilson(5, 10)  # p = 0.5, z = 1.96: 0.5 -+ 1.96 * sqrt(0.025 + 0.009604) / 1.38416
+    assert abs(lo - 0.2366) < 1e-4 and abs(hi - 0.7634) < 1e-4
+    lo, hi = wilson(0, 6)  # never (0, 0): no successes in 6 tries still allows up to ~39 %
+    assert lo == 0.0 and abs(hi - 0.3903) < 1e-4
+    assert wilson(12, 12)[1] == 1.0 and wilson(12, 12)[0] < 0.76
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_parse_errors_are_shown_beside_accuracy():
+    from finereason.report import acc_cell
+
+    # the case: grid state checking at 0.0 while 5 of 6 answers were unparseable
+    assert acc_cell({"acc,none": 0.0, "parse_error_rate,none": 5 / 6}) == "0.0 (pe 83.3)"
+    assert acc_cell({"acc,none": 0.25}) == "25.0"
+    assert acc_cell(None) == "–"
+
+
+def test_small_difficulty_bins_are_merged():
+    from finereason.report import _bins
+
+    # depths 1 x 30, 2 x 1, 3 x 7, 4 x 20: 2 joins 3 (8 items, still too few), then 2-3 joins the smaller neighbour 4
+    values = [1] * 30 + [2] + [3] * 7 + [4] * 20
+    bins = _bins(values)
+    counts = [sum(lo <= v <= hi for v in values) for lo, hi, _ in bins]
+    assert [label for *_, label in bins] == ["1", "2–4"] and counts == [30, 28]
+    assert [label for *_, label in _bins([5] * 3)] == ["5"]  # one small bin stays (marked hollow in the plot)
+    many = list(range(100))  # equal-width ranges, each with >= 10 items
+    assert all(hi - lo >= 9 for lo, hi, _ in _bins(many))
+
+
+def test_plot_titles_name_the_metric(report):
+    import finereason.report as rep
+
+    source = Path(rep.__file__).read_text()
+    assert "State checking accuracy (strict)" not in source  # SC has no strict mode
+    _, target = report
+    assert (target / "model_comparison.png").stat().st_size > 5000
