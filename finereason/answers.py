@@ -738,9 +738,9 @@ _LEAD_PROSE = re.compile(
     r"[A-Za-z][A-Za-z ,']{0,80}?(?:\b(?:is|be|get|gives|as|use|by)\b|[:,])\s+(?=[0-9(\[{\\-])"
 )
 _PROSE_TAIL = re.compile(
-    r"[.,;:]\s+(?=[A-Za-z])(?!(?:or|and|alternatively|otherwise|maybe|perhaps|possibly|either|plus)\b)|\s+\((?=[A-Za-z])|\s+[—–-]{1,2}\s+(?=[A-Za-z])|"
-    r"\s+(?=(?:because|since|which|where|using|with|thus|hence|therefore|so|as|this|that|it|each|all|uses|works|"
-    r"and\s+(?:it|this|that|each|all|every))\b)",
+    r"[.,;:][ \t]{1,8}(?=[A-Za-z])(?!(?:or|and|alternatively|otherwise|maybe|perhaps|possibly|either|plus)\b)|[ \t]{1,8}\((?=[A-Za-z])|[ \t]{1,8}[—–-]{1,2}[ \t]{1,8}(?=[A-Za-z])|"
+    r"[ \t]{1,8}(?=(?:because|since|which|where|using|with|thus|hence|therefore|so|as|this|that|it|each|all|uses|works|"
+    r"and[ \t]{1,8}(?:it|this|that|each|all|every))\b)",
     re.IGNORECASE,
 )
 _EXPRESSION_START = frozenset("0123456789([{\\")
