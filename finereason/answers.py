@@ -16,8 +16,12 @@ answers are read"):
    prose after it is ignored; a final list cut off by the token limit falls back to the last complete
    one. Arithmetic: the whole expression must parse (:mod:`finereason.arith`).
 
-Every reader here runs in time linear in the length of the text: the text is split once into tokens
-by a regex with no nested quantifiers, and every decision looks at a bounded number of tokens.
+Every reader here runs in time linear in the length of the text, with no backtracking regular
+expression over unbounded input: the state-checking answer is read from the last
+``CHOICE_WINDOW_CHARS`` characters, split once into tokens, and every decision looks at a bounded
+number of tokens; markers are found backwards with ``str.rfind`` (at most ``MAX_MARKS``); list ends
+are found with ``str.find``/``str.count`` or one pass over the brackets and quotes, within
+``SCAN_BUDGET`` characters per answer; patterns applied at a position have bounded repeats.
 """
 from __future__ import annotations
 
@@ -105,7 +109,7 @@ _NEGATION_SKIP = frozenset({"-", "be", "is", "currently", "still", "actually", "
 _FILLER_WORDS = frozenset({
     "is", "would", "be", "will", "should", "must", "the", "my", "our", "final", "therefore", "thus", "hence",
     "so", "here", "it", "this", "that", "state", "current", "puzzle", "graph", "grid", "text", "textbf",
-    "mathrm", "mathbf", "mathbf", "boxed", "i", "think", "believe", "choose", "chose", "pick", "select",
+    "mathrm", "mathbf", "boxed", "i", "think", "believe", "choose", "chose", "pick", "select",
     "correct", "answer", "not", "option", "choice", "given", "as", "follows", "we", "have", "get", "a", "an",
     "clearly", "definitely", "remains", "stays", "status", "label", "accordingly", "in", "conclusion",
 })
