@@ -78,7 +78,7 @@ def _step(words: list[str], verbs: dict[str, str], objects: set[str], text: str,
 
     ``strict`` (a bare parenthesised step): the words after the verb are the arguments as written;
     otherwise filler words are dropped and only object mentions are kept (colours win over letters,
-    so the article "a" in "pick up a red block" is not read as object ``a``)."""
+    so the article "a" in "pick up a red block" is not read as object ``a``, nor in "pick up a block")."""
     name = None
     rest: list[str] = []
     if words:
@@ -95,7 +95,8 @@ def _step(words: list[str], verbs: dict[str, str], objects: set[str], text: str,
         args = [_object(w, objects) or w for w in rest]
     else:
         colours = [w for w in rest if w in COLOURS and COLOURS[w] in objects]
-        args = [COLOURS[w] for w in colours] if colours else [w for w in rest if w in objects]
+        args = [COLOURS[w] for w in colours] if colours else [
+            w for i, w in enumerate(rest) if w in objects and not (w == "a" and rest[i + 1:i + 2] in (["block"], ["blocks"]))]
     return Step(name, tuple(args), text)
 
 
@@ -109,7 +110,10 @@ def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
     objects = set(problem.objects)
     steps: list[Step] = []
     for raw in _plan_block(text).lower().replace("*", "").replace("`", "").splitlines():
-        line = _PREFIX.sub("", raw, count=1).strip()
+        line = raw
+        for _ in range(3):  # "- Step 1: ...", "1. (a) ..."
+            line = _PREFIX.sub("", line, count=1)
+        line = line.strip()
         if not line:
             continue
         groups = _PAREN.findall(line)
