@@ -3,7 +3,8 @@
 BFS with unit action costs returns a shortest plan. Exhausting the reachable states without
 meeting the goal proves the problem has no plan (``unsolvable``); storing more than the node budget
 of states first gives ``undecided``, never a guess. States are searched as bit masks over the
-task's atoms (an atom is one bit), so a million stored states take about 100 MB.
+task's atoms (an atom is one bit): a million stored states of a 15-block problem take
+under 200 MB.
 """
 from __future__ import annotations
 
