@@ -87,3 +87,11 @@ def test_planner_is_optimal_and_proves_unsolvable():
 def test_pddl_errors(text, message):
     with pytest.raises(PDDLError, match=message.replace("(", r"\(").replace("?", r"\?")):
         parse_domain(text)
+
+
+def test_long_steps_are_reported_short_and_exactly():
+    for text in ("(stack " + "a " * 5_000 + ")", "stack " + "red " * 5_000, "then " * 30_000 + "stack a on b"):
+        verdict = check_plan(TASK, text)
+        assert not verdict.valid and all(len(r) < 300 for r in verdict.reasons)
+    assert "got 5000" in check_plan(TASK, "stack " + "red " * 5_000).reasons[0]
+    assert check_plan(TASK, "then " * 30_000 + "stack a on b").reasons[0] == "step 1 (stack a b): the hand is not holding a"

@@ -48,7 +48,8 @@ class Step:
     text: str
 
     def __str__(self) -> str:
-        return "(" + " ".join((self.name, *self.args)) + ")"
+        text = " ".join((self.name, *self.args[:8]))
+        return "(" + (text if len(text) <= MAX_STEP_TEXT and len(self.args) <= 8 else text[:MAX_STEP_TEXT] + " ...") + ")"
 
 
 def _verbs(domain: Domain) -> dict[str, str]:
@@ -126,14 +127,15 @@ def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
                     found.append(step)
         if not found:
             words = _WORD.findall(line)
-            while words and words[0] in _CONNECTIVES and words[0].replace("-", "") not in verbs:
-                words = words[1:]
-            step = _step(words, verbs, objects, line, strict=False)
+            skip = 0
+            while skip < len(words) and words[skip] in _CONNECTIVES and words[skip].replace("-", "") not in verbs:
+                skip += 1
+            step = _step(words[skip:], verbs, objects, line, strict=False)
             if step is not None:
                 found.append(step)
         for step in found:
             if len(steps) >= MAX_STEPS:
                 raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args[:8]),
+            steps.append(Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args),
                               step.text[:MAX_STEP_TEXT]))
     return steps
