@@ -239,3 +239,22 @@ def test_bad_arguments_are_one_line_errors(data, tmp_path, capsys):
     capsys.readouterr()
     assert "holds another run" in one_line_error(capsys, ["loop", "--model", "finereason-random", "--data", str(data),
                                                           "--domain", "sudoku", "--limit", "1", "--out", str(tmp_path / "h")])
+
+
+# ------------------------------------------------------------------ a real lm-eval model: tokens counted
+def test_hf_model_runs_the_loop_and_counts_tokens(data, tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from finereason.tiny_model import build_tiny_model
+
+    tiny = build_tiny_model(tmp_path / "tiny")
+    out = tmp_path / "out"
+    assert loop(data, out, "--model", "hf", "--model_args", f"pretrained={tiny},dtype=float32", "--domain", "game_of_24",
+                "--limit", "1", "--max-rounds", "2", "--max_gen_toks", "8", "--feedback", "first_error",
+                "--apply_chat_template", "--device", "cpu") == 0
+    records = transcript(out / "first_error")
+    assert [r["round"] for r in records] == [1, 2]  # a random tiny model does not solve Game of 24
+    assert all(isinstance(r["prompt_tokens"], int) and isinstance(r["response_tokens"], int) for r in records)
+    assert records[1]["prompt_tokens"] > records[0]["prompt_tokens"] > 0  # the history is sent again
+    summary = json.loads((out / "summary.json").read_text())["conditions"]["first_error"]
+    assert summary["prompt_tokens"] == sum(r["prompt_tokens"] for r in records)
