@@ -102,7 +102,7 @@ _KEYWORDS = {
 }
 _MARKERS = frozenset({"answer", "answers", "boxed", "correction", "corrected", "verdict", "conclusion", "choose", "chose",
                       "pick", "picked", "select", "selected"})
-_NEGATIONS = frozenset({"not", "non", "never", "cannot", "no", "nor"})
+_NEGATIONS = frozenset({"not", "non", "never", "cannot", "no", "nor", "neither"})
 _NEGATION_SKIP = frozenset({"-", "be", "is", "currently", "still", "actually", "really", "longer", "yet", "even",
                             "truly", "definitely", "certainly", "3", "4", "k", "2", "5", "6", "7", "8", "9"})
 # tokens allowed between a marker and its option ("Answer: the state is (B)", "\boxed{\text{(B)}}")
@@ -112,6 +112,7 @@ _FILLER_WORDS = frozenset({
     "mathrm", "mathbf", "boxed", "i", "think", "believe", "choose", "chose", "pick", "select",
     "correct", "answer", "not", "option", "choice", "given", "as", "follows", "we", "have", "get", "a", "an",
     "clearly", "definitely", "remains", "stays", "status", "label", "accordingly", "in", "conclusion",
+    "either", "neither",
 })
 _FILLER_MARKS = frozenset(":：*_`$=-–—>{}\\#\"'“”‘’.,!|")
 # tokens allowed between two options of one answer ("(A) or (B)", "Solvable / Unsolvable")
@@ -342,6 +343,9 @@ class _ChoiceReader:
                     continue
                 break
             nxt = self.option(j, True) if j < t.n else None
+            if nxt is None and hedged and j < t.n and t.words[j] in ("A", "B"):
+                # "A or B I hope this helps": after a hedge word a capital letter is an option
+                nxt = _Mention(None if self._negated(j) else t.words[j], j, j + 1)
             if nxt is None:
                 break
             if nxt.cls:

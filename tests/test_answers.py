@@ -75,6 +75,12 @@ def test_final_region(text, starts, region):
         ("Answer: (A) if the 5 may stay, otherwise (B).", None),                          # conditional
         ("Is it (A)?", None),                                                             # a question
         ("Let me check if it is solvable. Wait", None),
+        ("Final answer: A (or B if I made a mistake)", None),                          # hedges reported by the rewards tests
+        ("Answer: B or A I hope this helps.", None),
+        ("Answer: A/B That is all.", None),
+        ("I think the answer is (B).\n\nAnswer: either A or B", None),
+        ("Final answer: neither (A) nor (B)", None),
+        ("The state is solvable.\n\nAnswer: (A)\n\n(B) would be wrong here.", "A"),    # a rejected option
     ],
 )
 def test_choice_rules(text, choice):
