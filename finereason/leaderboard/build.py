@@ -14,7 +14,6 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
 
 from ..atomic_io import atomic_file
 from ..report import CATEGORY_COLORS, MISSING, PUZZLE_TITLES, ReportError, load_models, md_table, puzzle_order
@@ -200,7 +199,8 @@ def page(entries: list[Entry], cols: list[Column], puzzles: list[str]) -> str:
     script = resources.files("finereason.leaderboard").joinpath("page.js").read_text(encoding="utf-8")
     esc = html.escape
     head = '<th data-type="text" aria-sort="none" title="model">Model</th>' + "".join(
-        f'<th data-type="number" aria-sort="none" data-key="{c.key}" title="{esc(c.tip)}">{esc(c.title)}</th>' for c in cols)
+        f'<th data-type="number" aria-sort="none" data-key="{c.key}" data-higher="{int(c.higher_is_better)}" '
+        f'title="{esc(c.tip)}">{esc(c.title)}</th>' for c in cols)
     rows = []
     for i, e in enumerate(entries):
         cells = "".join(f'<td data-value="{"" if c.values[i] is None else repr(c.values[i])}">{_pct(c.values[i])}</td>' for c in cols)

@@ -27,7 +27,8 @@
   }
   heads.forEach(function (h, i) {
     h.addEventListener("click", function () {
-      var numeric = h.getAttribute("data-type") === "number";
+      // numbers: best first on the first click (highest, or lowest where lower is better)
+      var numeric = h.getAttribute("data-type") === "number" && h.getAttribute("data-higher") !== "0";
       var current = h.getAttribute("aria-sort");
       sortBy(i, current === "none" || current === null ? numeric : current === "ascending");
     });
