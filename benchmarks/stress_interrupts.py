@@ -141,14 +141,19 @@ def setup(work: Path, names: list[str]) -> list[Command]:
     return chosen
 
 
-def point(command: Command, rng: random.Random, hang_after: float) -> str:
+def _default_sigint() -> None:
+    """A background shell starts jobs with SIGINT ignored, which Python would inherit: undo that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def point(command: Command, rng: random.Random, hang_after: float, signals: tuple[int, ...]) -> str:
     """One interrupted run; the outcome ``old``/``new``/``PARTIAL``/``HANG``."""
     command.prepare_old(command.target)
-    sig = rng.choice((signal.SIGINT, signal.SIGKILL))
+    sig = rng.choice(signals)
     delay = rng.uniform(0, 1.2 * command.ref_seconds)
     proc = subprocess.Popen([sys.executable, "-m", "finereason", *[a.replace("{out}", str(command.target)) for a in command.argv]],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "1"})
+                            preexec_fn=_default_sigint, env={**os.environ, "OMP_NUM_THREADS": "1"})
     time.sleep(delay)
     try:
         os.killpg(proc.pid, sig)
@@ -191,6 +196,8 @@ def main() -> int:
                         choices=["score", "label", "tiny-model", "build"])
     parser.add_argument("--plan", nargs="+", metavar="COMMAND=N",
                         help="points per command (overrides --points and --commands), e.g. score=80 build=20")
+    parser.add_argument("--signals", nargs="+", default=["INT", "KILL"], choices=["INT", "KILL"],
+                        help="signals to draw from (default both)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hang-after", type=float, default=120.0, help="seconds after the signal that count as a hang")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a new temporary folder)")
@@ -208,7 +215,7 @@ def main() -> int:
     left_behind: dict[str, int] = {c.name: 0 for c in commands}
     start = time.perf_counter()
     for k, command in enumerate(schedule):
-        outcome = point(command, rng, args.hang_after)
+        outcome = point(command, rng, args.hang_after, tuple(getattr(signal, f"SIG{s}") for s in args.signals))
         command.outcomes[outcome] = command.outcomes.get(outcome, 0) + 1
         left_behind[command.name] += bool(leftovers(command.target))
         if outcome.startswith(("PARTIAL", "HANG")):
