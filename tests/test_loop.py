@@ -95,34 +95,42 @@ def test_replay_reproduces_a_recorded_multi_round_transcript(data, tmp_path):
         second = tmp_path / f"replay-{condition}"
         assert loop(data, second, "--model", "finereason-replay", "--model_args", f"path={replay}", *common, *args) == 0
         assert (second / condition / TRANSCRIPTS).read_bytes() == (first / condition / TRANSCRIPTS).read_bytes()
+        for rid in {r["id"] for r in records}:
+            sent = [r["prompt_chars"] for r in records if r["id"] == rid]
+            if condition == "sampling":  # the prompt alone, every round
+                assert len(set(sent)) == 1, sent
+            elif condition == "first_error":  # the dialog grows by an answer and its feedback each round
+                assert sent == sorted(set(sent)), sent
 
 
 def test_scripted_dialog_back_prompts_and_self_verification(data, tmp_path):
     rows, _ = load_rows("graph_coloring", str(data), 1)
     row = rows[0]
     engine, puzzle = get_engine("graph_coloring"), row_puzzle(row)
-    wrong = "Answer: " + engine.render(puzzle, engine.initial(puzzle))  # nothing colored
+    wrong = f"Answer: {[1] * len(puzzle.adjacency)}"  # one color everywhere: several conflicts
     replay = write_replay(tmp_path / "script.jsonl", {
         f"{row['id']}@1": wrong, f"{row['id']}@2": "I give up.", f"{row['id']}@3": oracle(row),
-        f"{row['id']}@1/verify": "The coloring leaves vertices uncolored. Verdict: incorrect",
+        f"{row['id']}@1/verify": "Adjacent vertices share color 1. Verdict: incorrect",
         f"{row['id']}@2/verify": "Verdict: correct",
     })
     out = tmp_path / "out"
     assert loop(data, out, "--model", "finereason-replay", "--model_args", f"path={replay}", "--domain", "graph_coloring",
-                "--limit", "1", "--max-rounds", "5", "--feedback", "all_errors", "binary", "self") == 0
+                "--limit", "1", "--max-rounds", "5", "--feedback", "all_errors", "first_error", "binary", "self") == 0
     summary = json.loads((out / "summary.json").read_text())["conditions"]
-    for level in ("all_errors", "binary"):
+    for level in ("all_errors", "first_error", "binary"):
         records = transcript(out / level)
         assert [(r["round"], r["correct"], r["verdict"]["category"]) for r in records] == [
             (1, False, "invalid_solution"), (2, False, "parse_error"), (3, True, "correct")]
         assert summary[level]["accuracy_by_round"] == {"1": 0.0, "2": 0.0, "3": 1.0, "4": 1.0, "5": 1.0}
     assert transcript(out / "binary")[0]["feedback"].startswith("Your answer is incorrect. Please solve")
     first = transcript(out / "all_errors")[0]
+    assert len(first["verdict"]["reasons"]) > 1
     assert all(reason in first["feedback"] for reason in first["verdict"]["reasons"])
+    assert first["verdict"]["reasons"][1] not in transcript(out / "first_error")[0]["feedback"]
     # self: rejected in round 1 (its critique is the feedback), accepts a wrong answer in round 2 and stops
     records = transcript(out / "self")
     assert [(r["round"], r["accepted"], r["done"]) for r in records] == [(1, False, False), (2, True, True)]
-    assert "leaves vertices uncolored" in records[0]["feedback"]
+    assert "Adjacent vertices share color 1" in records[0]["feedback"]
     assert summary["self"]["accuracy_by_round"]["5"] == 0.0
     assert summary["self"]["self_verifier"] == {"judgements": 2, "accepted": 1, "false_positives": 1, "false_negatives": 0}
 
