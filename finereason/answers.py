@@ -211,7 +211,8 @@ class _ChoiceReader:
         if strict_case and w not in ("A", "B"):
             return False
         if nxt.isalpha():
-            return nxt in _ARTICLE_FOLLOWERS_OK or t.words[i + 1] in ("A", "B") or nxt in _KEYWORDS or nxt in ("not", "un")
+            # "B I hope this helps": an article is never followed by the pronoun I
+            return t.words[i + 1] == "I" or nxt in _ARTICLE_FOLLOWERS_OK or t.words[i + 1] in ("A", "B") or nxt in _KEYWORDS or nxt in ("not", "un")
         if nxt == "'" or nxt == "’":
             return False  # "A's"
         return not nxt.isdigit()
@@ -331,20 +332,21 @@ class _ChoiceReader:
                 word = t.low[j]
                 if word in _MARKERS and not (hedged or skipped <= 6 and not t.newline_before(j) and glued):
                     break  # a new answer ("Correction: (B)"), unless chained by a hedge word or glued on
-                glued = glued and word in _GLUE
                 if (word in _CONNECTOR_WORDS or word in _NEGATION_SKIP or word in _MARKERS
                         or (len(word) == 1 and not word.isalnum() and word != "?")):
                     if self.option(j, True) is not None:
                         break
                     hedged = hedged or word in _HEDGE_WORDS
+                    glued = glued and word in _GLUE
                     explicit = explicit or (word in _MARKERS and hedged)
                     j += 1
                     skipped += 1
                     continue
                 break
             nxt = self.option(j, True) if j < t.n else None
-            if nxt is None and hedged and j < t.n and t.words[j] in ("A", "B"):
-                # "A or B I hope this helps": after a hedge word a capital letter is an option
+            if nxt is None and (hedged or glued and j > end) and j < t.n and t.words[j] in ("A", "B"):
+                # "A or B I hope this helps", "A, B I hope ...": after a hedge word or a comma/slash
+                # a capital letter is an option
                 nxt = _Mention(None if self._negated(j) else t.words[j], j, j + 1)
             if nxt is None:
                 break

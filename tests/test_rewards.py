@@ -400,7 +400,6 @@ def _both_options_text(draw_x, draw_y, template, before, after, think) -> str:
 def test_no_completion_naming_both_options_earns_anything(data, pair, swap, template, before, after, think, starts_in_think):
     x, y = pair[::-1] if swap else pair
     assume("{x}{y}" not in template or x[-1] in ")]）")  # "solvablenot solvable" is one garbled word
-    assume(not known_reader_gap(x, template, before, after))
     text = _both_options_text(x, y, template, before, after, think)
     if starts_in_think and "</think>" not in text:
         text = "The grid is nearly full.</think>\n" + text
@@ -423,24 +422,15 @@ def test_no_math_completion_boxing_two_values_earns_anything(a, b, joint, reason
         assert reward([text, text], **kwargs_of(rows)) == [0.0, 0.0], (name, text)
 
 
-KNOWN_READER_GAPS = [  # forms the answer reader still reads as one option (reported on issue 8)
+MORE_HEDGES = [  # hedges that earlier versions of the reader credited as one option
     "Final answer: {x} (or {y} if I made a mistake)", "Answer: {x} or {y} I hope this helps.",
     "Answer: {x}/{y} That is all.", "I think the answer is (B).\n\nAnswer: either {x} or {y}",
     "Final answer: neither ({x}) nor ({y})",
 ]
 
 
-def known_reader_gap(x: str, template: str, before: str, after: str) -> bool:
-    """The families of KNOWN_READER_GAPS among the generated texts: bare letters followed by prose
-    that starts with a capital, bare-letter spam after an earlier answer, and "either ... or ..."
-    after an earlier answer."""
-    return (x in ("A", "B") and (after.strip()[:1].isalpha() or template == "{x} {y} {x} {y}")) or \
-        (template == "Answer: either {x} or {y}" and "answer is" in before)
-
-
-@pytest.mark.xfail(strict=True, reason="answer reader reads these both-option answers as one option (issue 8)")
-@pytest.mark.parametrize("template", KNOWN_READER_GAPS)
-def test_known_reader_gaps_naming_both_options(data, template):
+@pytest.mark.parametrize("template", MORE_HEDGES)
+def test_more_hedges_naming_both_options_earn_nothing(data, template):
     rows = [next(r for r in data[f"{p}_state_checking"] if r["label"] == label)
             for p in PUZZLES for label in ("Solvable", "Unsolvable")]
     for x, y in (("A", "B"), ("B", "A")):
