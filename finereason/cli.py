@@ -135,9 +135,10 @@ def cmd_score(args: argparse.Namespace) -> int:
             item = items[index]
             truth = _oracle(engine, item.puzzle, item.current)
             if args.task == "state_checking":
-                verdict = verify_state_checking(engine, item, text, solvable=truth)
+                verdict = verify_state_checking(engine, item, text, solvable=truth, starts_in_think=args.starts_in_think)
             else:
-                verdict = verify_state_transition(engine, item, text, args.mode, solvable=truth)
+                verdict = verify_state_transition(engine, item, text, args.mode, solvable=truth,
+                                                  starts_in_think=args.starts_in_think)
             verdicts.append(verdict)
             truths.append(truth)
             out.write(json.dumps({"index": index, "correct": verdict.correct, "category": verdict.category,
@@ -182,7 +183,8 @@ def _score_data(args: argparse.Namespace) -> int:
                 raise CliError(f"{args.responses}:{lineno}: id {rid!r} appears twice")
             seen.add(rid)
             try:
-                score = score_row(rows[rid], obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or ""))
+                text = obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or "")
+                score = score_row(rows[rid], text, starts_in_think=args.starts_in_think)
             except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
                 raise CliError(f"{args.data}: config {args.config}, row {rid!r} cannot be scored: {err}") from None
             scores.append(score)
@@ -793,6 +795,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default="strict", choices=MODES, help="state-transition scoring (default: strict)")
     p.add_argument("--responses", required=True, help='JSON Lines {"index": i, "response": ...} or {"id": ..., "response": ...} (- for stdin)')
     p.add_argument("--out", help="JSON Lines verdicts (default: stdout)")
+    p.add_argument("--starts-in-think", action="store_true",
+                   help="the prompts already opened <think> (R1-distill-style templates): a response without </think> is unfinished")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("label", help="label states as solvable or not with the exact oracle")

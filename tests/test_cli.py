@@ -71,6 +71,26 @@ def test_score_state_checking(tmp_path, capsys):
     assert "f1 (unsolvable)" in stdout and "precision (unsolvable)" in stdout
 
 
+def test_score_starts_in_think_grades_unfinished_reasoning_as_parse_error(tmp_path, capsys):
+    """With --starts-in-think the prompt opened <think>: only text after </think> is an answer."""
+    src = official_dir() / "sudoku_states_sample.jsonl"
+    records = read_jsonl(src)[:3]
+    right = ["Answer: (A)" if r["outputs"]["current_status"] == "Solvable" else "Answer: (B)" for r in records]
+    texts = {0: "Let me check the rows. " + right[0],  # cut off inside the reasoning
+             1: "Rows are fine.</think>\n" + right[1],  # finished
+             2: right[2]}
+    responses = _responses(tmp_path / "r.jsonl", texts)
+    verdicts = {}
+    for flag in ([], ["--starts-in-think"]):
+        out = tmp_path / f"out{len(flag)}.jsonl"
+        code, _, _ = run(["score", "--official", str(src), "--task", "state_checking", "--responses", str(responses),
+                          "--out", str(out)] + flag, capsys)
+        assert code == 0
+        verdicts[bool(flag)] = [r["category"] for r in read_jsonl(out)]
+    assert verdicts[False] == ["correct", "correct", "correct"]
+    assert verdicts[True] == ["parse_error", "correct", "parse_error"]
+
+
 def test_score_state_transition_modes_differ_on_dead_ends(tmp_path, capsys):
     src = official_dir() / "sudoku_states_sample.jsonl"
     engine = get_engine("sudoku")

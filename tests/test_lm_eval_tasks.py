@@ -136,3 +136,23 @@ def test_hostile_responses_never_crash_a_run(env, tmp_path):
 def test_eval_wrapper_errors(tmp_path, capsys):
     assert main(["eval", "--model", "finereason-replay", "--tasks", "finereason_sudoku_state_checking",
                  "--model_args", f"path={tmp_path / 'missing.jsonl'}"]) != 0
+
+
+def test_starts_in_think_metadata_grades_unfinished_reasoning(env, tmp_path):
+    """`--metadata '{"starts_in_think": true}'`: a response with no </think> is unfinished (no credit)."""
+    from finereason.baselines import oracle as oracle_answer
+    from finereason.dataset_builders.layout import read_config
+
+    config = "sudoku_state_checking"
+    rows = read_config(env, config)
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text("".join(json.dumps({"id": r["id"], "response": oracle_answer(r)}) + "\n" for r in rows))
+    closed = tmp_path / "closed.jsonl"
+    closed.write_text("".join(json.dumps({"id": r["id"], "response": "Checked.</think>\n" + oracle_answer(r)}) + "\n"
+                              for r in rows))
+    task = f"finereason_{config}"
+    meta = ["--metadata", json.dumps({"starts_in_think": True})]
+    assert run_eval(tmp_path / "a", "finereason-replay", task, "--model_args", f"path={plain}")["results"][task]["acc,none"] == 1.0
+    unfinished = run_eval(tmp_path / "b", "finereason-replay", task, "--model_args", f"path={plain}", *meta)["results"][task]
+    assert unfinished["acc,none"] == 0.0 and unfinished["parse_error_rate,none"] == 1.0
+    assert run_eval(tmp_path / "c", "finereason-replay", task, "--model_args", f"path={closed}", *meta)["results"][task]["acc,none"] == 1.0

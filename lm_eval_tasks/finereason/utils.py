@@ -27,14 +27,19 @@ class FineReasonTask(ConfigurableTask):
         self.config.dataset_name = config
         self.config.metadata = {**(self.config.metadata or {}), "data_source": facts}
 
+    def process_results(self, doc: dict, results: list[str]) -> dict[str, Any]:
+        """Score with ``starts_in_think`` from the run's metadata (``--metadata '{"starts_in_think":
+        true}'`` for chat templates whose prompt already opened ``<think>``, as R1-distill's)."""
+        return process_results(doc, results, starts_in_think=bool((self.config.metadata or {}).get("starts_in_think")))
+
 
 def doc_to_target(doc: dict) -> str:
     return doc.get("label") or ""
 
 
-def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
+def process_results(doc: dict, results: list[str], *, starts_in_think: bool = False) -> dict[str, Any]:
     """Every metric of the row's task; the means are floats, the rest a compact verdict tuple."""
-    score = score_row(doc, results[0] if results else "")
+    score = score_row(doc, results[0] if results else "", starts_in_think=starts_in_think)
     record = score.as_tuple()
     out: dict[str, Any] = {}
     for name in metric_names(doc["task"]):
