@@ -25,6 +25,8 @@ import shutil
 from pathlib import Path
 from typing import Iterator
 
+from finereason.atomic_io import fsync_dir
+
 
 class BuildError(ValueError):
     """Bad build arguments, or an unusable or busy output folder (one clear line)."""
@@ -110,27 +112,18 @@ def link_or_copy(src: str | os.PathLike, dst: str | os.PathLike) -> None:
         shutil.copy2(src, dst)
 
 
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def swap_into_place(tmp: Path, target: Path) -> None:
     """Replace ``target`` by ``tmp`` with renames only; the old folder is deleted last."""
     _, old, _ = _names(target)
-    _fsync_dir(tmp)
+    fsync_dir(tmp)
     if target.exists():
         os.rename(target, old)
         os.rename(tmp, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
         shutil.rmtree(old, ignore_errors=True)
     else:
         os.rename(tmp, target)
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
 
 
 @contextlib.contextmanager
