@@ -928,7 +928,7 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
     state_checking: an explicit ``Answer: (A)``/``(B)`` (or ``\\boxed{}``) naming one option.
     state_transition: a ``Next state:`` followed by a complete, readable state list.
     end_to_end: an ``Answer:`` followed by a readable solution (one whole expression for the Game
-    of 24, ``puzzle`` = ``game_of_24``; a list otherwise).
+    of 24; a list otherwise: the form is the named ``puzzle``'s engine's).
     """
     region = final_region(text, starts_in_think=starts_in_think)
     if region is None:
@@ -944,19 +944,15 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
 
 
 def _readable(region: str, puzzle: str | None, task: str) -> bool:
-    """Whether the transition / end-to-end answer in ``region`` reads as a state (no puzzle needed)."""
+    """Whether the transition / end-to-end answer in ``region`` reads as an answer of the puzzle's
+    domain (its engine decides the form; a plain list literal when no puzzle is named)."""
+    from .engines import get_engine  # noqa: PLC0415 (engines import this reader)
     from .textparse import parse_literal  # noqa: PLC0415
 
-    game24 = puzzle in ("game_of_24", "game24", "24")
     try:
-        if task == "end_to_end" and game24:
-            arithmetic_answer(region)
-            return True
-        payload = next_state_payload(region) if task == "state_transition" else solution_payload(region)
-        if game24:
-            expression_items(payload)
-        else:
-            parse_literal(payload)
+        if puzzle is not None:
+            return get_engine(puzzle).answer_readable(region, task)
+        parse_literal(next_state_payload(region) if task == "state_transition" else solution_payload(region))
         return True
     except (ParseError, RecursionError):
         return False

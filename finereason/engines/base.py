@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
+from ..answers import next_state_payload, solution_payload
 from ..textparse import extract_solution_payload, parse_literal, read_payload
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 
@@ -103,6 +104,13 @@ class Engine(ABC, Generic[P, S]):
     def parse_solution_text(self, puzzle: P, text: str) -> S:
         """A full solution proposed in model text (end-to-end task)."""
         return self.parse_state(puzzle, parse_literal(extract_solution_payload(text)))
+
+    def answer_readable(self, region: str, task: str) -> bool:
+        """Whether the final-answer ``region`` of a response holds a readable answer of this domain
+        for ``task`` (``state_transition``: a "Next state:" list; ``end_to_end``: a solution), before
+        any puzzle is consulted. Raises :class:`ParseError` when it does not."""
+        parse_literal(next_state_payload(region) if task == "state_transition" else solution_payload(region))
+        return True
 
     def from_input(self, obj: Any) -> tuple[P, S]:
         """(puzzle, state) from one ``finereason label`` input line.

@@ -43,7 +43,7 @@ from typing import Any, Iterable, Iterator
 from ..arith import (
     MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
 )
-from ..answers import answer_region, arithmetic_answer, expression_items
+from ..answers import answer_region, arithmetic_answer, expression_items, next_state_payload
 from ..textparse import extract_marked_payload
 from ..verdict import ParseError, StateError
 from .base import Engine, StateItem, Step, StepKind, register
@@ -405,6 +405,14 @@ class Game24Engine(Engine[Game24Puzzle, State]):
         if isinstance(answer, str):
             return self.parse_state(puzzle, expression_items(answer))
         return (answer,)
+
+    def answer_readable(self, region: str, task: str) -> bool:
+        """One whole expression (end-to-end) or a list of expressions (next state)."""
+        if task == "end_to_end":
+            arithmetic_answer(region)
+        else:
+            expression_items(next_state_payload(region))
+        return True
 
     # ---------------------------------------------------------------- rules and moves
     def violations(self, puzzle: Game24Puzzle, state: State) -> list[str]:
