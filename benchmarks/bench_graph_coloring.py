@@ -31,8 +31,8 @@ from typing import Sequence
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from finereason.dimacs import read_dimacs  # noqa: E402
-from finereason.engines.graph_coloring import (  # noqa: E402
+from finereason.domains.graph_coloring.dimacs import read_dimacs  # noqa: E402
+from finereason.domains.graph_coloring.engine import (  # noqa: E402
     GraphColoringEngine, GraphColoringPuzzle, chromatic_number,
 )
 from harness import (  # noqa: E402

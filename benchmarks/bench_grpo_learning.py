@@ -45,7 +45,7 @@ def easiest_rows(n: int, seed: int) -> list[dict]:
     from finereason.dataset_builders.items import state_row
     from finereason.engines import get_engine
     from finereason.sampling import make_item, moves, solution_path
-    from finereason.sources import game24
+    from finereason.domains.game_of_24 import source as game24
 
     engine = get_engine("game_of_24")
     rng = random.Random(seed)

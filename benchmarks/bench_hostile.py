@@ -20,7 +20,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests"), str(HERE)]
 
 from finereason import arith  # noqa: E402
 from finereason.engines import get_engine  # noqa: E402
-from finereason.engines.game24 import Game24Puzzle  # noqa: E402
+from finereason.domains.game_of_24.engine import Game24Puzzle  # noqa: E402
 from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition  # noqa: E402
 from harness import SHARED  # noqa: E402
 from hostile import hostile_responses  # noqa: E402

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from finereason import __version__
-from finereason.engines import get_engine
+from finereason.engines import engine_names, engines, get_engine, train_names
 from finereason.prompts import PROMPT_VERSION
 from finereason.sampling import moves, sample_states, solution_path
 from finereason.sources import SourcePuzzle, rng_for
@@ -39,12 +39,7 @@ from .layout import ConfigStats, ShardWriter, rows_table, shard_name, stat_tuple
 from .outdir import BuildError, check_target, output_folder, resolve_target
 from .workers import WorkerPool
 
-PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
-STATE_TASKS = ("state_checking", "state_transition")
-TRAIN_PUZZLES = ("sudoku", "graph_coloring", "game_of_24")
 SAMPLES_PER_GROUP = 4          # test: state-checking samples per puzzle instance (and as many state-transition ones)
-TRAIN_SAMPLES = {"sudoku": 16, "graph_coloring": 8, "game_of_24": 4}  # train: samples per task per instance
-GAME24_TEST_SHARE = 0.25       # share of the 1,362 Game-of-24 multisets reserved for test configs
 TEST_OVERSAMPLE = 1.1          # test groups planned per wanted row / SAMPLES_PER_GROUP (sampling may fall short)
 TEST_CHUNK_GROUPS = 16         # test groups per job
 TRAIN_CHUNK_ROWS = 1_000       # train rows per job
@@ -61,11 +56,11 @@ class BuildConfig:
     per_task: int = 500
     train_size: int = 10_000
     e2e_size: int = 100
-    puzzles: tuple[str, ...] = PUZZLES
+    puzzles: tuple[str, ...] = field(default_factory=lambda: tuple(engine_names()))
     num_proc: int = 1
     overwrite: bool = False
     order: str = "paper"
-    tot_csv: Path | None = None
+    source_options: tuple[tuple[str, Path], ...] = ()  # (option, file) pairs read by the domains' sources
     shard: tuple[int, int] = (0, 1)
     train_chunk_rows: int = TRAIN_CHUNK_ROWS
     train_file_rows: int = TRAIN_FILE_ROWS
@@ -83,9 +78,9 @@ class BuildConfig:
             raise BuildError(f"--num-proc must be >= 1, got {self.num_proc}")
         if not self.puzzles:
             raise BuildError("--puzzles is empty")
-        unknown = [p for p in self.puzzles if p not in PUZZLES]
+        unknown = [p for p in self.puzzles if p not in engine_names()]
         if unknown:
-            raise BuildError(f"unknown puzzle {unknown[0]!r}; choose from {', '.join(PUZZLES)}")
+            raise BuildError(f"unknown puzzle {unknown[0]!r}; choose from {', '.join(engine_names())}")
         if len(set(self.puzzles)) != len(self.puzzles):
             raise BuildError(f"--puzzles names a puzzle twice: {' '.join(self.puzzles)}")
         if not 1 <= self.train_chunk_rows <= self.train_file_rows or self.train_file_rows % self.train_chunk_rows:
@@ -95,78 +90,51 @@ class BuildConfig:
         k, n = self.shard
         if n < 1 or not 0 <= k < n:
             raise BuildError(f"--shard must be K/N with 0 <= K < N, got {k}/{n}")
-        if self.tot_csv is not None:
-            check_tot_csv(Path(self.tot_csv))
+        known = source_option_names()
+        for name, _ in self.source_options:
+            if name not in known:
+                raise BuildError(f"unknown source option {name!r}; the registered domains read: {', '.join(known) or 'none'}")
+        for engine in engines():
+            try:
+                engine.check_source_options(self.options())
+            except ValueError as err:
+                raise BuildError(str(err)) from None
         check_target(resolve_target(self.out), self.overwrite, self.out)
 
     def canonical(self) -> dict[str, Any]:
         """What defines the data (not where, how fast, or which shard it is built)."""
         return {"seed": self.seed, "per_task": self.per_task, "train_size": self.train_size, "e2e_size": self.e2e_size,
                 "puzzles": list(self.puzzles), "order": self.order,
-                "tot_csv": Path(self.tot_csv).name if self.tot_csv else None,
+                **{name: Path(value).name if value else None for name, value in self.option_items()},
                 "train_chunk_rows": self.train_chunk_rows, "train_file_rows": self.train_file_rows}
 
     def canonical_command(self) -> str:
         c = self.canonical()
         text = (f"finereason build --seed {c['seed']} --per-task {c['per_task']} --train-size {c['train_size']} "
                 f"--e2e-size {c['e2e_size']} --puzzles {' '.join(c['puzzles'])} --order {c['order']}")
-        return text + (f" --tot-csv {c['tot_csv']}" if c["tot_csv"] else "")
+        return text + "".join(f" --{name.replace('_', '-')} {c[name]}" for name, _ in self.option_items() if c[name])
+
+    def options(self) -> dict[str, str | None]:
+        """Every registered source option with this build's file (absolute) or ``None``."""
+        return {name: str(Path(value).resolve()) if value else None for name, value in self.option_items()}
+
+    def option_items(self) -> list[tuple[str, Path | None]]:
+        given = dict(self.source_options)
+        return [(name, given.get(name)) for name in source_option_names()]
 
 
-def check_tot_csv(path: Path) -> None:
-    """Read the Tree-of-Thoughts ranks once, so a bad file fails before anything is built."""
-    from finereason.sources import game24
-
-    if not path.is_file():
-        raise BuildError(f"--tot-csv {path} is not a file")
-    try:
-        ranks = game24.read_tot_ranks(path)
-    except UnicodeDecodeError:
-        raise BuildError(f"--tot-csv {path}: not a UTF-8 text file") from None
-    except (ValueError, OSError) as err:
-        raise BuildError(f"--tot-csv {path}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
-    except Exception as err:  # csv.Error and friends
-        raise BuildError(f"--tot-csv {path}: unreadable CSV ({type(err).__name__}: {err})") from None
-    if not ranks:
-        raise BuildError(f"--tot-csv {path}: no ranked puzzles")
+def source_option_names() -> list[str]:
+    """The source options the registered domains read (``build --<option> FILE``), in registry order."""
+    names: list[str] = []
+    for engine in engines():
+        names += [n for n in engine.source_options if n not in names]
+    return names
 
 
 # ------------------------------------------------------------------ sources
-def _source(puzzle: str, split: str, seed: int, index: int, tot_csv: str | None) -> SourcePuzzle:
+def _source(puzzle: str, split: str, seed: int, index: int, options: dict[str, Any]) -> SourcePuzzle:
     """The ``index``-th puzzle instance of a split; test and train draw from disjoint streams."""
-    stream = seed * 4 + (1 if split == "test" else 2)
-    if puzzle == "sudoku":
-        from finereason.sources import sudoku
-
-        return sudoku.generate(stream, index, search_steps=0)  # targets past ~58 stop where greedy digging does
-    if puzzle == "graph_coloring":
-        from finereason.sources import graph_coloring
-
-        kind = "planar" if rng_for(stream, "graph-kind", index).random() < 0.3 else "erdos_renyi"
-        return graph_coloring.generate(stream, index, kind=kind, preset="official")
-    if puzzle == "game_of_24":
-        part = game24_partition(seed, split, tot_csv)
-        return part[index % len(part)]
-    from finereason.sources import grid_puzzle
-
-    return grid_puzzle.generate(stream, index)
-
-
-_GAME24_CACHE: dict[tuple, list[SourcePuzzle]] = {}
-
-
-def game24_partition(seed: int, split: str, tot_csv: str | None) -> list[SourcePuzzle]:
-    """The seed-shuffled 1,362 solvable multisets, split into test and train parts."""
-    key = (seed, split, tot_csv)
-    if key not in _GAME24_CACHE:
-        from finereason.sources import game24
-
-        ranks = game24.read_tot_ranks(tot_csv) if tot_csv else None
-        everything = list(game24.puzzles(ranks))
-        rng_for(seed, "game24-partition").shuffle(everything)
-        cut = round(len(everything) * GAME24_TEST_SHARE)
-        _GAME24_CACHE[key] = everything[:cut] if split == "test" else everything[cut:]
-    return _GAME24_CACHE[key]
+    return get_engine(puzzle).source(split, seed, index, options)
 
 
 # ------------------------------------------------------------------ groups
@@ -180,13 +148,13 @@ class Group:
     e2e: bool
 
 
-def run_group(group: Group, seed: int, order: str, tot_csv: str | None, source: SourcePuzzle | None = None) -> dict[str, Any]:
+def run_group(group: Group, seed: int, order: str, options: dict[str, Any], source: SourcePuzzle | None = None) -> dict[str, Any]:
     """Rows of one puzzle instance: ``{"key", "sc": [...], "st": [...], "e2e": row | None}``.
 
     State rows carry ``_child`` (``has`` / ``no_move`` / ``all_solvable``) for the card's counts.
     """
     engine = get_engine(group.puzzle)
-    source = source or _source(group.puzzle, group.split, seed, group.index, tot_csv)
+    source = source or _source(group.puzzle, group.split, seed, group.index, options)
     puzzle = source.puzzle
     root = engine.initial(puzzle)
     out: dict[str, Any] = {"key": source.key, "sc": [], "st": [], "e2e": None}
@@ -219,7 +187,7 @@ def groups_per_test_stream(config: BuildConfig) -> int:
 
 
 def train_puzzles(config: BuildConfig) -> list[str]:
-    return [p for p in TRAIN_PUZZLES if p in config.puzzles] if config.train_size else []
+    return [p for p in train_names() if p in config.puzzles] if config.train_size else []
 
 
 def train_files(config: BuildConfig) -> int:
@@ -265,30 +233,31 @@ class Job:
     start: int                  # keys/test: first group index; train: first row
     stop: int                   # keys/test: group index past the end; train: row past the end
     chunk: int                  # train: the chunk's number (seeds its puzzle instances and its order)
-    settings: tuple             # (seed, order, tot_csv, per_task, e2e_size, train puzzles)
+    settings: tuple             # (seed, order, source options, per_task, e2e_size, train puzzles)
     test_keys: frozenset = frozenset()
 
 
 def run_job(job: Job) -> Any:
-    seed, order, tot, per_task, e2e_size, train_parts = job.settings
+    seed, order, option_pairs, per_task, e2e_size, train_parts = job.settings
+    options = dict(option_pairs)
     if job.kind == "keys":
-        return [_source(job.puzzle, "test", seed, i, tot).key for i in range(job.start, job.stop)]
+        return [_source(job.puzzle, "test", seed, i, options).key for i in range(job.start, job.stop)]
     if job.kind == "test":
-        return _test_chunk(job, seed, order, tot, per_task, e2e_size)
-    return _train_chunk(job, seed, order, tot, train_parts)
+        return _test_chunk(job, seed, order, options, per_task, e2e_size)
+    return _train_chunk(job, seed, order, options, train_parts)
 
 
 def _packed(rows: list[dict]) -> tuple[Any, list[tuple]]:
     return rows_table(rows), [stat_tuple(r, r.get("_child")) for r in rows]
 
 
-def _test_chunk(job: Job, seed: int, order: str, tot: str | None, per_task: int, e2e_size: int) -> dict[str, Any]:
+def _test_chunk(job: Job, seed: int, order: str, options: dict[str, Any], per_task: int, e2e_size: int) -> dict[str, Any]:
     k = SAMPLES_PER_GROUP
     parts: dict[str, list[dict]] = {"sc": [], "st": [], "e2e": []}
     for i in range(job.start, job.stop):
         n = k if i * k < per_task * TEST_OVERSAMPLE else 0
         try:
-            result = run_group(Group("test", job.puzzle, i, n, n, i < e2e_size), seed, order, tot)
+            result = run_group(Group("test", job.puzzle, i, n, n, i < e2e_size), seed, order, options)
         except Undecided:  # an oracle ran out of its work budget on this instance: leave it out
             continue
         parts["sc"] += result["sc"]
@@ -299,7 +268,7 @@ def _test_chunk(job: Job, seed: int, order: str, tot: str | None, per_task: int,
     return {f"{job.puzzle}_{names[p]}": _packed(rows) for p, rows in parts.items()}
 
 
-def _train_chunk(job: Job, seed: int, order: str, tot: str | None, puzzles: tuple[str, ...]) -> dict[str, Any]:
+def _train_chunk(job: Job, seed: int, order: str, options: dict[str, Any], puzzles: tuple[str, ...]) -> dict[str, Any]:
     parts = [(p, t) for p in puzzles for t in ("sc", "st")]
     need = {part: 0 for part in parts}
     for i in range(job.start, job.stop):
@@ -315,15 +284,15 @@ def _train_chunk(job: Job, seed: int, order: str, tot: str | None, puzzles: tupl
                 raise BuildError(f"train chunk {chunk}: could not sample enough {puzzle} states")
             index = chunk * TRAIN_INDEX_STRIDE + t
             t += 1
-            source = _source(puzzle, "train", seed, index, tot)
+            source = _source(puzzle, "train", seed, index, options)
             if source.key in job.test_keys:
                 skipped += 1
                 continue
             instances += 1
-            k = TRAIN_SAMPLES[puzzle]
+            k = get_engine(puzzle).train_samples
             wanted = {task: min(k, need[(puzzle, task)] - len(got[task])) for task in got}
             try:
-                result = run_group(Group("train", puzzle, index, wanted["sc"], wanted["st"], False), seed, order, tot, source)
+                result = run_group(Group("train", puzzle, index, wanted["sc"], wanted["st"], False), seed, order, options, source)
             except Undecided:  # an oracle ran out of its work budget on this instance: leave it out
                 continue
             for task in got:
@@ -337,8 +306,7 @@ def _train_chunk(job: Job, seed: int, order: str, tot: str | None, puzzles: tupl
 
 # ------------------------------------------------------------------ the parent: plan, route, write
 def _settings(config: BuildConfig) -> tuple:
-    tot = str(Path(config.tot_csv).resolve()) if config.tot_csv else None
-    return (config.seed, config.order, tot, config.per_task, config.e2e_size, tuple(train_puzzles(config)))
+    return (config.seed, config.order, tuple(config.options().items()), config.per_task, config.e2e_size, tuple(train_puzzles(config)))
 
 
 def _test_key_jobs(config: BuildConfig) -> Iterator[Job]:
@@ -488,5 +456,5 @@ def _order(config: str) -> tuple:
     return (config == "train", config.startswith("official_"), config)
 
 
-__all__ = ["BuildConfig", "BuildError", "Group", "LIMITS", "PUZZLES", "Stream", "build", "build_info", "run_group",
+__all__ = ["BuildConfig", "BuildError", "Group", "LIMITS", "Stream", "build", "build_info", "run_group",
            "streams"]

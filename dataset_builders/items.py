@@ -24,28 +24,12 @@ def _json(value: Any) -> str:
 
 def puzzle_difficulty(engine: Engine, puzzle: Any) -> dict:
     """Difficulty fields read off the puzzle itself (used when a source gives none, e.g. official data)."""
-    name = engine.name
-    if name == "sudoku":
-        return {"empty_cells": sum(1 for v in puzzle.givens if not v)}
-    if name == "graph_coloring":
-        return {"vertices": len(puzzle.adjacency), "edges": sum(map(len, puzzle.adjacency)) // 2, "k": puzzle.k}
-    if name == "grid_puzzle":
-        return {"categories": len(puzzle.header), "entries": len(puzzle.keys), "clues": len(puzzle.clues)}
-    return {}
+    return engine.difficulty(puzzle)
 
 
 def state_depth(engine: Engine, puzzle: Any, state: Any) -> int | None:
     """Moves from the initial state, read off a state (the official release stores no depth)."""
-    name = engine.name
-    if name == "sudoku":
-        return sum(1 for g, v in zip(puzzle.givens, state) if v and not g)
-    if name == "graph_coloring":
-        return sum(1 for c in state if c)
-    if name == "game_of_24":
-        return len(puzzle.numbers) - len(state)
-    if name == "grid_puzzle":
-        return len(state.applied)
-    return None
+    return engine.depth(puzzle, state)
 
 
 def difficulty_of(engine: Engine, puzzle: Any, base: dict, depth: int | None) -> dict:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .build import BuildConfig, _order, build_info, streams
+from .build import BuildConfig, _order, build_info, source_option_names, streams
 from .layout import ConfigStats, write_card
 from .outdir import BuildError, link_or_copy, output_folder
 
@@ -52,7 +52,8 @@ def merge_shards(shards: list[Path], out: Path, overwrite: bool = False) -> dict
     c = first["config"]
     config = BuildConfig(out=Path(out), seed=c["seed"], per_task=c["per_task"], train_size=c["train_size"],
                          e2e_size=c["e2e_size"], puzzles=tuple(c["puzzles"]), order=c["order"],
-                         tot_csv=Path(c["tot_csv"]) if c["tot_csv"] else None, train_chunk_rows=c["train_chunk_rows"],
+                         source_options=tuple((n, Path(c[n])) for n in source_option_names() if c.get(n)),
+                         train_chunk_rows=c["train_chunk_rows"],
                          train_file_rows=c["train_file_rows"])
     planned = sorted(rel for s in streams(config) for rel in s.files(config).values())
     found = sorted(rel for _, info in infos for rel in info.get("files", []))

@@ -16,8 +16,8 @@ import shutil
 from pathlib import Path
 
 from finereason import __version__
-from finereason.engines import get_engine
-from finereason.official import OFFICIAL_PUZZLES, read_records
+from finereason.engines import get_engine, official_names
+from finereason.official import read_records
 from finereason.prompts import PROMPT_VERSION
 from finereason.verdict import ParseError, StateError
 
@@ -45,7 +45,7 @@ def official_rows(src: Path) -> dict[str, list[dict]]:
     """Rows per ``official_*`` config from the files found in ``src`` (one line per bad record)."""
     configs: dict[str, list[dict]] = {}
     bad = (StateError, ParseError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError, ArithmeticError)
-    for official in OFFICIAL_PUZZLES:
+    for official in official_names():
         engine = get_engine(official)
         states = _find(src, official, "states")
         if states is not None:

@@ -25,9 +25,7 @@ def _next_state(engine: Engine, puzzle: Any, state: Any) -> str:
 
 
 def _final(engine: Engine, puzzle: Any, state: Any) -> str:
-    if engine.name == "game_of_24":
-        return "Answer: " + engine.to_official(puzzle, state)[0]
-    return f"Answer: {engine.render(puzzle, state)}"
+    return f"Answer: {engine.answer_text(puzzle, state)}"
 
 
 def _choice(solvable: bool) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from . import __version__
 from .atomic_io import UnsafeOutput, atomic_file, check_output
-from .engines import engine_names, get_engine
+from .engines import engine_names, engines, get_engine
 from .jsonl import iter_json_lines
 from .official import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
 from .scoring import category_counts, summarize
@@ -160,7 +160,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def _score_data(args: argparse.Namespace) -> int:
     """``score --data DIR --config NAME``: responses keyed by row ``id``."""
     if not args.config:
-        raise CliError("--data needs --config NAME (e.g. sudoku_state_transition)")
+        raise CliError(f"--data needs --config NAME (e.g. {engine_names()[0]}_state_transition)")
     check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
     from .datafolder import DataFolderError, open_data_folder
@@ -452,17 +452,18 @@ def _as_cli_error(fn):
 
 def cmd_build(args: argparse.Namespace) -> int:
     _builders()
-    from .dataset_builders.build import BuildConfig, build
+    from .dataset_builders.build import BuildConfig, build, source_option_names
 
-    puzzles = BuildConfig.puzzles
+    puzzles = tuple(engine_names())
     if args.puzzles is not None:
         puzzles = tuple(p.strip() for chunk in args.puzzles for p in chunk.split(","))
         if not puzzles or "" in puzzles:
-            raise CliError(f"--puzzles {' '.join(args.puzzles)!r} has an empty name; give names like sudoku,game_of_24")
+            raise CliError(f"--puzzles {' '.join(args.puzzles)!r} has an empty name; give names like {','.join(engine_names()[:2])}")
     config = BuildConfig(
         out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
         e2e_size=args.e2e_size, puzzles=puzzles, num_proc=args.num_proc,
-        overwrite=args.overwrite, order=args.order, tot_csv=Path(args.tot_csv) if args.tot_csv else None,
+        overwrite=args.overwrite, order=args.order,
+        source_options=tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None)),
         shard=_shard(getattr(args, "shard", None)),
     )
     start = time.perf_counter()
@@ -791,7 +792,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--official", help="an official <puzzle>_states.json file (responses keyed by 0-based line index)")
     p.add_argument("--task", choices=("state_checking", "state_transition"), help="with --official")
     p.add_argument("--data", help="a built dataset folder (responses keyed by row id)")
-    p.add_argument("--config", help="with --data: the config, e.g. sudoku_state_transition")
+    p.add_argument("--config", help=f"with --data: the config, e.g. {engine_names()[0]}_state_transition")
     p.add_argument("--mode", default="strict", choices=MODES, help="state-transition scoring (default: strict)")
     p.add_argument("--responses", required=True, help='JSON Lines {"index": i, "response": ...} or {"id": ..., "response": ...} (- for stdin)')
     p.add_argument("--out", help="JSON Lines verdicts (default: stdout)")
@@ -800,7 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("label", help="label states as solvable or not with the exact oracle")
-    p.add_argument("--puzzle", required=True, help="sudoku, graph_coloring, game_of_24 or grid_puzzle")
+    p.add_argument("--puzzle", required=True, help=f"one of {', '.join(engine_names())}")
     p.add_argument("--input", required=True, help="JSON Lines, one state per line (- for stdin)")
     p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
     p.set_defaults(func=cmd_label)
@@ -819,10 +820,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-task", type=int, default=500, help="items per state-checking / state-transition config (default 500)")
     p.add_argument("--train-size", type=int, default=10_000, help="items in the train config (default 10000; 0 for none)")
     p.add_argument("--e2e-size", type=int, default=100, help="items per end-to-end config (default 100)")
-    p.add_argument("--puzzles", nargs="+", help="subset of sudoku graph_coloring game_of_24 grid_puzzle (default: all)")
+    p.add_argument("--puzzles", nargs="+", help=f"subset of {' '.join(engine_names())} (default: all)")
     p.add_argument("--num-proc", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--order", default="paper", choices=("paper", "mrv"), help="tree branching order (default paper)")
-    p.add_argument("--tot-csv", help="Tree-of-Thoughts 24.csv for Game-of-24 human ranks")
+    seen: set[str] = set()
+    for engine in engines():  # each domain's source files (``source_options``)
+        for option, text in engine.source_options.items():
+            if option not in seen:
+                seen.add(option)
+                p.add_argument(f"--{option.replace('_', '-')}", dest=option, help=text)
     p.add_argument("--shard", metavar="K/N", help="build only part K of N (0-based) of the data set; combine the N folders with merge-shards")
     p.add_argument("--overwrite", action="store_true", help="replace an existing non-empty --out")
     p.set_defaults(func=cmd_build)

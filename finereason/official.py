@@ -9,11 +9,14 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from .engines import Engine, get_engine
+from .engines import Engine, get_engine, official_names
 from .jsonl import iter_json_lines
 
-OFFICIAL_PUZZLES = ("sudoku", "graphcoloring", "game24", "gridpuzzle")
-_STATES_FILE = re.compile(r"^(sudoku|graphcoloring|game24|gridpuzzle)_states(?:_sample)?\.jsonl?$")
+
+def _states_file(name: str) -> bool:
+    """Whether ``name`` is an official states file (``<official_name>_states[_sample].json[l]``)."""
+    match = re.match(r"^(.+)_states(?:_sample)?\.jsonl?$", name)
+    return bool(match) and match.group(1) in official_names()
 
 
 class OfficialDataError(ValueError):
@@ -51,11 +54,11 @@ def read_records(path: str | Path) -> list[dict]:
 def engine_for_file(path: str | Path) -> Engine:
     """The engine for an official file, from its name (``sudoku_states.json`` -> sudoku)."""
     name = Path(path).name
-    for official in OFFICIAL_PUZZLES:
+    for official in official_names():
         if name.startswith(official + "_"):
             return get_engine(official)
     raise OfficialDataError(
-        f"cannot tell the puzzle of {name}: official files are named <puzzle>_states.json with puzzle in {', '.join(OFFICIAL_PUZZLES)}"
+        f"cannot tell the puzzle of {name}: official files are named <puzzle>_states.json with puzzle in {', '.join(official_names())}"
     )
 
 
@@ -64,7 +67,7 @@ def find_state_files(directory: str | Path) -> list[Path]:
     directory = Path(directory)
     if not directory.is_dir():
         raise OfficialDataError(f"{directory} is not a directory")
-    files = sorted(p for p in directory.iterdir() if _STATES_FILE.match(p.name))
+    files = sorted(p for p in directory.iterdir() if _states_file(p.name))
     if not files:
         raise OfficialDataError(f"no official *_states.json files in {directory}")
     return files

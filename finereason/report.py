@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .atomic_io import atomic_file
-from .engines import engine_names
+from .engines import engine_names, get_engine
 from .jsonl import iter_json_lines
 from .evaluation import RowScore, aggregate, score_row
 from .redact import redact
@@ -38,9 +38,6 @@ from .verdict import TRANSITION_CATEGORIES
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
                 "finereason_official": "official release (`finereason_official_*`)"}
-PAPER_ORDER = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
-PUZZLE_TITLES = {"sudoku": "Sudoku", "graph_coloring": "Graph Coloring", "game_of_24": "Game of 24",
-                 "grid_puzzle": "Grid Puzzles"}
 GROUP_ORDER = ("finereason", "finereason_state_checking", "finereason_state_transition",
                "finereason_end_to_end", "finereason_official")
 PLOTS = ("st_error_breakdown.png", "sc_accuracy_vs_difficulty.png", "model_comparison.png")
@@ -54,13 +51,28 @@ _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
 MISSING = "–"
 
 
+def puzzle_title(puzzle: str) -> str:
+    """A domain's display title (its name when the domain is not registered here)."""
+    try:
+        return get_engine(puzzle).title or puzzle
+    except KeyError:
+        return puzzle
+
+
+def _plot_fields(puzzle: str) -> tuple[str, ...]:
+    """Difficulty columns besides depth that the report plots SC accuracy by."""
+    try:
+        return get_engine(puzzle).plot_fields
+    except KeyError:
+        return ()
+
+
 class ReportError(Exception):
     """A user-facing error (the CLI prints it on one line and exits with status 2)."""
 
 
 def puzzle_order() -> list[str]:
-    names = engine_names()
-    return [p for p in PAPER_ORDER if p in names] + sorted(p for p in names if p not in PAPER_ORDER)
+    return engine_names()  # registry order (the paper's for the built-in domains)
 
 
 def _task_pattern() -> re.Pattern:
@@ -440,7 +452,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
         caption = _n_caption(sc_st)
         parts += [f"## Table 3{tag}: state checking and state transition accuracy", "",
                   f"{SUITE_TITLES[suite]}" + (f"; {caption}" if caption else "") + ".", ""]
-        headers = ["model"] + [f"{PUZZLE_TITLES.get(p, p)} {short}" for p in present for short in ("SC", "ST")]
+        headers = ["model"] + [f"{puzzle_title(p)} {short}" for p in present for short in ("SC", "ST")]
         rows = []
         for m in models:
             row = [m.label]
@@ -457,7 +469,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             parts += [f"### State transition accuracy, strict vs paper mode{tag}", "",
                       "*strict*: a forward move must keep the state solvable (exact oracle); *paper*: only the "
                       "given unsolvable child counts as a wrong forward move, as in the official scoring.", ""]
-            headers = ["model"] + [f"{PUZZLE_TITLES.get(p, p)} {mode}" for p in present for mode in ("strict", "paper")]
+            headers = ["model"] + [f"{puzzle_title(p)} {mode}" for p in present for mode in ("strict", "paper")]
             rows = []
             for m in models:
                 row = [m.label]
@@ -471,7 +483,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
         sc = [r for r in sc_st if r.task == "state_checking"]
         if sc:
             parts += [f"## Table 4{tag}: state checking precision, recall and F1 (unsolvable = positive)", ""]
-            headers = ["model"] + [f"{PUZZLE_TITLES.get(p, p)} {k}" for p in present for k in ("P", "R", "F1")]
+            headers = ["model"] + [f"{puzzle_title(p)} {k}" for p in present for k in ("P", "R", "F1")]
             rows = []
             for m in models:
                 row = [m.label]
@@ -491,7 +503,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
                   + (f"; {caption}" if caption else "") + ".", ""]
         e2e_puzzles = [p for p in present if any(m.get(suite, p, "end_to_end") for m in models)]
         group = "finereason_end_to_end" if suite == "finereason" else None
-        headers = ["model"] + [PUZZLE_TITLES.get(p, p) for p in e2e_puzzles] + (["all"] if group else [])
+        headers = ["model"] + [puzzle_title(p) for p in e2e_puzzles] + (["all"] if group else [])
         rows = []
         for m in models:
             row = [m.label]
@@ -543,7 +555,7 @@ def _breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> lis
             for solvable in (True, False):
                 n, shares = _breakdown(r.scores, solvable)
                 if n:
-                    rows.append([m.label, PUZZLE_TITLES.get(p, p), "solvable" if solvable else "unsolvable", str(n)]
+                    rows.append([m.label, puzzle_title(p), "solvable" if solvable else "unsolvable", str(n)]
                                 + [pct(shares[c]) for c in TRANSITION_CATEGORIES])
     if not rows:
         return []
@@ -584,7 +596,7 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
                 if n:
                     bars.append((x, shares))
                     positions.append(x)
-                    labels.append(f"{PUZZLE_TITLES.get(p, p)}\n{'solvable' if solvable else 'unsolvable'}\nn={n}")
+                    labels.append(f"{puzzle_title(p)}\n{'solvable' if solvable else 'unsolvable'}\nn={n}")
                 x += 1.0
             x += 0.5
         for category in TRANSITION_CATEGORIES:
@@ -652,11 +664,11 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
         series = [(m, r.scores) for m in models if (r := m.get(suite, p, "state_checking")) and r.scores] if suite else []
         if not series:
             continue
-        fields = ["depth"] + (["empty_cells"] if p == "sudoku" else [])
+        fields = ["depth", *_plot_fields(p)]
         for fieldname in fields:
             if any(isinstance(d.get(fieldname), (int, float)) for _, sc in series for d, _ in sc):
-                what = "depth" if fieldname == "depth" else "empty cells"
-                panels.append((f"{PUZZLE_TITLES.get(p, p)}: SC accuracy by {what}", fieldname, series))
+                what = fieldname.replace("_", " ")
+                panels.append((f"{puzzle_title(p)}: SC accuracy by {what}", fieldname, series))
     if not panels:
         return "no state-checking samples with a depth (run lm-eval with --log_samples)"
     cols = min(3, len(panels))
@@ -714,7 +726,7 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     width = 0.8 / max(1, len(models))
     for ax, (task, short, present) in zip(axes, panels):
-        groups = [PUZZLE_TITLES.get(p, p) for p in present] + ["mean"]
+        groups = [puzzle_title(p) for p in present] + ["mean"]
         for i, m in enumerate(models):
             values, lows, highs = [], [], []
             for p in present:

@@ -25,7 +25,7 @@ import pytest
 
 from finereason.answers import format_ok
 from finereason.engines import get_engine
-from finereason.engines.game24 import Game24Puzzle
+from finereason.domains.game_of_24.engine import Game24Puzzle
 from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 CORPUS = Path(__file__).parent / "data" / "answer_corpus.jsonl"

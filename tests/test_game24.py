@@ -14,7 +14,7 @@ from conftest import read_jsonl, shared_path
 from finereason import arith
 from finereason.arith import BinOp, DivisionByZero, Num
 from finereason.engines import StepKind, get_engine
-from finereason.engines.game24 import Game24Engine, Game24Puzzle, can_make, solvable_multisets, solve
+from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle, can_make, solvable_multisets, solve
 from finereason.verdict import ParseError, StateError
 from finereason.verifiers import verify_end_to_end, verify_state_transition
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import read_jsonl, shared_path
-from finereason.dimacs import parse_dimacs, read_dimacs, to_dimacs
+from finereason.domains.graph_coloring.dimacs import parse_dimacs, read_dimacs, to_dimacs
 from finereason.engines import StepKind, get_engine
-from finereason.engines.graph_coloring import (
+from finereason.domains.graph_coloring.engine import (
     GraphColoringEngine, GraphColoringPuzzle, chromatic_number, dsatur_coloring, k_coloring, max_clique,
 )
 from finereason.verdict import ParseError, StateError

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 from finereason.engines import StepKind, get_engine
-from finereason.engines.grid_conditions import UNKNOWN, ConditionError, compile_condition, parse_condition
+from finereason.domains.grid_puzzle.conditions import UNKNOWN, ConditionError, compile_condition, parse_condition
 from finereason.verdict import StateError
 
 ENGINE = get_engine("grid_puzzle")

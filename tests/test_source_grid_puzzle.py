@@ -9,11 +9,11 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 from finereason.engines import StepKind, get_engine
-from finereason.engines.grid_conditions import parse_condition
-from finereason.engines.grid_puzzle import GridPuzzle
+from finereason.domains.grid_puzzle.conditions import parse_condition
+from finereason.domains.grid_puzzle.engine import GridPuzzle
 from finereason.sources import SourcePuzzle
-from finereason.sources.grid_puzzle import ENTRY_RANGE, generate, official_puzzles
-from finereason.sources.grid_themes import THEMES
+from finereason.domains.grid_puzzle.source import ENTRY_RANGE, generate, official_puzzles
+from finereason.domains.grid_puzzle.themes import THEMES
 
 ENGINE = get_engine("grid_puzzle")
 SIZES = [(c, e) for c in (3, 4, 5) for e in (3, 4, 5)]  # (categories with the key, entries)

@@ -12,12 +12,12 @@ import json
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.engines.graph_coloring import chromatic_number
-from finereason.engines.sudoku import count_solutions, solve
-from finereason.sources import game24 as g24
+from finereason.domains.graph_coloring.engine import chromatic_number
+from finereason.domains.sudoku.engine import count_solutions, solve
+from finereason.domains.game_of_24 import source as g24
 from finereason.sources import rng_for, stable_key
-from finereason.sources import graph_coloring as gc
-from finereason.sources import sudoku as sd
+from finereason.domains.graph_coloring import source as gc
+from finereason.domains.sudoku import source as sd
 
 
 def as_json(source) -> str:

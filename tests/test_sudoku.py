@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import shared_path
 from finereason.engines import StepKind, get_engine
-from finereason.engines.sudoku import (
+from finereason.domains.sudoku.engine import (
     SudokuEngine, SudokuPuzzle, children_first_empty, count_solutions, parse_grid, solutions, solve,
 )
 from finereason.verdict import ParseError, StateError

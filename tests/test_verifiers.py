@@ -131,7 +131,7 @@ def test_end_to_end_accepts_the_engines_own_solution(official_states, name):
     for item in items[:5]:
         record_solution = None
         if name == "sudoku":
-            from finereason.engines.sudoku import solve  # noqa: PLC0415
+            from finereason.domains.sudoku.engine import solve  # noqa: PLC0415
 
             record_solution = solve(item.puzzle)
         else:

@@ -1,8 +1,22 @@
-"""Puzzle engines. Each domain lives in its own module and registers itself on import.
+"""The engine interface and the domain registry.
 
-Importing ``finereason.engines`` (or anything inside it) registers the four built-in domains.
+Each puzzle domain is one package under :mod:`finereason.domains` that registers an
+:class:`Engine` subclass on import; the registry loads the built-in packages on first use, and a
+plugin (or a test) adds its own domain with :func:`register`.
 """
-from .base import Engine, StateItem, Step, StepKind, engine_names, get_engine, register
-from . import game24, graph_coloring, grid_puzzle, sudoku  # noqa: E402,F401  (self-registering)
+from .base import (
+    Engine,
+    StateItem,
+    Step,
+    StepKind,
+    engine_names,
+    engines,
+    get_engine,
+    official_names,
+    register,
+    train_names,
+    unregister,
+)
 
-__all__ = ["Engine", "StateItem", "Step", "StepKind", "engine_names", "get_engine", "register"]
+__all__ = ["Engine", "StateItem", "Step", "StepKind", "engine_names", "engines", "get_engine", "official_names",
+           "register", "train_names", "unregister"]

@@ -61,8 +61,59 @@ class StateItem(Generic[P, S]):
 class Engine(ABC, Generic[P, S]):
     """One puzzle domain: states, rules, minimal moves, exact oracle, official formats."""
 
-    name: ClassVar[str]            # canonical name: sudoku, graph_coloring, game_of_24, grid_puzzle
-    official_name: ClassVar[str]   # name in the official release's files: sudoku, graphcoloring, ...
+    name: ClassVar[str]            # canonical name (also the prefix of its configs and tasks)
+    official_name: ClassVar[str]   # name in the official release's files (``<official_name>_states.json``)
+
+    # ------------------------------------------------------------------ domain description
+    # What builders, prompts, reports, trainers and the CLI ask the registry about a puzzle; none
+    # of them names one. See DEVELOPERS.md "Adding a domain".
+    title: ClassVar[str] = ""                       # display title in reports
+    position: ClassVar[int] = 1000                  # order in builds, tables and task groups
+    move_text: ClassVar[str] = "make exactly one minimal move"   # one minimal move, in the ST prompt
+    choice_words: ClassVar[tuple[str, str]] = (SOLVABLE, UNSOLVABLE)  # state-checking options (A), (B)
+    difficulty_fields: ClassVar[tuple[str, ...]] = ()  # difficulty columns (besides depth) it fills
+    plot_fields: ClassVar[tuple[str, ...]] = ()     # difficulty columns the report plots SC accuracy by
+    identity_fields: ClassVar[tuple[str, ...]] = ()  # fields of the official ``inputs`` naming the instance
+    train_samples: ClassVar[int] = 0                # train rows per task per instance (0: not in ``train``)
+    source_options: ClassVar[dict[str, str]] = {}   # build options (files) its source reads -> help text
+
+    def rules(self, puzzle: P) -> str:
+        """The puzzle's rules and fixed data (graph, numbers, clues), opening every prompt."""
+        raise NotImplementedError(f"{type(self).__name__} gives no rules text")
+
+    def state_note(self, state: S, label: str) -> str:
+        """Extra lines shown under a rendered state (empty for most domains)."""
+        return ""
+
+    def end_to_end_request(self, puzzle: P, initial: S) -> tuple[str, str]:
+        """(what the end-to-end prompt shows before the question, how the answer must end)."""
+        return (f"Initial state:\n{self.render(puzzle, initial)}\n\n",
+                "End your response with \"Answer: \" followed by the complete solution, written in the same "
+                "format as the initial state.")
+
+    def answer_text(self, puzzle: P, state: S) -> str:
+        """A full solution written the way the end-to-end prompt asks for it (after "Answer: ")."""
+        return self.render(puzzle, state)
+
+    def difficulty(self, puzzle: P) -> dict[str, Any]:
+        """Difficulty fields read off the puzzle itself (for data without source statistics)."""
+        return {}
+
+    def depth(self, puzzle: P, state: S) -> int | None:
+        """Moves from the initial state, read off a state (the official release stores no depth)."""
+        return None
+
+    def identity_value(self, field: str, value: Any) -> Any:
+        """``value`` of identity field ``field`` in a canonical form (same instance, same value)."""
+        return value
+
+    def source(self, split: str, seed: int, index: int, options: dict[str, Any]) -> Any:
+        """The ``index``-th seeded instance (a :class:`~finereason.sources.SourcePuzzle`) of ``split``
+        (``test`` or ``train``, disjoint streams); ``options`` holds the build's source options."""
+        raise NotImplementedError(f"{type(self).__name__} has no seeded source")
+
+    def check_source_options(self, options: dict[str, Any]) -> None:
+        """Raise ``ValueError`` (one line) when a source option this domain reads is unusable."""
 
     # ------------------------------------------------------------------ official formats
     @abstractmethod
@@ -182,32 +233,74 @@ class Engine(ABC, Generic[P, S]):
 
 _REGISTRY: dict[str, Engine[Any, Any]] = {}
 _ALIASES: dict[str, str] = {}
+_BUILTINS_LOADED = False
+
+
+def _load_builtins() -> None:
+    """Import the built-in domain packages (``finereason.domains.*``) once; each registers itself."""
+    global _BUILTINS_LOADED
+    if not _BUILTINS_LOADED:
+        _BUILTINS_LOADED = True
+        from .. import domains  # noqa: F401  (imports every domain package)
 
 
 def register(engine: Engine[Any, Any], *aliases: str) -> Engine[Any, Any]:
-    """Add a domain's engine to the registry under its name, official name and aliases."""
+    """Add a domain to the registry under its name, official name and aliases.
+
+    A second domain under a name already taken by another class is refused (a typo'd plugin must
+    not silently replace a built-in); registering the same class again replaces it (reloads).
+    """
+    for key in (engine.name, engine.official_name, *aliases):
+        owner = _REGISTRY.get(_ALIASES.get(key, key))
+        if owner is not None and type(owner).__qualname__ != type(engine).__qualname__:
+            raise ValueError(f"puzzle name {key!r} is already registered by {type(owner).__name__}")
     _REGISTRY[engine.name] = engine
-    for alias in (engine.official_name, *aliases):
+    for alias in (engine.name, engine.official_name, *aliases):
         _ALIASES[alias] = engine.name
     return engine
 
 
+def unregister(name: str) -> None:
+    """Remove a domain and its aliases (tests that register a demo domain clean up with this)."""
+    key = _ALIASES.get(name, name)
+    _REGISTRY.pop(key, None)
+    for alias in [a for a, k in _ALIASES.items() if k == key]:
+        del _ALIASES[alias]
+
+
 def get_engine(name: str) -> Engine[Any, Any]:
-    """The engine for a canonical name, official name or alias."""
+    """The domain for a canonical name, official name or alias."""
+    _load_builtins()
     key = _ALIASES.get(name, name)
     try:
         return _REGISTRY[key]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(engine_names())
         raise KeyError(f"unknown puzzle {name!r} (known: {known})") from None
 
 
+def engines() -> list[Engine[Any, Any]]:
+    """Every registered domain, in registry order (``position``, then name)."""
+    _load_builtins()
+    return sorted(_REGISTRY.values(), key=lambda e: (e.position, e.name))
+
+
 def engine_names() -> list[str]:
-    """Canonical names of the registered domains."""
-    return sorted(_REGISTRY)
+    """Canonical names of the registered domains, in registry order."""
+    return [e.name for e in engines()]
+
+
+def official_names() -> list[str]:
+    """The official release's file prefixes of the registered domains, in registry order."""
+    return [e.official_name for e in engines()]
+
+
+def train_names() -> list[str]:
+    """Domains that contribute to the ``train`` config, in registry order."""
+    return [e.name for e in engines() if e.train_samples > 0]
 
 
 __all__ = [
     "ORDERS", "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
-    "engine_names", "get_engine", "register",
+    "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
 ]

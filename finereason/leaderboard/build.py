@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic_io import atomic_file
-from ..report import CATEGORY_COLORS, MISSING, PUZZLE_TITLES, ReportError, load_models, md_table, puzzle_order
+from ..report import CATEGORY_COLORS, MISSING, ReportError, puzzle_title, load_models, md_table, puzzle_order
 from ..verdict import TRANSITION_CATEGORIES
 from . import LeaderboardError
 from .submit import clean_metrics
@@ -91,9 +91,9 @@ def columns(entries: list[Entry], puzzles: list[str]) -> list[Column]:
         cols.append(Column(key, title, tip, [fn(e) for e in entries], higher))
 
     for p in puzzles:
-        add(f"sc_{p}", f"SC {PUZZLE_TITLES.get(p, p)}", f"state checking accuracy, {p}", lambda e, p=p: e.get(p, "state_checking", "acc"))
+        add(f"sc_{p}", f"SC {puzzle_title(p)}", f"state checking accuracy, {p}", lambda e, p=p: e.get(p, "state_checking", "acc"))
     for p in puzzles:
-        add(f"st_{p}", f"ST {PUZZLE_TITLES.get(p, p)}", f"state transition accuracy (strict), {p}",
+        add(f"st_{p}", f"ST {puzzle_title(p)}", f"state transition accuracy (strict), {p}",
             lambda e, p=p: e.get(p, "state_transition", "acc"))
     add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles",
         lambda e: _mean([e.get(p, "state_checking", "acc") for p in puzzles]))
@@ -164,7 +164,7 @@ def _breakdown_svg(entry: Entry, puzzles: list[str]) -> str:
            f'<title>State-transition outcomes of {html.escape(entry.label)}</title>']
     y = 8
     for p in puzzles:
-        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(PUZZLE_TITLES.get(p, p))}</text>')
+        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(puzzle_title(p))}</text>')
         x = float(left)
         for cat in TRANSITION_CATEGORIES:
             v = entry.get(p, "state_transition", f"rate_{cat}")
@@ -172,7 +172,7 @@ def _breakdown_svg(entry: Entry, puzzles: list[str]) -> str:
                 continue
             w = v * width
             out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar}" fill="{CATEGORY_COLORS.get(cat, "#777")}">'
-                       f'<title>{html.escape(PUZZLE_TITLES.get(p, p))}: {cat} {_pct(v)}%</title></rect>')
+                       f'<title>{html.escape(puzzle_title(p))}: {cat} {_pct(v)}%</title></rect>')
             x += w
         y += bar + 6
     x = 4
@@ -212,7 +212,7 @@ def page(entries: list[Entry], cols: list[Column], puzzles: list[str]) -> str:
                   ("ST strict", "#4c9a2a", [e.get(p, "state_transition", "acc") for e in entries]),
                   ("ST paper", "#a0c878", [e.get(p, "state_transition", "acc_paper") for e in entries]),
                   ("parse errors", "#9a9a9a", [e.get(p, "state_transition", "parse_error_rate") for e in entries])]
-        charts.append(_bar_chart(f"{PUZZLE_TITLES.get(p, p)}: accuracy (%) and ST parse-error rate", labels, series))
+        charts.append(_bar_chart(f"{puzzle_title(p)}: accuracy (%) and ST parse-error rate", labels, series))
     breakdown = "".join(f"<figure><figcaption>{esc(e.label)}</figcaption>{_breakdown_svg(e, puzzles)}</figure>" for e in entries)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>FineReason leaderboard</title>

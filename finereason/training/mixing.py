@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from finereason.engines import engine_names, get_engine
 from finereason.official import OfficialDataError, read_records
+from finereason.vocabulary import TASKS
 from finereason.sources import rng_for
 
 MATH_TASK = "math"
@@ -34,15 +36,12 @@ PUZZLE_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
 MIX_COLUMNS = ("id", "prompt", "task", "puzzle", "label", "inputs", "outputs", "answer")
 QUESTION_COLUMNS = ("question", "query", "problem")
 ANSWER_COLUMNS = ("answer", "response", "solution")
-PUZZLE_TASKS = ("state_checking", "state_transition", "end_to_end")
-TEST_CONFIGS = tuple(f"{p}_{t}" for p in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle") for t in PUZZLE_TASKS)
-# Fields of ``inputs`` that name the puzzle instance (not the state), per puzzle.
-IDENTITY_FIELDS = {
-    "sudoku": ("initial",),
-    "graph_coloring": ("graph",),
-    "game_of_24": ("initial_state",),
-    "grid_puzzle": ("categories", "clues"),
-}
+PUZZLE_TASKS = TASKS
+
+
+def test_configs() -> tuple[str, ...]:
+    """The benchmark's test configs (``<puzzle>_<task>``) of every registered domain."""
+    return tuple(f"{p}_{t}" for p in engine_names() for t in TASKS)
 
 
 class DataError(ValueError):
@@ -336,26 +335,24 @@ def describe(rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 # ------------------------------------------------------------------ disjointness
-def _canonical(puzzle: str, field: str, value: Any) -> Any:
-    if puzzle == "game_of_24" and field == "initial_state" and isinstance(value, list):
-        return sorted(str(v).strip() for v in value)  # the same multiset in any order
-    return value
-
-
 def puzzle_identity(row: Mapping[str, Any]) -> str | None:
     """The instance a puzzle row is about (``None`` for math rows and unreadable ``inputs``)."""
     puzzle = row.get("puzzle")
-    fields = IDENTITY_FIELDS.get(puzzle or "")
+    try:
+        engine = get_engine(puzzle) if isinstance(puzzle, str) else None
+    except KeyError:
+        engine = None
     inputs = row.get("inputs")
-    if not fields or inputs is None:
+    if engine is None or not engine.identity_fields or inputs is None:
         return None
+    fields = engine.identity_fields
     try:
         data = json.loads(inputs) if isinstance(inputs, str) else inputs
     except json.JSONDecodeError:
         return None
     if not isinstance(data, Mapping) or not any(f in data for f in fields):
         return None
-    key = [puzzle] + [_canonical(puzzle, f, data.get(f)) for f in fields]
+    key = [puzzle] + [engine.identity_value(f, data.get(f)) for f in fields]
     return json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -380,16 +377,16 @@ def check_disjoint(train: Sequence[Mapping[str, Any]], test: Iterable[Mapping[st
 
 def load_test_rows(path_or_id: str, configs: Iterable[str] | None = None) -> tuple[list[dict], list[str], list[str]]:
     """Rows of the test configs that can be read: ``(rows, configs read, configs missing)``. For a
-    local folder ``configs=None`` means every config but ``train``; for a Hub id, :data:`TEST_CONFIGS`.
+    local folder ``configs=None`` means every config but ``train``; for a Hub id, :func:`test_configs`.
     A file source has no test configs."""
     path = Path(path_or_id).expanduser()
     if _is_file_source(path):
-        return [], [], list(configs or TEST_CONFIGS)
+        return [], [], list(configs or test_configs())
     if configs is None:
         if path.is_dir():
             configs = sorted(p.name for p in path.iterdir() if p.is_dir() and p.name != "train" and any(p.glob("*.parquet")))
         else:
-            configs = TEST_CONFIGS
+            configs = test_configs()
     rows: list[dict] = []
     found: list[str] = []
     missing: list[str] = []

@@ -40,13 +40,13 @@ from itertools import combinations_with_replacement
 from math import gcd
 from typing import Any, Iterable, Iterator
 
-from ..arith import (
+from ...arith import (
     MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
 )
-from ..answers import answer_region, arithmetic_answer, expression_items, next_state_payload
-from ..textparse import extract_marked_payload
-from ..verdict import ParseError, StateError
-from .base import Engine, StateItem, Step, StepKind, register
+from ...answers import answer_region, arithmetic_answer, expression_items, next_state_payload
+from ...textparse import extract_marked_payload
+from ...verdict import ParseError, StateError
+from ...engines.base import Engine, StateItem, Step, StepKind
 
 State = tuple[Node, ...]
 
@@ -510,7 +510,7 @@ class Game24Engine(Engine[Game24Puzzle, State]):
         return Counter(canonical(n) for n in a) == Counter(canonical(n) for n in b)
 
 
-ENGINE = register(Game24Engine(), "game24", "24")
+ENGINE = Game24Engine()
 
 __all__ = [
     "ENGINE", "Game24Engine", "Game24Puzzle", "State", "can_make", "solvable_multisets", "solve",

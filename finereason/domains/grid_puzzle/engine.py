@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, Sequence
 
-from ..verdict import StateError, Undecided
-from .base import Engine, StateItem, Step, StepKind, register
-from .grid_conditions import (
+from ...verdict import StateError, Undecided
+from ...engines.base import Engine, StateItem, Step, StepKind
+from .conditions import (
     UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
     referenced_values,
 )
@@ -538,4 +538,3 @@ def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | N
     return recurse(todo)
 
 
-register(GridPuzzleEngine(), "gridpuzzle", "logic_grid", "grid")

@@ -24,11 +24,11 @@ import random
 from pathlib import Path
 from typing import Iterator, TextIO
 
-from ..engines.sudoku import (
+from .engine import (
     ALL, BIT, CELL_UNITS, Grid, SudokuPuzzle, count_solutions, parse_grid, solutions,
 )
-from ..verdict import StateError
-from . import SourcePuzzle, rng_for
+from ...verdict import StateError
+from ...sources import SourcePuzzle, rng_for
 
 PUZZLE = "sudoku"
 MIN_TARGET, MAX_TARGET = 30, 64      # default range of targets drawn when none is given

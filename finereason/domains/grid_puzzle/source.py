@@ -27,10 +27,10 @@ from pathlib import Path
 from random import Random
 from typing import Any, Callable, Optional, Sequence
 
-from ..engines.grid_conditions import compile_condition, parse_condition
-from ..engines.grid_puzzle import Cells, Clue, GridPuzzle, GridPuzzleEngine, GridState
-from . import SourcePuzzle, rng_for, stable_key
-from .grid_themes import THEMES, Category, KeyCategory, Theme
+from .conditions import compile_condition, parse_condition
+from .engine import Cells, Clue, GridPuzzle, GridPuzzleEngine, GridState
+from ...sources import SourcePuzzle, rng_for, stable_key
+from .themes import THEMES, Category, KeyCategory, Theme
 
 SOURCE = "grid_puzzle"
 DEFAULT_SIZES = (3, 4, 5)   # categories (key included) and entries are drawn from these

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ..verdict import StateError
-from .base import Engine, StateItem, Step, StepKind, register
+from ...verdict import StateError
+from ...engines.base import Engine, StateItem, Step, StepKind
 
 Grid = tuple[int, ...]
 
@@ -486,7 +486,6 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
         return reasons + self.violations(puzzle, state)
 
 
-register(SudokuEngine())
 
 __all__ = [
     "SudokuEngine", "SudokuPuzzle", "children_first_empty", "count_solutions", "first_empty",

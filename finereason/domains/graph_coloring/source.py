@@ -14,7 +14,7 @@ Glossary:
   ``"small"``: n in 8..20. ``"official"``: n in 15..25 and ER density 0.45..0.80, the ranges
   measured on the 51 official ``graphcoloring_questions`` graphs.
 - *k*: the puzzle's number of colors, the **exact** chromatic number from
-  :func:`finereason.engines.graph_coloring.chromatic_number`. The official release instead stores
+  :func:`finereason.domains.graph_coloring.engine.chromatic_number`. The official release instead stores
   a greedy coloring's color count, which is sometimes above the true minimum.
 - *key*: :func:`stable_key` of the sorted edge list (same labelled graph, same key).
 """
@@ -24,9 +24,9 @@ import os
 import random
 from pathlib import Path
 
-from ..dimacs import read_dimacs
-from ..engines.graph_coloring import GraphColoringPuzzle, chromatic_number
-from . import SourcePuzzle, rng_for, stable_key
+from .dimacs import read_dimacs
+from .engine import GraphColoringPuzzle, chromatic_number
+from ...sources import SourcePuzzle, rng_for, stable_key
 
 PUZZLE = "graph_coloring"
 KINDS = ("erdos_renyi", "planar")

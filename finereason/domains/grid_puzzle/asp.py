@@ -1,6 +1,6 @@
 """An independent ASP encoding of the logic-grid domain: a second sound critic for the first.
 
-The Python engine (:mod:`finereason.engines.grid_puzzle`) searches with three-valued pruning; here
+The Python engine (:mod:`finereason.domains.grid_puzzle.engine`) searches with three-valued pruning; here
 clingo searches over permutations. Only the official records' reading is shared (puzzle and table
 parsing); the semantics of a full table and of every clue are re-implemented as ASP rules:
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from ..engines.grid_conditions import Arith, BoolOp, Cell, Compare, Const, Node, Not, walk
-from ..engines.grid_puzzle import GridPuzzle, GridState
-from .query import quote
+from .conditions import Arith, BoolOp, Cell, Compare, Const, Node, Not, walk
+from .engine import GridPuzzle, GridState
+from ...asp.query import quote
 
 _BOOLEAN = (Compare, BoolOp, Not)
 _ASP_CMP = {"==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -155,7 +155,7 @@ def _table(puzzle: GridPuzzle, atoms: list[str]) -> GridState:
 
 def asp_solutions(puzzle: GridPuzzle, state: GridState | None = None, limit: int = 2) -> list[GridState]:
     """Up to ``limit`` full solutions extending ``state``, found by clingo."""
-    from .worker import solve_trusted
+    from ...asp.worker import solve_trusted
 
     models, _ = solve_trusted(encode(puzzle, state), max_models=limit)
     return [_table(puzzle, atoms) for atoms in models]

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..verdict import ParseError, StateError, Undecided
-from .base import Engine, StateItem, Step, StepKind, register
+from ...verdict import ParseError, StateError, Undecided
+from ...engines.base import Engine, StateItem, Step, StepKind
 
 State = tuple[int, ...]
 Adjacency = tuple[tuple[int, ...], ...]
@@ -675,7 +675,6 @@ def _shape_error(puzzle: GraphColoringPuzzle, value: Sequence[Any]) -> str | Non
     return None
 
 
-register(GraphColoringEngine(), "graphcoloring", "coloring")
 
 __all__ = [
     "GraphColoringEngine", "GraphColoringPuzzle", "State", "chromatic_number", "dsatur_coloring",
