@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .engines import Engine, StateItem
-from .scoring import TASKS  # noqa: F401  (re-exported)
+from .vocabulary import TASKS  # noqa: F401  (re-exported)
 
 PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")

@@ -1,52 +1,105 @@
-"""Aggregate verdicts into the paper's metrics (one implementation for CLI, lm-eval and reports).
+"""Scoring dataset rows: the per-row verdicts and the metric aggregation behind lm-eval tasks,
+metric modules, ``finereason score --data`` and reports.
 
-State checking treats *unsolvable* as the positive class. Metric names are a public contract:
-``acc``, ``precision_unsolvable``, ``recall_unsolvable``, ``f1_unsolvable``, ``acc_solvable``,
-``acc_unsolvable``, ``parse_error_rate`` and ``rate_<category>`` for state transition.
+A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
+official schema). :func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of
+them into the named metrics of :mod:`finereason.scoring`. No verdict is computed anywhere else.
 """
 from __future__ import annotations
 
-from collections import Counter
-from typing import Sequence
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
 
-from .verdict import TRANSITION_CATEGORIES, UNSOLVABLE, Verdict
-
-TASKS = ("state_checking", "state_transition", "end_to_end")
-
-
-def _ratio(num: float, den: float) -> float:
-    return num / den if den else 0.0
+from .engines import StateItem, get_engine
+from .scoring import TASKS, summarize
+from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
+from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 
-def summarize(task: str, verdicts: Sequence[Verdict], solvable: Sequence[bool | None] | None = None) -> dict[str, float]:
-    """Metrics for one task. ``solvable[i]`` is the oracle label of item i's current state."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; use one of {', '.join(TASKS)}")
-    n = len(verdicts)
-    out: dict[str, float] = {
-        "n": float(n),
-        "acc": _ratio(sum(v.correct for v in verdicts), n),
-        "parse_error_rate": _ratio(sum(v.parse_error for v in verdicts), n),
-    }
-    if solvable is not None:
-        for name, want in (("acc_solvable", True), ("acc_unsolvable", False)):
-            group = [v for v, s in zip(verdicts, solvable) if s is want]
-            out[name] = _ratio(sum(v.correct for v in group), len(group))
-    if task == "state_checking" and solvable is not None:
-        tp = sum(v.prediction == UNSOLVABLE and s is False for v, s in zip(verdicts, solvable))
-        fp = sum(v.prediction == UNSOLVABLE and s is True for v, s in zip(verdicts, solvable))
-        fn = sum(v.prediction != UNSOLVABLE and s is False for v, s in zip(verdicts, solvable))
-        precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
-        out["precision_unsolvable"] = precision
-        out["recall_unsolvable"] = recall
-        out["f1_unsolvable"] = _ratio(2 * precision * recall, precision + recall)
+
+@dataclass(frozen=True)
+class RowScore:
+    """The verdicts of one answer: strict (headline) and, for state transition, paper mode."""
+
+    task: str
+    verdict: Verdict
+    paper: Verdict | None
+    solvable: bool | None
+
+    def as_tuple(self) -> tuple:
+        """A compact, JSON-friendly form (lm-eval passes it to the aggregation functions)."""
+        paper = None if self.paper is None else (self.paper.correct, self.paper.category)
+        return (self.task, self.verdict.correct, self.verdict.category, self.verdict.prediction, self.solvable, paper)
+
+    @classmethod
+    def from_tuple(cls, value: Sequence[Any]) -> "RowScore":
+        task, correct, category, prediction, solvable, paper = value
+        return cls(task, Verdict(bool(correct), category, (), prediction), None if paper is None else Verdict(bool(paper[0]), paper[1]), solvable)
+
+
+@lru_cache(maxsize=4096)
+def _item(puzzle: str, inputs: str, outputs: str) -> StateItem:
+    return get_engine(puzzle).item_from_official({"inputs": json.loads(inputs), "outputs": json.loads(outputs)})
+
+
+@lru_cache(maxsize=4096)
+def _puzzle(puzzle: str, inputs: str, outputs: str) -> Any:
+    return get_engine(puzzle).puzzle_from_official({"inputs": json.loads(inputs), "outputs": json.loads(outputs)})
+
+
+def row_item(row: dict) -> StateItem:
+    """The state item of a state-checking or state-transition row (cached)."""
+    return _item(row["puzzle"], row["inputs"], row["outputs"])
+
+
+def row_puzzle(row: dict) -> Any:
+    """The puzzle of any row (cached)."""
+    return _puzzle(row["puzzle"], row["inputs"], row["outputs"])
+
+
+def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> RowScore:
+    """Judge one model response to one row (never raises on the response).
+
+    ``starts_in_think``: the prompt already opened ``<think>`` (R1-distill-style chat templates), so a
+    response without ``</think>`` is unfinished reasoning and a ``parse_error``.
+    """
+    task = row["task"]
+    engine = get_engine(row["puzzle"])
+    if not isinstance(response, str):
+        response = "" if response is None else str(response)
+    if task == "end_to_end":
+        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, starts_in_think=starts_in_think), None, None)
+    item = row_item(row)
+    solvable = row.get("label") == SOLVABLE if row.get("label") else None
+    if task == "state_checking":
+        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, starts_in_think=starts_in_think), None, solvable)
     if task == "state_transition":
-        counts = Counter(v.category for v in verdicts)
-        for category in TRANSITION_CATEGORIES:
-            out[f"rate_{category}"] = _ratio(counts[category], n)
-    return out
+        both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable,
+                                             starts_in_think=starts_in_think)
+        return RowScore(task, both["strict"], both["paper"], solvable)
+    raise ValueError(f"unknown task {task!r}")
 
 
-def category_counts(verdicts: Sequence[Verdict]) -> dict[str, int]:
-    """How many verdicts fell in each category, most frequent first."""
-    return dict(Counter(v.category for v in verdicts).most_common())
+def aggregate(scores: Iterable[RowScore]) -> dict[str, float]:
+    """All metrics of one task's scores (``acc``, ``acc_paper``, P/R/F1, rates, ...)."""
+    scores = list(scores)
+    if not scores:
+        return {}
+    task = scores[0].task
+    solvable = [s.solvable for s in scores] if task != "end_to_end" else None
+    metrics = summarize(task, [s.verdict for s in scores], solvable)
+    if task == "state_transition":
+        metrics["acc_paper"] = sum(s.paper.correct for s in scores if s.paper is not None) / len(scores)
+    return metrics
+
+
+def metric_names(task: str) -> list[str]:
+    """The metric names a task reports (a public contract)."""
+    names = ["acc", "parse_error_rate"]
+    if task == "state_checking":
+        names += ["precision_unsolvable", "recall_unsolvable", "f1_unsolvable", "acc_solvable", "acc_unsolvable"]
+    if task == "state_transition":
+        names += ["acc_paper", "acc_solvable", "acc_unsolvable"] + [f"rate_{c}" for c in TRANSITION_CATEGORIES]
+    return names
