@@ -47,7 +47,7 @@ def main() -> int:
     from finereason.asp.arc import lm_eval_generator
     from finereason.baselines import oracle, random_answer
     from finereason.engines import get_engine
-    from finereason.evaluation import row_puzzle
+    from finereason.scoring import row_puzzle
     from finereason.loop import load_rows, run_condition
     from finereason.verifiers import verify_end_to_end
 

@@ -17,7 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from finereason.official import engine_for_file, find_state_files, iter_items  # noqa: E402
+from finereason.official_files import engine_for_file, find_state_files, iter_items  # noqa: E402
 from finereason.verifiers import is_solvable  # noqa: E402
 from harness import SHARED  # noqa: E402
 

@@ -33,7 +33,7 @@ def throughput(args: argparse.Namespace) -> None:
     from rewards import ROW_COLUMNS, state_checking_reward, state_transition_reward
 
     from finereason.baselines import oracle, random_answer
-    from finereason.evaluation import _item, row_item
+    from finereason.scoring import _item, row_item
 
     rows = built_rows(args.data, ["train"], ["--per-task", "0", "--e2e-size", "0", "--train-size", "2000", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 7), lambda r: "Let me think... no final answer."]

@@ -4,7 +4,7 @@
 
 Builds a small benchmark when DIR is not given, then scores 10,000 state-transition responses
 (oracle, random and garbage answers over all four puzzles, Sudoku states with many empty cells
-included) through ``finereason.evaluation.score_row`` + ``aggregate`` — the path lm-eval's
+included) through ``finereason.scoring.score_row`` + ``aggregate`` — the path lm-eval's
 ``process_results`` uses. The baseline is the raw oracle call alone (``is_solvable`` on the current
 state), measured in the same run.
 """
@@ -25,7 +25,7 @@ from harness import built_rows  # noqa: E402
 def main() -> None:
     from finereason.baselines import oracle, random_answer
     from finereason.engines import get_engine
-    from finereason.evaluation import aggregate, row_item, score_row
+    from finereason.scoring import aggregate, row_item, score_row
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="a built dataset folder (default: build one)")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from finereason import __version__
 from finereason.engines import get_engine, official_names
-from finereason.official import read_records
+from finereason.official_files import read_records
 from finereason.prompts import PROMPT_VERSION
 from finereason.verdict import ParseError, StateError
 

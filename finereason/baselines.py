@@ -13,7 +13,7 @@ import random
 from typing import Any, Callable
 
 from .engines import Engine, get_engine
-from .evaluation import row_item, row_puzzle
+from .scoring import row_item, row_puzzle
 from .sources import rng_for
 from .verifiers import is_solvable
 

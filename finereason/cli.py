@@ -16,8 +16,8 @@ from . import __version__
 from .atomic_io import UnsafeOutput, atomic_file, check_output
 from .engines import engine_names, engines, get_engine
 from .jsonl import iter_json_lines
-from .official import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
-from .scoring import category_counts, summarize
+from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
+from .aggregation import category_counts, summarize
 from .verdict import ParseError, StateError, Undecided
 from .verifiers import MODES, is_solvable, verify_state_checking, verify_state_transition
 
@@ -164,7 +164,7 @@ def _score_data(args: argparse.Namespace) -> int:
     check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
     from .datafolder import DataFolderError, open_data_folder
-    from .evaluation import aggregate, score_row
+    from .scoring import aggregate, score_row
 
     try:  # checks paths, fingerprints, schema and duplicate ids before any row is trusted
         folder = open_data_folder(Path(args.data))
@@ -295,7 +295,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
         from .report import build_report
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .data import ensure_default_build
+    from .data_sources import ensure_default_build
 
     if args.data:
         data = Path(args.data)
@@ -503,7 +503,7 @@ def cmd_merge_shards(args: argparse.Namespace) -> int:
 
 def cmd_import_official(args: argparse.Namespace) -> int:
     _builders()
-    from .dataset_builders.official import import_official
+    from .dataset_builders.official_configs import import_official
 
     counts = _as_cli_error(lambda: import_official(Path(args.src), Path(args.out), args.overwrite))
     for name, count in counts.items():

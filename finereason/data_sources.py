@@ -69,8 +69,8 @@ def cache_dir() -> Path:
 
 
 # Modules that cannot change the rows of a build (everything else in the package is hashed).
-_NOT_DATA = {"dataset_builders", "hub_cards", "cli.py", "report.py", "baselines.py", "lm_eval_models.py", "metric_modules.py", "evaluation.py",
-             "tiny_model.py", "smol_model.py", "data.py", "datafolder.py", "__main__.py", "training", "asp",
+_NOT_DATA = {"dataset_builders", "hub_cards", "cli.py", "report.py", "baselines.py", "lm_eval_models.py", "metric_modules.py", "scoring.py",
+             "aggregation.py", "tiny_model.py", "smol_model.py", "data_sources.py", "datafolder.py", "__main__.py", "training", "asp",
              "lm_eval_tasks", "metrics", "loop.py", "feedback.py"}
 
 
@@ -204,7 +204,7 @@ def _import_official_into(folder: Path, config: str) -> None:
             f"{config} needs the official release: set FINEREASON_DATA_DIR to a folder made by "
             "`finereason import-official`, or FINEREASON_OFFICIAL_SRC to the release's files"
         )
-    from .dataset_builders.official import import_official
+    from .dataset_builders.official_configs import import_official
 
     import_official(Path(src), folder, overwrite=True)
 

@@ -286,7 +286,7 @@ def check_rows(table: Any, config: str, where: Path) -> None:
     import pyarrow.compute as pc
 
     from .engines import engine_names
-    from .scoring import TASKS
+    from .vocabulary import TASKS
 
     for column in ("id", "puzzle", "task", "inputs", "outputs"):
         if table.column(column).null_count:

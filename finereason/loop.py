@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .engines import Engine, get_engine
-from .evaluation import row_puzzle
+from .scoring import row_puzzle
 from .feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from .verifiers import verify_end_to_end
 
@@ -53,8 +53,8 @@ def end_to_end_config(domain: str) -> str:
 
 def load_rows(domain: str, data: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
     """The end-to-end rows of ``domain`` (first ``limit``) from a built data folder or the default
-    source (:func:`finereason.data.open_source`), and facts about where they came from."""
-    from .data import open_source
+    source (:func:`finereason.data_sources.open_source`), and facts about where they came from."""
+    from .data_sources import open_source
     from .datafolder import DataFolderError, open_data_folder
 
     config = end_to_end_config(domain)

@@ -1,7 +1,7 @@
 """Shared machinery of the ``evaluate`` metric modules in ``metrics/`` (one per task).
 
 Each module file only declares its task and texts; verdicts come from
-``finereason.evaluation.score_row`` and numbers from ``aggregate``, as in the lm-eval tasks.
+``finereason.scoring.score_row`` and numbers from ``aggregate``, as in the lm-eval tasks.
 Imports ``evaluate`` and ``datasets``: only the metric modules import this file.
 """
 import json
@@ -11,7 +11,7 @@ import datasets
 import evaluate
 
 from .engines import get_engine
-from .evaluation import aggregate, score_row
+from .scoring import aggregate, score_row
 
 CITATION = """\
 @inproceedings{chen2025finereason,

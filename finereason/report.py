@@ -2,7 +2,7 @@
 
 Reads lm-eval's ``results_<timestamp>.json`` files (per-task metrics such as ``"acc,none"``) and,
 when the run used ``--log_samples``, the matching ``samples_<task>_<timestamp>.jsonl`` files. Every
-per-sample analysis re-judges the logged response with :func:`finereason.evaluation.score_row`, the
+per-sample analysis re-judges the logged response with :func:`finereason.scoring.score_row`, the
 single verdict function, instead of trusting the stored values.
 
 Written to the output folder:
@@ -30,9 +30,9 @@ from typing import Any, Iterable, Sequence
 from .atomic_io import atomic_file
 from .engines import engine_names, get_engine
 from .jsonl import iter_json_lines
-from .evaluation import RowScore, aggregate, score_row
+from .scoring import RowScore, aggregate, score_row
 from .redact import redact
-from .scoring import TASKS
+from .vocabulary import TASKS
 from .verdict import TRANSITION_CATEGORIES
 
 SUITES = ("finereason", "finereason_official")

@@ -3,7 +3,7 @@ metric modules, ``finereason score --data`` and reports.
 
 A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
 official schema). :func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of
-them into the named metrics of :mod:`finereason.scoring`. No verdict is computed anywhere else.
+them into the named metrics of :mod:`finereason.aggregation`. No verdict is computed anywhere else.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from .engines import StateItem, get_engine
-from .scoring import TASKS, summarize
+from .aggregation import summarize
+from .vocabulary import TASKS
 from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 

@@ -21,7 +21,7 @@ from finereason.answers import (
 from finereason.arith import evaluate, parse, to_text
 from finereason.engines import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle
-from finereason.evaluation import score_row
+from finereason.scoring import score_row
 from finereason.verdict import ParseError, StateError
 from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition_modes
 

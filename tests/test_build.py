@@ -19,7 +19,7 @@ import pytest
 from conftest import shared_path
 from finereason.cli import main
 from finereason.engines import StepKind, get_engine
-from finereason.evaluation import row_item, score_row
+from finereason.scoring import row_item, score_row
 from finereason.prompts import PROMPT_VERSION
 from finereason.sampling import moves
 from finereason.verifiers import is_solvable

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason import data as fdata
+from finereason import data_sources as fdata
 from finereason.cli import main
 from finereason.datafolder import DataFolderError, data_manifest, open_data_folder
 

@@ -1,4 +1,4 @@
-"""The GRPO recipe: data mixing (finereason.training.mixing via trainers/data.py), pre-flight and
+"""The GRPO recipe: data mixing (finereason.training.mixing), pre-flight and
 argument checks that fail before any model is loaded, the recipes (parsed by TrlParser), persistent
 logs, and a CPU smoke run of
 ``accelerate launch trainers/grpo.py`` exactly as users run it (tiny random model, 2 steps).
@@ -29,7 +29,7 @@ if str(REPO) not in sys.path:
 from finereason.cli import main as finereason_main  # noqa: E402
 from finereason.dataset_builders.layout import read_config  # noqa: E402
 from finereason.verdict import TRANSITION_CATEGORIES  # noqa: E402
-from trainers import data as D  # noqa: E402
+from finereason.training import mixing as D  # noqa: E402
 
 GRPO = REPO / "trainers" / "grpo.py"
 SMOKE = REPO / "trainers" / "recipes" / "tiny-cpu" / "grpo" / "config_smoke.yaml"

@@ -75,7 +75,7 @@ def _run_eval(tiny: Path, data_dir: Path, out: Path, *extra: str) -> tuple[dict,
 
 
 def _check_metrics(results: dict, samples: dict[str, list[dict]]) -> None:
-    from finereason.evaluation import score_row
+    from finereason.scoring import score_row
 
     for task in TASKS:
         metrics = results["results"][task]
@@ -195,6 +195,6 @@ def test_tiny_model_cli_refuses_a_non_empty_folder(tmp_path, capsys):
 
 def test_nothing_imports_vllm():
     """The vllm backend is lm-eval's (``--model vllm``, GPU only); our code must not need it."""
-    code = ("import sys, finereason.cli, finereason.tiny_model, finereason.lm_eval_models, finereason.data, "
-            "finereason.evaluation; sys.exit('vllm' in sys.modules)")
+    code = ("import sys, finereason.cli, finereason.tiny_model, finereason.lm_eval_models, finereason.data_sources, "
+            "finereason.scoring; sys.exit('vllm' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, timeout=120).returncode == 0

@@ -19,7 +19,7 @@ from test_cli_errors import one_line_error  # noqa: E402
 from finereason.baselines import oracle, random_answer  # noqa: E402
 from finereason.cli import main  # noqa: E402
 from finereason.engines import get_engine  # noqa: E402
-from finereason.evaluation import row_puzzle  # noqa: E402
+from finereason.scoring import row_puzzle  # noqa: E402
 from finereason.feedback import SOUND_LEVELS, read_self_verdict, sound_feedback  # noqa: E402
 from finereason.loop import TRANSCRIPTS, load_rows, run_condition  # noqa: E402
 from finereason.verdict import Verdict  # noqa: E402

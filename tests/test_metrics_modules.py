@@ -1,5 +1,5 @@
 """The `evaluate` metric modules in metrics/: offline loading, exact agreement with
-finereason.evaluation.aggregate (the numbers of the lm-eval tasks), dict and JSON-string references,
+finereason.scoring.aggregate (the numbers of the lm-eval tasks), dict and JSON-string references,
 and clear errors. The numbers themselves are checked against hand-computed tables in
 test_metrics_handcomputed.py."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ pq = pytest.importorskip("pyarrow.parquet", reason="reading the built dataset ne
 
 from finereason.baselines import oracle, random_answer  # noqa: E402
 from finereason.cli import main  # noqa: E402
-from finereason.evaluation import aggregate, metric_names, score_row  # noqa: E402
+from finereason.scoring import aggregate, metric_names, score_row  # noqa: E402
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 TASKS = ("state_checking", "state_transition", "end_to_end")

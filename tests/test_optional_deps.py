@@ -19,7 +19,7 @@ def test_core_imports_without_heavy_dependencies():
                 return None
 
         sys.meta_path.insert(0, Block())
-        import finereason, finereason.engines, finereason.verifiers, finereason.evaluation
+        import finereason, finereason.engines, finereason.verifiers, finereason.scoring
         import finereason.baselines, finereason.sampling, finereason.trees, finereason.prompts, finereason.cli
         from finereason.cli import main
         assert main(["puzzles"]) == 0

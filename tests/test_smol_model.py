@@ -23,7 +23,7 @@ import pytest
 from finereason import smol_model
 from finereason.atomic_io import TMP_MARK
 from finereason.cli import main
-from finereason.evaluation import score_row
+from finereason.scoring import score_row
 
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")

@@ -1,15 +1,10 @@
 """The smoke recipe's offline `embedded` data: a small train config and seeded math problems."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("pyarrow")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "trainers"))
-
-import data as trainer_data  # noqa: E402
+from finereason.training import mixing as trainer_data  # noqa: E402
 
 
 def test_embedded_sources_are_offline_and_deterministic(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import pytest
 import finereason.verifiers as verifiers
 from conftest import read_jsonl, shared_path
 from finereason.engines import get_engine
-from finereason.evaluation import aggregate, score_row
+from finereason.scoring import aggregate, score_row
 from finereason.verdict import ParseError, StateError
 from finereason.verifiers import (
     is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition, verify_state_transition_modes,

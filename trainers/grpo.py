@@ -28,7 +28,7 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:  # run as a script: make `trainers.*` importable
     sys.path.insert(0, str(_REPO))
 
-from trainers.data import (  # noqa: E402  (light: no torch, no datasets at import time)
+from finereason.training.mixing import (  # noqa: E402  (light: no torch, no datasets at import time)
     DataError,
     check_disjoint,
     columns_of,

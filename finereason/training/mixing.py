@@ -1,7 +1,5 @@
 """Training data for GRPO: FineReason puzzle rows and math rows mixed into one conversational dataset.
 
-(``trainers/data.py`` re-exports this module for the trainer scripts.)
-
 Glossary:
 
 - *pool*: every usable row of one source (puzzle or math), already in the mixed schema;
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from finereason.engines import engine_names, get_engine
-from finereason.official import OfficialDataError, read_records
+from finereason.official_files import OfficialDataError, read_records
 from finereason.vocabulary import TASKS
 from finereason.sources import rng_for
 
@@ -97,7 +95,7 @@ EMBEDDED_TRAIN_SIZE = 64
 
 def embedded_puzzle_dir() -> Path:
     """A small ``train`` config built once into the cache (``finereason build``, seed 0)."""
-    from finereason.data import cache_dir
+    from finereason.data_sources import cache_dir
     from finereason.prompts import PROMPT_VERSION
 
     out = cache_dir() / f"embedded-train-{EMBEDDED_TRAIN_SIZE}-s0-{PROMPT_VERSION}"

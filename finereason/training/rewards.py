@@ -3,7 +3,7 @@
 Every function has TRL's signature ``f(completions, **columns) -> list[float | None]``: dataset
 columns arrive as keyword arguments, and ``None`` means "not applicable" (a puzzle reward on a math
 row and vice versa). Rewards read model text exactly as evaluation does: puzzle verdicts come from
-``finereason.evaluation.score_row`` and the format check from ``finereason.answers.format_ok`` (the
+``finereason.scoring.score_row`` and the format check from ``finereason.answers.format_ok`` (the
 one answer reader), so a reward never pays for what a published score would not credit.
 
 Registry names: ``state_checking``, ``state_transition``, ``end_to_end``, ``puzzle`` (any puzzle
@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from finereason.answers import final_region, format_ok
-from finereason.evaluation import score_row
+from finereason.scoring import score_row
 from finereason.verdict import TRANSITION_CATEGORIES
 
 Reward = Callable[..., list]

@@ -1,20 +1,26 @@
-"""lm-eval hooks for the FineReason tasks: thin wrappers over ``finereason.evaluation``."""
+"""lm-eval hooks for the FineReason tasks: thin wrappers over ``finereason.scoring``."""
 from __future__ import annotations
 
 from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.data import load_config_with_source
-from finereason.evaluation import RowScore, aggregate, metric_names, score_row
+from finereason.data_sources import load_config_with_source
+from finereason.prompts import with_prompt_version
+from finereason.scoring import RowScore, aggregate, metric_names, score_row
 
 
 class FineReasonTask(ConfigurableTask):
-    """A YAML task whose rows come from ``finereason.data`` (local folder, named Hub repo or the
+    """A YAML task whose rows come from ``finereason.data_sources`` (local folder, named Hub repo or the
     embedded default, verified by content) and whose results name that source: ``dataset_path``
     is the folder or repo, ``dataset_name`` the config and ``metadata.data_source`` holds the kind,
     revision and fingerprints. Loading here (not through ``custom_dataset``) also avoids lm-eval's
-    "Custom kwargs can be passed to `--metadata`" warning for every task."""
+    "Custom kwargs can be passed to `--metadata`" warning for every task.
+
+    ``metadata.prompt_version`` (set by the generated ``..._<version>`` tasks, or for every task by
+    ``--metadata '{"prompt_version": "v1"}'``) re-renders each row's ``prompt``, ``messages`` and
+    ``prompt_version`` at that version from the row itself (``finereason.prompts.with_prompt_version``),
+    so logged samples show what the model saw; without it the stored prompt is used."""
 
     def __init__(self, config: dict | None = None, **kwargs: Any) -> None:
         # lm-eval passes the YAML dict with its `class` key, which TaskConfig does not know
@@ -26,6 +32,10 @@ class FineReasonTask(ConfigurableTask):
         self.config.dataset_path = source.repo or source.path
         self.config.dataset_name = config
         self.config.metadata = {**(self.config.metadata or {}), "data_source": facts}
+        version = self.config.metadata.get("prompt_version")
+        if version:
+            self.dataset = self.dataset.map(with_prompt_version, fn_kwargs={"version": str(version)},
+                                            keep_in_memory=True, desc=f"prompts {version}")
 
     def process_results(self, doc: dict, results: list[str]) -> dict[str, Any]:
         """Score with ``starts_in_think`` from the run's metadata (``--metadata '{"starts_in_think":

@@ -2,7 +2,7 @@
 
 ``evaluate.load("metrics/finereason_end_to_end")`` then
 ``compute(predictions=[model texts], references=[dataset rows])``. Every verdict comes from
-``finereason.evaluation.score_row`` and the numbers from ``finereason.evaluation.aggregate``
+``finereason.scoring.score_row`` and the numbers from ``finereason.scoring.aggregate``
 (minus ``n``), so they equal the lm-eval tasks' numbers exactly. See README.md beside this file.
 """
 import evaluate
@@ -44,7 +44,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class FinereasonEndToEnd(metric_modules.FineReasonMetric):
-    """FineReason end to end: verdicts by ``finereason.evaluation``, never recomputed here."""
+    """FineReason end to end: verdicts by ``finereason.scoring``, never recomputed here."""
 
     task = _TASK
     description = _DESCRIPTION

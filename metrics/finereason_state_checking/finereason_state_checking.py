@@ -2,7 +2,7 @@
 
 ``evaluate.load("metrics/finereason_state_checking")`` then
 ``compute(predictions=[model texts], references=[dataset rows])``. Every verdict comes from
-``finereason.evaluation.score_row`` and the numbers from ``finereason.evaluation.aggregate``
+``finereason.scoring.score_row`` and the numbers from ``finereason.scoring.aggregate``
 (minus ``n``), so they equal the lm-eval tasks' numbers exactly. See README.md beside this file.
 """
 import evaluate
@@ -49,7 +49,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class FinereasonStateChecking(metric_modules.FineReasonMetric):
-    """FineReason state checking: verdicts by ``finereason.evaluation``, never recomputed here."""
+    """FineReason state checking: verdicts by ``finereason.scoring``, never recomputed here."""
 
     task = _TASK
     description = _DESCRIPTION

@@ -2,7 +2,7 @@
 
 ``evaluate.load("metrics/finereason_state_transition")`` then
 ``compute(predictions=[model texts], references=[dataset rows])``. Every verdict comes from
-``finereason.evaluation.score_row`` and the numbers from ``finereason.evaluation.aggregate``
+``finereason.scoring.score_row`` and the numbers from ``finereason.scoring.aggregate``
 (minus ``n``), so they equal the lm-eval tasks' numbers exactly. See README.md beside this file.
 """
 import evaluate
@@ -52,7 +52,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class FinereasonStateTransition(metric_modules.FineReasonMetric):
-    """FineReason state transition: verdicts by ``finereason.evaluation``, never recomputed here."""
+    """FineReason state transition: verdicts by ``finereason.scoring``, never recomputed here."""
 
     task = _TASK
     description = _DESCRIPTION
