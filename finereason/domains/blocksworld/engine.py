@@ -1,0 +1,626 @@
+"""Blocksworld and Mystery Blocksworld as a FineReason domain: states, moves, oracle, official I/O.
+
+Design (the choices a planning domain needs to fit the engine interface):
+
+- *puzzle* (:class:`BlocksPuzzle`): a STRIPS instance of the 4-operator domain (PlanBench's
+  ``blocksworld-4ops``, or its obfuscated twin ``mystery-4ops``): the vocabulary, the objects, the
+  initial facts, the goal facts, and a *step budget* (the optimal plan length plus a slack,
+  :data:`~finereason.domains.blocksworld.source.SLACK`). Blocksworld is reversible, so without a budget
+  every state of a solvable instance would be solvable; the budget makes state checking a real question.
+- *state* (:class:`BlocksState`): the set of true facts and the number of actions taken so far,
+  written as the Python list ``[["(clear a)", "(handempty)", "(on a b)", ...], 2]`` (facts sorted).
+- *minimal move*: one action; it adds one to the step count. A state that reaches the goal is
+  complete (no further moves), and a state that used the whole budget has none either.
+  ``undo_moves`` are the states one action back (the step count one lower).
+- *solvable*: the goal can still be reached within the remaining budget (``budget - steps``),
+  decided by a breadth-first search over the instance's state space; more than
+  :data:`MAX_NODES` states raises :class:`~finereason.verdict.Undecided`.
+- *end-to-end answer*: a plan in text (``(unstack d c)``, colour names, PlanBench's sentences,
+  numbered lists; read by :mod:`finereason.planning.plan_text`) after the last ``Answer:``. It is
+  checked by the VAL-style validator (:mod:`finereason.planning.validate`), whose reasons name each
+  unmet precondition of the first failing step, or each unmet goal fact. Any valid plan counts,
+  whatever its length (as in PlanBench); the budget only defines the states' labels.
+- *official format* (our design, in the spirit of the FineReason release): questions records
+  ``{"inputs": {"domain", "objects", "initial", "goal", "step_budget"}, "outputs": {"plan",
+  "optimal_length"}}``; states records add ``grandparent``, ``parent``, ``current`` and
+  ``unsolvable_child`` (states in the list format above) to ``inputs`` and ``current_status`` to
+  ``outputs``.
+"""
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterator, Sequence
+
+from ...engines.base import BrokenStep, Engine, StateItem, Step, StepKind
+from ...planning.pddl import Atom, Domain, Problem, parse_domain
+from ...planning.plan_text import COLOURS, PlanTextError, read_plan
+from ...planning.plan_text import Step as PlanStep
+from ...planning.strips import GroundAction, Task, apply
+from ...planning.validate import describe_unmet, validate
+from ...verdict import ParseError, StateError, Undecided
+
+MAX_BLOCKS = 12          # objects a..l, as in PlanBench
+MAX_NODES = 100_000      # states stored by the oracle's search before it gives up (Undecided)
+
+BLOCKSWORLD_PDDL = """(define (domain blocksworld-4ops)
+  (:requirements :strips)
+  (:predicates (clear ?x) (ontable ?x) (handempty) (holding ?x) (on ?x ?y))
+  (:action pick-up :parameters (?ob)
+    :precondition (and (clear ?ob) (ontable ?ob) (handempty))
+    :effect (and (holding ?ob) (not (clear ?ob)) (not (ontable ?ob)) (not (handempty))))
+  (:action put-down :parameters (?ob)
+    :precondition (holding ?ob)
+    :effect (and (clear ?ob) (handempty) (ontable ?ob) (not (holding ?ob))))
+  (:action stack :parameters (?ob ?underob)
+    :precondition (and (clear ?underob) (holding ?ob))
+    :effect (and (handempty) (clear ?ob) (on ?ob ?underob) (not (clear ?underob)) (not (holding ?ob))))
+  (:action unstack :parameters (?ob ?underob)
+    :precondition (and (on ?ob ?underob) (clear ?ob) (handempty))
+    :effect (and (holding ?ob) (clear ?underob) (not (on ?ob ?underob)) (not (clear ?ob)) (not (handempty)))))
+"""
+
+#: Mystery Blocksworld renames the predicates and actions, nothing else (PlanBench's mystery-4ops).
+MYSTERY_NAMES = {"clear": "province", "ontable": "planet", "handempty": "harmony", "holding": "pain", "on": "craves",
+                 "pick-up": "attack", "put-down": "succumb", "stack": "overcome", "unstack": "feast",
+                 "blocksworld-4ops": "mystery-4ops"}
+MYSTERY_PDDL = re.sub(r"[a-z][a-z0-9-]*", lambda m: MYSTERY_NAMES.get(m.group(), m.group()), BLOCKSWORLD_PDDL)
+
+VOCABULARIES = ("blocksworld", "mystery")
+_PDDL = {"blocksworld": BLOCKSWORLD_PDDL, "mystery": MYSTERY_PDDL}
+
+
+@lru_cache(maxsize=None)
+def pddl_domain(vocabulary: str) -> Domain:
+    """The 4-operator PDDL domain of ``vocabulary`` (``blocksworld`` or ``mystery``)."""
+    if vocabulary not in _PDDL:
+        raise ValueError(f"unknown vocabulary {vocabulary!r}; use one of {', '.join(VOCABULARIES)}")
+    return parse_domain(_PDDL[vocabulary])
+
+
+def vocabulary_of(domain_name: str) -> str:
+    """The vocabulary whose PDDL domain is called ``domain_name``."""
+    for vocabulary in VOCABULARIES:
+        if pddl_domain(vocabulary).name == domain_name:
+            return vocabulary
+    raise StateError(f"unknown planning domain {domain_name!r}")
+
+
+def fact_text(atom: Atom) -> str:
+    """``("on", "a", "b")`` -> ``"(on a b)"``."""
+    return "(" + " ".join(atom) + ")"
+
+
+# ---------------------------------------------------------------- puzzles and states
+@dataclass(frozen=True)
+class BlocksPuzzle:
+    """One planning instance with a step budget (hashable: the oracle caches per puzzle)."""
+
+    vocabulary: str
+    objects: tuple[str, ...]
+    init: frozenset[Atom]
+    goal: tuple[Atom, ...]
+    budget: int
+
+    def __post_init__(self) -> None:
+        if self.vocabulary not in VOCABULARIES:
+            raise StateError(f"unknown vocabulary {self.vocabulary!r}")
+        if not 1 <= len(self.objects) <= MAX_BLOCKS or len(set(self.objects)) != len(self.objects):
+            raise StateError(f"a puzzle needs 1..{MAX_BLOCKS} distinct objects, got {len(self.objects)}")
+        if type(self.budget) is not int or not 0 <= self.budget <= 1000:
+            raise StateError(f"step budget must be an integer in 0..1000, got {self.budget!r}")
+        domain = pddl_domain(self.vocabulary)
+        for atom in (*self.init, *self.goal):
+            check_atom(atom, domain, self.objects)
+
+    @property
+    def problem(self) -> Problem:
+        return Problem("finereason", pddl_domain(self.vocabulary).name, self.objects, self.init, self.goal)
+
+    @property
+    def task(self) -> Task:
+        return _task(self)
+
+
+@dataclass(frozen=True)
+class BlocksState:
+    """The true facts and the number of actions taken to get here."""
+
+    atoms: frozenset[Atom]
+    steps: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A plan read from model text (an end-to-end answer): its steps as read."""
+
+    steps: tuple[PlanStep, ...]
+
+
+def check_atom(atom: Atom, domain: Domain, objects: Sequence[str]) -> None:
+    """Raise :class:`StateError` unless ``atom`` is a predicate of ``domain`` over ``objects``."""
+    arity = domain.predicates.get(atom[0]) if atom else None
+    if arity is None:
+        raise StateError(f"fact {fact_text(atom)}: unknown predicate; use {', '.join(sorted(domain.predicates))}")
+    if len(atom) - 1 != arity:
+        raise StateError(f"fact {fact_text(atom)}: {atom[0]} takes {arity} object(s)")
+    for arg in atom[1:]:
+        if arg not in objects:
+            raise StateError(f"fact {fact_text(atom)}: unknown object {arg!r} (objects: {', '.join(objects)})")
+
+
+_FACT_SPLIT = re.compile(r"[\s(),]+")
+
+
+def parse_fact(text: Any, puzzle: BlocksPuzzle) -> Atom:
+    """A fact from ``"(on a b)"``, ``"on a b"`` or ``"on(a, b)"`` (any case; colour names for blocks)."""
+    if not isinstance(text, str):
+        raise StateError(f"a fact must be a string like \"(on a b)\", got {type(text).__name__}")
+    words = [w for w in _FACT_SPLIT.split(text.strip().lower()) if w]
+    if not words or len(words) > 3:
+        raise StateError(f"fact {text[:40]!r} is not like \"(on a b)\"")
+    if puzzle.vocabulary == "blocksworld":
+        words = [words[0]] + [w if w in puzzle.objects else COLOURS.get(w, w) for w in words[1:]]
+    atom = tuple(words)
+    check_atom(atom, pddl_domain(puzzle.vocabulary), puzzle.objects)
+    return atom
+
+
+def parse_facts(value: Any, puzzle: BlocksPuzzle, what: str = "facts") -> frozenset[Atom]:
+    """A set of facts from a list of fact strings."""
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
+        raise StateError(f"{what} must be a list of facts like \"(on a b)\", got {type(value).__name__}")
+    if len(value) > 4 * MAX_BLOCKS * MAX_BLOCKS:
+        raise StateError(f"{what}: too many facts ({len(value)})")
+    return frozenset(parse_fact(v, puzzle) for v in value)
+
+
+# ---------------------------------------------------------------- the search space
+@lru_cache(maxsize=256)
+def _task(puzzle: BlocksPuzzle) -> Task:
+    return Task(pddl_domain(puzzle.vocabulary), puzzle.problem)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """Ground actions over bit masks (one bit per ground atom)."""
+
+    bit: dict[Atom, int]
+    actions: tuple[tuple[int, int, int, GroundAction], ...]  # (pre, keep, add, action)
+    goal: int
+
+    def mask(self, atoms: frozenset[Atom]) -> int | None:
+        out = 0
+        for atom in atoms:
+            b = self.bit.get(atom)
+            if b is None:
+                return None
+            out |= b
+        return out
+
+
+@lru_cache(maxsize=256)
+def _compiled(puzzle: BlocksPuzzle) -> _Compiled:
+    task = _task(puzzle)
+    ground = task.ground_actions()
+    atoms = set(task.init) | set(task.goal) | {a for act in ground for a in (*act.pre, *act.add, *act.delete)}
+    bit = {atom: 1 << i for i, atom in enumerate(sorted(atoms))}
+
+    def m(xs: frozenset[Atom]) -> int:
+        return sum(bit[a] for a in xs)
+
+    # an action naming one object twice ((stack a a)) never applies in a state reachable from consistent facts
+    actions = tuple((m(a.pre), ~m(a.delete), m(a.add), a) for a in ground if len(set(a.args)) == len(a.args))
+    return _Compiled(bit, actions, m(task.goal))
+
+
+@dataclass(frozen=True)
+class _Space:
+    """Every state reachable from the initial facts, each with its distance to the nearest goal
+    state (``None``: the goal cannot be reached) and its BFS parent from the initial state."""
+
+    dist: dict[int, int | None]
+    parent: dict[int, tuple[int, GroundAction] | None]
+
+
+@lru_cache(maxsize=64)
+def _space(puzzle: BlocksPuzzle) -> _Space:
+    comp = _compiled(puzzle)
+    init = comp.mask(puzzle.init)
+    assert init is not None
+    parent: dict[int, tuple[int, GroundAction] | None] = {init: None}
+    back: dict[int, list[int]] = {init: []}
+    frontier = deque([init])
+    goal = comp.goal
+    while frontier:
+        state = frontier.popleft()
+        if state & goal == goal:
+            continue  # goal states are complete: no moves out of them
+        for pre, keep, add, action in comp.actions:
+            if state & pre != pre:
+                continue
+            child = (state & keep) | add
+            if child not in parent:
+                if len(parent) >= MAX_NODES:
+                    raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
+                parent[child] = (state, action)
+                back[child] = []
+                frontier.append(child)
+            back[child].append(state)
+    dist: dict[int, int | None] = dict.fromkeys(parent)
+    todo = deque()
+    for state in parent:
+        if state & goal == goal:
+            dist[state] = 0
+            todo.append(state)
+    while todo:
+        state = todo.popleft()
+        for before in back[state]:
+            if dist[before] is None:
+                dist[before] = dist[state] + 1  # type: ignore[operator]
+                todo.append(before)
+    return _Space(dist, parent)
+
+
+def distance(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> int | None:
+    """Fewest actions from ``atoms`` to the goal (``None``: never). Raises :class:`Undecided`
+    when the state space exceeds :data:`MAX_NODES` or ``atoms`` is outside it and its own search does."""
+    comp = _compiled(puzzle)
+    mask = comp.mask(atoms)
+    if mask is None:
+        return None
+    space = _space(puzzle)
+    if mask in space.dist:
+        return space.dist[mask]
+    return _search_distance(comp, mask)
+
+
+def _search_distance(comp: _Compiled, start: int) -> int | None:
+    """BFS from a state outside the initial state's component (bounded by :data:`MAX_NODES`)."""
+    goal = comp.goal
+    seen = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        state = frontier.popleft()
+        if state & goal == goal:
+            return seen[state]
+        for pre, keep, add, _ in comp.actions:
+            if state & pre == pre:
+                child = (state & keep) | add
+                if child not in seen:
+                    if len(seen) >= MAX_NODES:
+                        raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
+                    seen[child] = seen[state] + 1
+                    frontier.append(child)
+    return None
+
+
+def shortest_plan_to(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> list[GroundAction] | None:
+    """A shortest action sequence from the initial facts to exactly ``atoms`` (``None``: unreachable)."""
+    comp = _compiled(puzzle)
+    mask = comp.mask(atoms)
+    space = _space(puzzle)
+    if mask is None or mask not in space.parent:
+        return None
+    out: list[GroundAction] = []
+    while (link := space.parent[mask]) is not None:
+        mask, action = link
+        out.append(action)
+    return out[::-1]
+
+
+def solve_state(puzzle: BlocksPuzzle, state: BlocksState) -> BlocksState | None:
+    """A goal state reached from ``state`` by a shortest plan within the budget, or ``None``."""
+    left = puzzle.budget - state.steps
+    d = distance(puzzle, state.atoms)
+    if left < 0 or d is None or d > left:
+        return None
+    goal = set(puzzle.goal)
+    while not goal <= state.atoms:
+        for action in _compiled(puzzle).actions:
+            if action[3].pre <= state.atoms:
+                child = BlocksState(apply(state.atoms, action[3]), state.steps + 1)
+                if distance(puzzle, child.atoms) == d - 1:
+                    state, d = child, d - 1
+                    break
+    return state
+
+
+def optimal_plan(puzzle: BlocksPuzzle) -> list[GroundAction] | None:
+    """A shortest plan within the budget (``None``: none)."""
+    final = solve_state(puzzle, BlocksState(puzzle.init, 0))
+    return None if final is None else shortest_plan_to(puzzle, final.atoms)
+
+
+def puzzle_inputs(puzzle: BlocksPuzzle) -> dict:
+    """The puzzle's fields of an official record's ``inputs``."""
+    return {"domain": pddl_domain(puzzle.vocabulary).name, "objects": list(puzzle.objects),
+            "initial": sorted(map(fact_text, puzzle.init)), "goal": [fact_text(a) for a in puzzle.goal],
+            "step_budget": puzzle.budget}
+
+
+def puzzle_outputs(puzzle: BlocksPuzzle) -> dict:
+    """An official questions record's ``outputs``: a shortest plan and its length (``None`` without one)."""
+    plan = optimal_plan(puzzle)
+    return {"plan": None if plan is None else [str(a) for a in plan],
+            "optimal_length": None if plan is None else len(plan)}
+
+
+# ---------------------------------------------------------------- the engine
+class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
+    """Blocksworld states are (facts, steps); a minimal move is one action of the PDDL domain."""
+
+    name = "blocksworld"
+    official_name = "blocksworld"
+    vocabulary = "blocksworld"
+
+    # -------------------------------------------------------------- official formats
+    def puzzle_from_official(self, record: dict) -> BlocksPuzzle:
+        inputs = record.get("inputs") if isinstance(record, dict) else None
+        if not isinstance(inputs, dict):
+            raise StateError("record has no inputs")
+        domain = inputs.get("domain", pddl_domain(self.vocabulary).name)
+        if vocabulary_of(domain) != self.vocabulary:
+            raise StateError(f"record is for planning domain {domain!r}, not {pddl_domain(self.vocabulary).name!r}")
+        objects = inputs.get("objects")
+        if not isinstance(objects, list) or not all(isinstance(o, str) for o in objects):
+            raise StateError("inputs.objects must be a list of object names")
+        budget = inputs.get("step_budget")
+        if type(budget) is not int:
+            raise StateError("inputs.step_budget must be an integer")
+        shell = BlocksPuzzle(self.vocabulary, tuple(objects), frozenset(), (), budget)
+        init = parse_facts(inputs.get("initial"), shell, "inputs.initial")
+        goal = parse_facts(inputs.get("goal"), shell, "inputs.goal")
+        return BlocksPuzzle(self.vocabulary, tuple(objects), init, tuple(sorted(goal)), budget)
+
+    def item_from_official(self, record: dict) -> StateItem[BlocksPuzzle, BlocksState]:
+        puzzle = self.puzzle_from_official(record)
+        inputs = record["inputs"]
+
+        def state(key: str) -> BlocksState | None:
+            value = inputs.get(key)
+            return None if value is None else self.parse_state(puzzle, value)
+
+        current = state("current")
+        if current is None:
+            raise StateError("record has no inputs.current state")
+        status = (record.get("outputs") or {}).get("current_status")
+        return StateItem(puzzle, current, state("parent"), state("grandparent"), state("unsolvable_child"),
+                         None if status is None else str(status).lower() == "solvable")
+
+    def item_to_official(self, item: StateItem[BlocksPuzzle, BlocksState], record: dict) -> dict:
+        def value(state: BlocksState | None) -> list | None:
+            return None if state is None else self.to_official(item.puzzle, state)
+
+        known = record.get("outputs") or {}
+        outputs = dict(known) if "plan" in known else puzzle_outputs(item.puzzle)
+        outputs["current_status"] = self.status(item.solvable)
+        return {"inputs": {**puzzle_inputs(item.puzzle), "grandparent": value(item.grandparent),
+                           "parent": value(item.parent), "current": value(item.current),
+                           "unsolvable_child": value(item.unsolvable_child)},
+                "outputs": outputs}
+
+    def to_official(self, puzzle: BlocksPuzzle, state: BlocksState) -> list:
+        return [sorted(map(fact_text, state.atoms)), state.steps]
+
+    def parse_state(self, puzzle: BlocksPuzzle, value: Any) -> BlocksState:
+        """A state from ``[[facts...], steps]``. Raises :class:`StateError`."""
+        if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise StateError("a state must be a list of two items: the list of true facts and the number of actions taken")
+        facts, steps = value
+        if type(steps) is not int:
+            raise StateError(f"the number of actions taken must be an integer, got {steps!r}")
+        if not 0 <= steps <= puzzle.budget:
+            raise StateError(f"the number of actions taken is {steps}, outside 0..{puzzle.budget} (the step budget)")
+        return BlocksState(parse_facts(facts, puzzle), steps)
+
+    def from_input(self, obj: Any) -> tuple[BlocksPuzzle, BlocksState]:
+        """An official states record, or a questions record (its initial state)."""
+        if isinstance(obj, dict) and isinstance(obj.get("inputs"), dict) and "current" not in obj["inputs"]:
+            puzzle = self.puzzle_from_official(obj)
+            return puzzle, self.initial(puzzle)
+        return super().from_input(obj)
+
+    # -------------------------------------------------------------- answers: plans in text
+    def parse_solution_text(self, puzzle: BlocksPuzzle, text: str) -> Plan:  # type: ignore[override]
+        """The plan after the last ``Answer:`` (:class:`ParseError` when there is none or it has no step)."""
+        return Plan(tuple(self._read_answer_plan(text, puzzle.problem)))
+
+    def answer_readable(self, region: str, task: str) -> bool:
+        if task != "end_to_end":
+            return super().answer_readable(region, task)
+        objects = tuple(sorted(set(COLOURS.values()))) + tuple(chr(c) for c in range(ord("a"), ord("z") + 1))
+        self._read_answer_plan(region, Problem("any", "", tuple(dict.fromkeys(objects)), frozenset(), ()))
+        return True
+
+    def _read_answer_plan(self, text: str, problem: Problem) -> list[PlanStep]:
+        if not isinstance(text, str):
+            raise ParseError("response is not a string")
+        marks = list(_ANSWER_MARK.finditer(text))
+        if not marks:
+            raise ParseError("no \"Answer:\" followed by a plan found")
+        try:
+            steps = read_plan(text[marks[-1].end():], pddl_domain(self.vocabulary), problem)
+        except PlanTextError as err:
+            raise ParseError(f"plan text: {err}") from None
+        if not steps:
+            raise ParseError("no action found after the last \"Answer:\"")
+        return steps
+
+    def answer_text(self, puzzle: BlocksPuzzle, state: BlocksState | Plan) -> str:  # type: ignore[override]
+        """A plan, one action per line: ``state``'s own steps for a :class:`Plan`, else a shortest
+        plan from the initial facts to ``state``'s facts."""
+        if isinstance(state, Plan):
+            return "\n".join(str(s) for s in state.steps)
+        plan = shortest_plan_to(puzzle, state.atoms)
+        return "\n".join(map(str, plan or []))
+
+    def read_steps(self, puzzle: BlocksPuzzle, text: str) -> list[Any]:
+        """The states after each action of the plan after the last ``Answer:``; an action that cannot
+        be applied is a :class:`BrokenStep` naming its unmet preconditions, and reading stops there.
+        Actions past the step budget are not read (the dead end they follow is already reported)."""
+        try:
+            steps = self._read_answer_plan(text, puzzle.problem)
+        except ParseError:
+            return []
+        out: list[Any] = []
+        state = self.initial(puzzle)
+        for step in steps:
+            if state.steps >= puzzle.budget:
+                break
+            try:
+                action = puzzle.task.action(step.name, step.args)
+            except KeyError as err:
+                out.append(BrokenStep((f"{step}: {err.args[0]}",)))
+                break
+            unmet = sorted(action.pre - state.atoms)
+            if unmet:
+                out.append(BrokenStep(tuple(f"{step}: {describe_unmet(a)}" for a in unmet)))
+                break
+            state = BlocksState(apply(state.atoms, action), state.steps + 1)
+            out.append(state)
+        return out
+
+    def mutate_solution(self, puzzle: BlocksPuzzle, solution: BlocksState, rng: Any, kind: str) -> Plan | None:  # type: ignore[override]
+        """A wrong plan made from a shortest plan to ``solution``: ``broken`` (one action's object
+        changed so that a precondition fails), ``ablated`` (one action left out) or ``random``
+        (random actions, as many as the plan has). ``None`` when no wrong plan of that kind is found."""
+        base = shortest_plan_to(puzzle, solution.atoms) or []
+        task = puzzle.task
+        as_steps = [PlanStep(a.name, a.args, str(a)) for a in base]
+        candidates: list[list[PlanStep]] = []
+        if kind == "ablated":
+            candidates = [as_steps[:i] + as_steps[i + 1:] for i in range(len(as_steps))]
+        elif kind == "broken":
+            for i, step in enumerate(as_steps):
+                for j in range(len(step.args)):
+                    for obj in puzzle.objects:
+                        args = step.args[:j] + (obj,) + step.args[j + 1:]
+                        if obj != step.args[j] and len(set(args)) == len(args):
+                            candidates.append(as_steps[:i] + [PlanStep(step.name, args, "")] + as_steps[i + 1:])
+        elif kind == "random":
+            ground = [a for _, _, _, a in _compiled(puzzle).actions]
+            candidates = [[PlanStep(a.name, a.args, str(a)) for a in (rng.choice(ground) for _ in as_steps or [0])]
+                          for _ in range(8)]
+        rng.shuffle(candidates)
+        for plan in candidates:
+            verdict = validate(task, plan)
+            if not verdict.valid and (kind != "broken" or verdict.failed_step is not None):
+                return Plan(tuple(plan))
+        return None
+
+    # -------------------------------------------------------------- rules and moves
+    def initial(self, puzzle: BlocksPuzzle) -> BlocksState:
+        return BlocksState(puzzle.init, 0)
+
+    def done(self, puzzle: BlocksPuzzle, state: BlocksState) -> bool:
+        """Whether ``state`` reaches the goal."""
+        return set(puzzle.goal) <= state.atoms
+
+    def violations(self, puzzle: BlocksPuzzle, state: BlocksState) -> list[str]:
+        """Rules broken by the state itself: a step count past the budget."""
+        if state.steps > puzzle.budget:
+            return [f"{state.steps} actions taken, more than the step budget of {puzzle.budget}"]
+        return []
+
+    def is_solvable(self, puzzle: BlocksPuzzle, state: BlocksState) -> bool:
+        """Whether the goal can be reached within the remaining budget (``budget - steps`` actions)."""
+        left = puzzle.budget - state.steps
+        if left < 0:
+            return False
+        d = distance(puzzle, state.atoms)
+        return d is not None and d <= left
+
+    def _applicable(self, puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> Iterator[GroundAction]:
+        comp = _compiled(puzzle)
+        for _, _, _, action in comp.actions:
+            if action.pre <= atoms:
+                yield action
+
+    def children(self, puzzle: BlocksPuzzle, state: BlocksState) -> Iterator[BlocksState]:
+        """One state per applicable action (none once the goal holds or the budget is used up)."""
+        if state.steps >= puzzle.budget or self.done(puzzle, state):
+            return
+        for action in self._applicable(puzzle, state.atoms):
+            yield BlocksState(apply(state.atoms, action), state.steps + 1)
+
+    def _undo(self, puzzle: BlocksPuzzle, state: BlocksState) -> Iterator[tuple[GroundAction, BlocksState]]:
+        if state.steps <= 0:
+            return
+        for _, _, _, action in _compiled(puzzle).actions:
+            if not action.add <= state.atoms:
+                continue
+            before = (state.atoms - action.add) | action.delete | action.pre
+            prior = BlocksState(frozenset(before), state.steps - 1)
+            if apply(before, action) == state.atoms and not self.done(puzzle, prior):
+                yield action, prior
+
+    def undo_moves(self, puzzle: BlocksPuzzle, state: BlocksState) -> Iterator[BlocksState]:
+        """The states one action back (whose children include ``state``)."""
+        for _, prior in self._undo(puzzle, state):
+            yield prior
+
+    def step(self, puzzle: BlocksPuzzle, current: BlocksState, proposed: BlocksState) -> Step:
+        """Classify ``proposed``: one action forward (step count +1), one back (-1), several, or invalid."""
+        if proposed.atoms == current.atoms:
+            if proposed.steps == current.steps:
+                return Step(StepKind.NONE, ("no fact changed",))
+            return Step(StepKind.INVALID, (f"the step count changed from {current.steps} to {proposed.steps} "
+                                           "but no fact did",))
+        for action in self._applicable(puzzle, current.atoms):
+            if apply(current.atoms, action) != proposed.atoms:
+                continue
+            if self.done(puzzle, current):
+                return Step(StepKind.INVALID, ("the goal is already reached; no further action is needed",))
+            if current.steps >= puzzle.budget:
+                return Step(StepKind.INVALID, (f"the step budget of {puzzle.budget} actions is used up",))
+            if proposed.steps != current.steps + 1:
+                return Step(StepKind.INVALID, (f"{action} was applied, so the step count must become "
+                                               f"{current.steps + 1}, not {proposed.steps}",))
+            return Step(StepKind.FORWARD)
+        for action, prior in self._undo(puzzle, current):
+            if prior.atoms == proposed.atoms:
+                if proposed.steps != current.steps - 1:
+                    return Step(StepKind.INVALID, (f"undoing {action} makes the step count {current.steps - 1}, "
+                                                   f"not {proposed.steps}",))
+                return Step(StepKind.BACKWARD)
+        added = sorted(map(fact_text, proposed.atoms - current.atoms))
+        removed = sorted(map(fact_text, current.atoms - proposed.atoms))
+        change = "; ".join(part for part in (f"added {', '.join(added)}" if added else "",
+                                             f"removed {', '.join(removed)}" if removed else "") if part)
+        try:
+            reachable = _reachable(puzzle, proposed.atoms)
+        except Undecided:
+            reachable = False
+        if reachable:
+            return Step(StepKind.MULTIPLE, (f"the facts change as after several actions ({change}); "
+                                            "make exactly one",))
+        return Step(StepKind.INVALID, (f"no action turns the current facts into the proposed ones ({change})",))
+
+    def solve(self, puzzle: BlocksPuzzle, state: BlocksState | None = None) -> BlocksState | None:
+        """A goal state reached from ``state`` by a shortest plan within the budget, or ``None``."""
+        return solve_state(puzzle, self.initial(puzzle) if state is None else state)
+
+    def check_solution(self, puzzle: BlocksPuzzle, state: BlocksState | Plan) -> list[str]:  # type: ignore[override]
+        """A plan: the validator's reasons (first failing step's unmet preconditions, or unmet goal
+        facts). A state: the goal facts it lacks, and a step count past the budget."""
+        if isinstance(state, Plan):
+            return list(validate(puzzle.task, list(state.steps)).reasons)
+        reasons = [f"goal not reached: {describe_unmet(a)}" for a in puzzle.goal if a not in state.atoms]
+        return reasons + self.violations(puzzle, state)
+
+
+_ANSWER_MARK = re.compile(r"\banswer\s*\**\s*[:：]", re.IGNORECASE)
+
+
+def _reachable(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> bool:
+    """Whether ``atoms`` is a state reachable from the puzzle's initial facts."""
+    mask = _compiled(puzzle).mask(atoms)
+    return mask is not None and mask in _space(puzzle).parent
+
+
+__all__ = ["BLOCKSWORLD_PDDL", "MYSTERY_PDDL", "BlocksPuzzle", "BlocksState", "BlocksworldEngine", "Plan",
+           "VOCABULARIES", "distance", "fact_text", "optimal_plan", "puzzle_inputs", "puzzle_outputs", "parse_fact", "parse_facts", "pddl_domain", "shortest_plan_to",
+           "vocabulary_of"]
