@@ -6,17 +6,22 @@ verifiers read the answers back with the same parsers. ``PROMPT_VERSION`` is sto
 change it whenever a template changes. Older versions stay reachable through the ``version``
 argument (:data:`PROMPT_VERSIONS`), so rows built with them can be regenerated side by side.
 
-Versions:
+Versions (each prompt function takes ``version``; :func:`render_row_prompt` re-renders a stored row
+at any version from its official ``inputs``/``outputs``):
 - ``v1``: the first templates.
 - ``v2``: the grid-puzzle state-transition prompt also lists the clues the previous state had
-  applied, so "return to the previous state" names one table and one set of applied clues.
+  applied, so "return to the previous state" names one table and one set of applied clues
+  (the domain's ``state_note`` of the parent, under "Previous state:"; domains without a state
+  note render the same text in both versions). State-checking and end-to-end prompts are the same
+  in both versions.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
-from .engines import Engine, StateItem
-from .vocabulary import TASKS  # noqa: F401  (re-exported)
+from .engines import Engine, StateItem, get_engine
+from .scoring import row_item, row_puzzle
+from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS  # noqa: F401  (TASKS re-exported)
 
 PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")
@@ -37,8 +42,9 @@ def _check_version(version: str) -> None:
         raise ValueError(f"unknown prompt version {version!r}; known: {', '.join(PROMPT_VERSIONS)}")
 
 
-def state_checking_prompt(engine: Engine, item: StateItem) -> str:
+def state_checking_prompt(engine: Engine, item: StateItem, version: str = PROMPT_VERSION) -> str:
     """Ask whether the current state can still reach a solution: (A) solvable, (B) unsolvable."""
+    _check_version(version)
     yes, no = engine.choice_words
     return (
         f"{rules(engine, item.puzzle)}\n\n"
@@ -72,10 +78,33 @@ def state_transition_prompt(engine: Engine, item: StateItem, version: str = PROM
     )
 
 
-def end_to_end_prompt(engine: Engine, puzzle: Any, initial: Any) -> str:
+def end_to_end_prompt(engine: Engine, puzzle: Any, initial: Any, version: str = PROMPT_VERSION) -> str:
     """Ask for a full solution."""
+    _check_version(version)
     start, ask = engine.end_to_end_request(puzzle, initial)
     return f"{rules(engine, puzzle)}\n\n{start}Solve the puzzle. {_NO_CODE}\n{ask}"
+
+
+def render_row_prompt(row: Mapping[str, Any], version: str = PROMPT_VERSION) -> str:
+    """The prompt of a dataset row at prompt ``version``, rebuilt from the row's ``puzzle``, ``task``
+    and official ``inputs``/``outputs`` (never from its stored ``prompt``). At the version a row was
+    built with, this is its stored ``prompt`` byte for byte."""
+    _check_version(version)
+    engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == END_TO_END:
+        puzzle = row_puzzle(row)
+        return end_to_end_prompt(engine, puzzle, engine.initial(puzzle), version)
+    if task == STATE_CHECKING:
+        return state_checking_prompt(engine, row_item(row), version)
+    if task == STATE_TRANSITION:
+        return state_transition_prompt(engine, row_item(row), version)
+    raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+
+
+def with_prompt_version(row: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """``row`` with ``prompt``, ``messages`` and ``prompt_version`` re-rendered at ``version``."""
+    prompt = render_row_prompt(row, version)
+    return {**row, "prompt": prompt, "messages": messages(prompt), "prompt_version": version}
 
 
 def messages(prompt: str) -> list[dict[str, str]]:

@@ -2,6 +2,3 @@
 
 Use ``lm_eval --include_path "$(finereason tasks-dir)" --tasks finereason ...``.
 """
-from pathlib import Path
-
-TASKS_DIR = Path(__file__).resolve().parent

@@ -5,9 +5,10 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
+from finereason.aggregation import METRICS, metric_names, row_values
 from finereason.data_sources import load_config_with_source
 from finereason.prompts import with_prompt_version
-from finereason.scoring import RowScore, aggregate, metric_names, score_row
+from finereason.scoring import RowScore, aggregate, score_row
 
 
 class FineReasonTask(ConfigurableTask):
@@ -48,22 +49,12 @@ def doc_to_target(doc: dict) -> str:
 
 
 def process_results(doc: dict, results: list[str], *, starts_in_think: bool = False) -> dict[str, Any]:
-    """Every metric of the row's task; the means are floats, the rest a compact verdict tuple."""
+    """Every metric of the row's task (``finereason.aggregation.METRICS``): the means are floats,
+    the rest a compact verdict tuple for their ``agg_<name>`` aggregation."""
     score = score_row(doc, results[0] if results else "", starts_in_think=starts_in_think)
+    means = row_values(score.task, score.verdict, score.paper)
     record = score.as_tuple()
-    out: dict[str, Any] = {}
-    for name in metric_names(doc["task"]):
-        if name == "acc":
-            out[name] = float(score.verdict.correct)
-        elif name == "parse_error_rate":
-            out[name] = float(score.verdict.parse_error)
-        elif name == "acc_paper":
-            out[name] = float(score.paper.correct)
-        elif name.startswith("rate_"):
-            out[name] = float(score.verdict.category == name[len("rate_"):])
-        else:
-            out[name] = record
-    return out
+    return {name: means.get(name, record) for name in metric_names(score.task)}
 
 
 def _aggregator(name: str):
@@ -74,8 +65,5 @@ def _aggregator(name: str):
     return aggregate_metric
 
 
-agg_precision_unsolvable = _aggregator("precision_unsolvable")
-agg_recall_unsolvable = _aggregator("recall_unsolvable")
-agg_f1_unsolvable = _aggregator("f1_unsolvable")
-agg_acc_solvable = _aggregator("acc_solvable")
-agg_acc_unsolvable = _aggregator("acc_unsolvable")
+# `utils.agg_<name>` for every metric computed over the whole set (the YAMLs' `!function` aggregations)
+globals().update({f"agg_{m.name}": _aggregator(m.name) for metrics in METRICS.values() for m in metrics if not m.per_row})

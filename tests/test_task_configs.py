@@ -1,0 +1,269 @@
+"""The lm-eval task folder is generated from the domain registry, and old prompt versions re-render.
+
+- the committed YAMLs are exactly what ``lm_eval_tasks/generate_configs.py`` writes;
+- a domain registered at run time adds exactly its own task files and group entries, in registry order;
+- every generated task and group resolves in lm-eval's ``TaskManager`` from a folder ``write_configs``
+  made on its own (templates and hooks copied, includes and ``!function`` tags resolved);
+- ``--check`` reports missing, edited and stale files, one line each;
+- prompts re-rendered from rows: at a row's own version byte-identical to its stored prompt (every
+  built, train and official row), at ``v1`` different only where the changelog in
+  ``finereason/prompts.py`` says; the ``..._v1`` tasks show the v1 prompts through the harness.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED
+from finereason.cli import main as cli_main
+from finereason.dataset_builders.layout import configs_in, read_config
+from finereason.engines import engine_names, engines, get_engine, register, unregister
+from finereason.lm_eval_tasks.generate_configs import (
+    HEADER,
+    TASK_FOLDER,
+    check_configs,
+    groups,
+    main as generate_main,
+    older_prompt_versions,
+    render_configs,
+    write_configs,
+)
+from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS, render_row_prompt, with_prompt_version
+from finereason.scoring import row_item
+from finereason.vocabulary import STATE_TRANSITION, TASKS
+
+
+def members(text: str) -> list[str]:
+    """The ``task:`` list of a group YAML."""
+    return [line[4:] for line in text.splitlines() if line.startswith("  - ") and not line.startswith("  - metric")]
+
+
+def extra_domain(position: int, in_default_set: bool = True):
+    """A copy of the first registered domain under another name, placed by ``position``."""
+    base = type(engines()[0])
+    extra = type("ExtraDomain", (base,), {"name": "extra_demo", "official_name": "extrademo", "position": position,
+                                          "in_default_set": in_default_set})
+    return extra()
+
+
+def grouped() -> list[str]:
+    return [e.name for e in engines() if e.in_default_set]
+
+
+# ------------------------------------------------------------------ the committed folder
+def test_committed_yamls_are_what_the_generator_writes():
+    problems = check_configs(TASK_FOLDER)
+    assert not problems, "run python -m finereason.lm_eval_tasks.generate_configs:\n" + "\n".join(problems)
+    for name, text in render_configs().items():
+        assert (TASK_FOLDER / name).read_text(encoding="utf-8") == text
+
+
+def test_generated_names_follow_the_registry():
+    files = render_configs()
+    names = [e.name for e in engines()]
+    suffixes = ["", *(f"_{v}" for v in older_prompt_versions())]
+    expected = {f"finereason_{prefix}{name}_{task}{suffix}.yaml"
+                for prefix in ("", "official_") for name in names for task in TASKS for suffix in suffixes}
+    expected |= {f"_{group}{suffix}.yaml" for group, _, _ in groups() for suffix in suffixes}
+    assert set(files) == expected
+    assert older_prompt_versions() == [v for v in PROMPT_VERSIONS if v != PROMPT_VERSION]
+    # group members run over the domains in registry order, tasks in vocabulary order
+    assert members(files["_finereason.yaml"]) == [f"finereason_{n}_{t}" for n in grouped() for t in ("state_checking", "state_transition")]
+    assert members(files["_finereason_official.yaml"]) == [f"finereason_official_{n}_{t}" for n in grouped() for t in TASKS]
+    # versioned tasks read the same data and are in their own groups only
+    for version in older_prompt_versions():
+        text = files[f"finereason_{names[0]}_{STATE_TRANSITION}_{version}.yaml"]
+        assert f"  config: {names[0]}_{STATE_TRANSITION}\n" in text and f"  prompt_version: {version}\n" in text
+        assert all(not m.endswith(f"_{version}") for g, _, _ in groups() for m in members(files[f"_{g}.yaml"]))
+        assert all(m.endswith(f"_{version}") for g, _, _ in groups() for m in members(files[f"_{g}_{version}.yaml"]))
+    assert all(text.startswith(HEADER) for text in files.values())
+
+
+def test_hand_written_files_are_not_generated():
+    names = set(render_configs())
+    for path in TASK_FOLDER.iterdir():
+        if path.name.startswith("_") and path.name.endswith("_template_yaml") or "folio" in path.name or path.suffix == ".py":
+            assert path.name not in names
+            assert not path.read_text(encoding="utf-8").startswith(HEADER)
+
+
+# ------------------------------------------------------------------ a new domain
+@pytest.mark.parametrize("position, in_default_set", [(-1, True), (10_000, True), (-1, False)],
+                         ids=["first", "last", "outside-the-default-set"])
+def test_a_registered_domain_adds_exactly_its_files_and_group_entries(position, in_default_set):
+    before = render_configs()
+    extra = register(extra_domain(position, in_default_set))
+    try:
+        after = render_configs()
+    finally:
+        unregister(extra.name)
+    assert render_configs() == before
+    suffixes = ["", *(f"_{v}" for v in older_prompt_versions())]
+    added = {f"finereason_{prefix}extra_demo_{task}{suffix}.yaml" for prefix in ("", "official_") for task in TASKS for suffix in suffixes}
+    assert set(after) - set(before) == added and set(before) <= set(after)
+    assert "  config: official_extra_demo_end_to_end\n" in after["finereason_official_extra_demo_end_to_end.yaml"]
+    changed = {name for name in before if after[name] != before[name]}
+    if not in_default_set:  # its own tasks, no group: the groups keep meaning the same benchmark
+        assert not changed
+        return
+    assert changed == {f"_{group}{suffix}.yaml" for group, _, _ in groups() for suffix in suffixes}
+    for name in changed:
+        old, new = members(before[name]), members(after[name])
+        mine = [m for m in new if "_extra_demo_" in m]
+        assert mine and [m for m in new if m not in mine] == old
+        # registry order: all of the domain's members first or last
+        assert (new[:len(mine)] if position < 0 else new[-len(mine):]) == mine
+
+
+def test_bad_domain_name_is_refused():
+    domain = extra_domain(10_000)
+    type(domain).name = "Bad Name"
+    with pytest.raises(ValueError, match="cannot name a task"):
+        render_configs([*engines(), domain])
+
+
+# ------------------------------------------------------------------ lm-eval sees every generated task
+def test_every_generated_task_and_group_resolves_in_lm_eval(tmp_path):
+    pytest.importorskip("lm_eval")
+    from lm_eval.tasks import TaskManager
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    folder = tmp_path / "tasks"
+    extra = register(extra_domain(10_000))
+    try:
+        written = write_configs(folder)
+        files = render_configs()
+    finally:
+        unregister(extra.name)
+    assert set(files) <= set(written) and (folder / "utils.py").is_file()
+    manager = TaskManager(include_path=str(folder), include_defaults=False)
+    for name, text in files.items():
+        if name.startswith("_"):
+            group = name[1:-len(".yaml")]
+            assert group in manager.all_groups
+            assert manager.task_index[group].cfg["task"] == members(text)
+            continue
+        task = name[:-len(".yaml")]
+        entry = manager.task_index[task]
+        assert entry.yaml_path == folder / name
+        cfg = load_yaml(entry.yaml_path, resolve_func=True)  # includes merged, !function resolved
+        assert cfg["task"] == task and cfg["class"].__name__ == "FineReasonTask" and callable(cfg["process_results"])
+        version = next((v for v in older_prompt_versions() if task.endswith(f"_{v}")), None)
+        assert cfg["metadata"] == ({"version": 1.1, "prompt_version": version} if version else {"version": 1.1})
+        assert "finereason_" + cfg["dataset_kwargs"]["config"] == (task[:-len(version) - 1] if version else task)
+        metric = "f1_unsolvable" if "state_checking" in task else "rate_sibling" if "state_transition" in task else "acc"
+        assert metric in [m["metric"] for m in cfg["metric_list"]]
+
+
+# ------------------------------------------------------------------ the command line
+def test_check_reports_each_file_and_write_repairs_it(tmp_path, capsys):
+    folder = tmp_path / "tasks"
+    assert generate_main(["--out", str(folder)]) == 0
+    assert generate_main(["--out", str(folder), "--check"]) == 0
+    first, *_ = render_configs()
+    (folder / first).write_text((folder / first).read_text().replace("task:", "task:  "))
+    (folder / "_finereason.yaml").unlink()
+    (folder / "finereason_gone_end_to_end.yaml").write_text(HEADER + "task: finereason_gone_end_to_end\n")
+    (folder / "mine.yaml").write_text("task: mine\n")  # hand-written: never reported or removed
+    capsys.readouterr()
+    assert generate_main(["--out", str(folder), "--check"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(Path(line).name.split(":")[0] for line in lines) == sorted([first, "_finereason.yaml", "finereason_gone_end_to_end.yaml"])
+    assert any("differs (line 3" in line for line in lines)
+    assert generate_main(["--out", str(folder)]) == 0
+    assert generate_main(["--out", str(folder), "--check"]) == 0
+    assert (folder / "mine.yaml").is_file() and not (folder / "finereason_gone_end_to_end.yaml").exists()
+    (tmp_path / "file").write_text("x")
+    assert generate_main(["--out", str(tmp_path / "file")]) == 2
+    assert generate_main(["--import", "no_such_module_here"]) == 2
+
+
+# ------------------------------------------------------------------ prompt versions
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A small build of every registered domain with train rows, plus the official sample when ../shared has it."""
+    out = tmp_path_factory.mktemp("versions") / "ds"
+    assert cli_main(["build", "--out", str(out), "--per-task", "12", "--train-size", "24", "--e2e-size", "3", "--seed", "5",
+                     "--puzzles", *engine_names()]) == 0
+    official = SHARED / "finereason_official"
+    if official.is_dir():  # the release's states too when ../shared has them (they are checked below if present)
+        assert cli_main(["import-official", "--src", str(official), "--out", str(out), "--overwrite"]) == 0
+    return out
+
+
+def all_rows(folder: Path) -> list[dict]:
+    return [row for config in configs_in(folder) for row in read_config(folder, config)]
+
+
+def test_current_version_re_renders_every_stored_prompt_byte_for_byte(built):
+    rows = all_rows(built)
+    assert {r["puzzle"] for r in rows} == {e.name for e in engines()} and {r["task"] for r in rows} == set(TASKS)
+    assert "train" in configs_in(built)
+    for row in rows:
+        assert row["prompt_version"] == PROMPT_VERSION
+        assert render_row_prompt(row) == row["prompt"], row["id"]
+        assert render_row_prompt(row, PROMPT_VERSION) == row["prompt"], row["id"]
+
+
+def test_v1_differs_only_where_the_changelog_says(built):
+    """v2 added the parent's state note (the grid puzzle's applied clues) under "Previous state:" of the
+    state-transition prompt; nothing else changed."""
+    differs = 0
+    for row in all_rows(built):
+        old = render_row_prompt(row, "v1")
+        if row["task"] != STATE_TRANSITION:
+            assert old == row["prompt"], row["id"]
+            continue
+        engine, item = get_engine(row["puzzle"]), row_item(row)
+        if item.parent is None:
+            assert old == row["prompt"], row["id"]
+            continue
+        shown = f"Previous state:\n{engine.render(item.puzzle, item.parent)}"
+        note = engine.state_note(item.parent, "Clues applied in the previous state")
+        assert old.count(shown) == 1 and old.replace(shown, shown + note) == row["prompt"], row["id"]
+        differs += old != row["prompt"]
+    assert differs > 0, "no row shows the v1/v2 difference: the check would pass vacuously"
+
+
+def test_unknown_version_and_task_are_refused(built):
+    row = read_config(built, f"{engines()[0].name}_state_checking")[0]
+    with pytest.raises(ValueError, match="unknown prompt version 'v9'"):
+        render_row_prompt(row, "v9")
+    with pytest.raises(ValueError, match="unknown task"):
+        render_row_prompt({**row, "task": "summarize"}, PROMPT_VERSION)
+    old = with_prompt_version(row, "v1")
+    assert old["prompt_version"] == "v1" and old["messages"] == [{"role": "user", "content": old["prompt"]}]
+    assert {k: v for k, v in old.items() if k not in ("prompt", "messages", "prompt_version")} == \
+        {k: v for k, v in row.items() if k not in ("prompt", "messages", "prompt_version")}
+
+
+def test_versioned_tasks_show_the_old_prompts_through_lm_eval(built, tmp_path, monkeypatch):
+    pytest.importorskip("lm_eval")
+    pytest.importorskip("datasets")
+    from finereason.lm_eval_models import our_tasks_only
+
+    monkeypatch.setenv("FINEREASON_DATA_DIR", str(built))
+    version = older_prompt_versions()[0]
+    tasks = [f"finereason_{e.name}_{STATE_TRANSITION}" for e in engines()]
+    names = ",".join([*tasks, *(f"{t}_{version}" for t in tasks)])
+    with our_tasks_only():
+        assert cli_main(["eval", "--model", "finereason-oracle", "--tasks", names, "--output_path", str(tmp_path),
+                         "--log_samples"]) == 0
+    results = json.loads(sorted(tmp_path.rglob("results_*.json"))[-1].read_text())
+    differs = 0
+    for task in tasks:
+        old, new = results["results"][f"{task}_{version}"], results["results"][task]
+        assert old["acc,none"] == new["acc,none"] == 1.0  # same rows, same verdicts
+        assert results["configs"][f"{task}_{version}"]["metadata"]["prompt_version"] == version
+        samples = {s["doc"]["id"]: s for s in map(json.loads, next(tmp_path.rglob(f"samples_{task}_{version}_*.jsonl")).read_text().splitlines())}
+        current = {s["doc"]["id"]: s for s in map(json.loads, next(tmp_path.rglob(f"samples_{task}_2*.jsonl")).read_text().splitlines())}
+        assert samples.keys() == current.keys() and samples
+        for key, sample in samples.items():
+            shown = sample["arguments"]["gen_args_0"]["arg_0"]
+            assert sample["doc"]["prompt_version"] == version and sample["doc"]["prompt"] == shown
+            assert shown == render_row_prompt(current[key]["doc"], version)
+            assert current[key]["arguments"]["gen_args_0"]["arg_0"] == current[key]["doc"]["prompt"]
+            differs += shown != current[key]["doc"]["prompt"]
+    assert differs > 0
