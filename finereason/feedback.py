@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from .engines import Engine
+from .process import ProcessVerdict
 from .textparse import strip_thinking
 from .verdict import Verdict
 from .verifiers import verify_end_to_end
@@ -31,8 +32,13 @@ def _leaks(engine: Engine, puzzle: Any, text: str, reasons: list[str]) -> bool:
     return any(verify_end_to_end(engine, puzzle, f"Answer: {c}").correct for c in candidates if c.strip())
 
 
-def sound_feedback(engine: Engine, puzzle: Any, verdict: Verdict, level: str) -> str:
-    """The back-prompt after an answer the sound verifier rejected, at ``level`` (not ``self``)."""
+def sound_feedback(engine: Engine, puzzle: Any, verdict: Verdict, level: str,
+                   process: ProcessVerdict | None = None) -> str:
+    """The back-prompt after an answer the sound verifier rejected, at ``level`` (not ``self``).
+
+    At ``first_error``, an answer that shows its steps gets the first step that breaks a rule or enters
+    a dead end (``process``, from :func:`finereason.process.process_score`) instead of ``reasons[0]``.
+    """
     if level not in SOUND_LEVELS:
         raise ValueError(f"unknown feedback level {level!r} (known: {', '.join(SOUND_LEVELS)})")
     retry = _RETRY.format(ask=_ASK)
@@ -41,7 +47,8 @@ def sound_feedback(engine: Engine, puzzle: Any, verdict: Verdict, level: str) ->
     reasons = list(verdict.reasons) or ["the answer is not a valid solution"]
     if level == "binary":
         return f"{INCORRECT} {retry}"
-    chosen = reasons[:1] if level == "first_error" else reasons
+    stepwise = process.first_error() if process is not None and level == "first_error" else None
+    chosen = [stepwise] if stepwise else reasons[:1] if level == "first_error" else reasons
     errors = "\n".join(f"- {r}" for r in chosen)
     text = f"{INCORRECT} {'The first error' if level == 'first_error' else 'The errors'}:\n{errors}\n{retry}"
     return f"{INCORRECT} {retry}" if _leaks(engine, puzzle, text, chosen) else text

@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 from .engines import Engine, get_engine
 from .scoring import row_puzzle
 from .feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
+from .process import process_score
 from .verifiers import verify_end_to_end
 
 SAMPLING = "sampling"
@@ -169,8 +170,9 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
         elif condition == SAMPLING:
             rec.update(done=verdict.correct, feedback=None)
         else:
+            process = process_score(dialog.engine, puzzle, text) if condition == "first_error" and not verdict.correct else None
             rec.update(done=verdict.correct,
-                       feedback=None if verdict.correct else sound_feedback(dialog.engine, puzzle, verdict, condition))
+                       feedback=None if verdict.correct else sound_feedback(dialog.engine, puzzle, verdict, condition, process))
         ptoks = [counter.tokens(p) for p in prompts]
         rtoks = [counter.tokens(o) for o in outputs]
         rec.update(prompt_chars=sum(map(len, prompts)), response_chars=sum(map(len, outputs)),

@@ -20,8 +20,8 @@ from typing import Any, ClassVar, Generic, Iterator, TypeVar
 from ..answers import next_state_payload, solution_payload
 from ..textparse import extract_solution_payload, parse_literal, read_payload
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
+from ..vocabulary import ORDERS, PAPER, STATE_TRANSITION
 
-ORDERS = ("paper", "mrv")
 P = TypeVar("P")
 S = TypeVar("S")
 
@@ -40,6 +40,14 @@ class StepKind(str, Enum):
 class Step:
     kind: StepKind
     reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BrokenStep:
+    """A step named in model text that cannot even be written as a state of the puzzle (a false
+    calculation, a vertex or cell that does not exist); ``reasons`` say which rule it breaks."""
+
+    reasons: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,7 @@ class Engine(ABC, Generic[P, S]):
     identity_fields: ClassVar[tuple[str, ...]] = ()  # fields of the official ``inputs`` naming the instance
     train_samples: ClassVar[int] = 0                # train rows per task per instance (0: not in ``train``)
     source_options: ClassVar[dict[str, str]] = {}   # build options (files) its source reads -> help text
+    in_default_set: ClassVar[bool] = True           # built by a plain ``finereason build`` (False: only when named)
 
     def rules(self, puzzle: P) -> str:
         """The puzzle's rules and fixed data (graph, numbers, clues), opening every prompt."""
@@ -160,7 +169,7 @@ class Engine(ABC, Generic[P, S]):
         """Whether the final-answer ``region`` of a response holds a readable answer of this domain
         for ``task`` (``state_transition``: a "Next state:" list; ``end_to_end``: a solution), before
         any puzzle is consulted. Raises :class:`ParseError` when it does not."""
-        parse_literal(next_state_payload(region) if task == "state_transition" else solution_payload(region))
+        parse_literal(next_state_payload(region) if task == STATE_TRANSITION else solution_payload(region))
         return True
 
     def from_input(self, obj: Any) -> tuple[P, S]:
@@ -191,7 +200,7 @@ class Engine(ABC, Generic[P, S]):
     def initial(self, puzzle: P) -> S:
         """The root state of the puzzle's tree."""
 
-    def branch(self, puzzle: P, state: S, order: str = "paper") -> Iterator[S]:
+    def branch(self, puzzle: P, state: S, order: str = PAPER) -> Iterator[S]:
         """The children a tree expands, in a variable order.
 
         ``paper``: the official trees' fixed order (first empty cell, lowest uncolored vertex, any
@@ -217,6 +226,24 @@ class Engine(ABC, Generic[P, S]):
     @abstractmethod
     def check_solution(self, puzzle: P, state: S) -> list[str]:
         """Violations of ``state`` as a complete solution; empty means it solves ``puzzle``."""
+
+    # ------------------------------------------------------------------ process scoring and verifier audits
+    def read_steps(self, puzzle: P, text: str) -> list[Any]:
+        """The successive states a full answer shows (a fill order, a step list, a plan), in the order
+        written, the initial state excluded; a step that cannot be a state is a :class:`BrokenStep`.
+
+        ``text`` is hostile model text: read it with limits, never ``eval``. The default reads no
+        steps (``[]``): the domain's answers are scored as final solutions only. See
+        :func:`finereason.process.process_score`.
+        """
+        return []
+
+    def mutate_solution(self, puzzle: P, solution: S, rng: Any, kind: str) -> S | None:
+        """A wrong candidate made from a valid ``solution`` for the LLM-as-verifier tasks, or ``None``
+        when this domain cannot make that ``kind`` (see :data:`finereason.verify_task.MUTATIONS`):
+        ``broken`` (one rule broken), ``ablated`` (one number, value or action left out) or ``random``.
+        ``rng`` is a seeded :class:`random.Random`; the default makes none."""
+        return None
 
     def same(self, a: S, b: S) -> bool:
         """Whether two states are the same node (ignoring formatting)."""
@@ -295,12 +322,18 @@ def official_names() -> list[str]:
     return [e.official_name for e in engines()]
 
 
+def default_names() -> list[str]:
+    """Domains a plain ``finereason build`` builds (``in_default_set``), in registry order; the others
+    are built when named with ``--puzzles``."""
+    return [e.name for e in engines() if e.in_default_set]
+
+
 def train_names() -> list[str]:
     """Domains that contribute to the ``train`` config, in registry order."""
     return [e.name for e in engines() if e.train_samples > 0]
 
 
 __all__ = [
-    "ORDERS", "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
-    "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
+    "ORDERS", "BrokenStep", "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "default_names", "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
 ]

@@ -36,6 +36,17 @@ class Game24Domain(Game24Engine):
     def answer_text(self, puzzle: Game24Puzzle, state: State) -> str:
         return self.to_official(puzzle, state)[0]
 
+    def read_steps(self, puzzle: Game24Puzzle, text: str) -> list[Any]:
+        """Step lines ("4 * 6 = 24") and lists of the numbers left ("[24, 8, 8]"), in the order written
+        (see :mod:`.steps`)."""
+        from ...process import MAX_STEPS, apply_in_order, bracketed_lists, literal_states
+        from .steps import step_events
+
+        events = step_events(text, lambda s: self.children(puzzle, s), bracketed_lists(text), 4 * MAX_STEPS)
+        numeric = {at for at, _ in events}
+        events += [(at, st) for at, st in literal_states(self, puzzle, text) if at not in numeric]
+        return apply_in_order(self.initial(puzzle), events)
+
     def depth(self, puzzle: Game24Puzzle, state: State) -> int:
         return len(puzzle.numbers) - len(state)
 

@@ -1,10 +1,27 @@
 """The graph-coloring domain: the engine plus what prompts, builders, reports and trainers need."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ...engines.base import BrokenStep
 from ...sources import SourcePuzzle, rng_for
 from .engine import GraphColoringEngine, GraphColoringPuzzle, State
+
+# One written coloring: "vertex 3: color 2", "vertex 3 -> 2", "node 3 gets color 2", "v3 = 2",
+# "color vertex 3 with color 2". A number followed by more candidates ("2, 3", "2 or 3") is a list of
+# options (or neighbours), not a coloring.
+_NUM = r"(?P<{p}>[0-9]{{1,6}})"
+_NOT_A_LIST = r"(?![0-9])(?!\s*(?:,|/|or\b|and\b)\s*[0-9])"
+_COLOR_WORD = r"(?:colou?r\s*#?\s*)"
+_COLORING = re.compile(
+    r"(?<![A-Za-z0-9])(?:vertex|node|v)\s*#?\s*" + _NUM.format(p="av")
+    + r"\s*(?:(?:=|:|->|→|←)\s*" + _COLOR_WORD + r"?|(?:gets|takes|receives|is\s+colou?red(?:\s+with)?|is\s+assigned"
+    r"|is|colou?red(?:\s+with)?)\s+" + _COLOR_WORD + r"?)" + _NUM.format(p="ac") + _NOT_A_LIST
+    + r"|(?<![A-Za-z])colou?r\s+(?:vertex|node)\s*#?\s*" + _NUM.format(p="bv") + r"\s+(?:with\s+|as\s+|in\s+)?"
+    + _COLOR_WORD + r"?" + _NUM.format(p="bc") + _NOT_A_LIST,
+    re.IGNORECASE,
+)
 
 PLANAR_SHARE = 0.3  # share of generated graphs that are planar (the rest Erdos-Renyi)
 
@@ -26,6 +43,20 @@ class GraphColoringDomain(GraphColoringEngine):
             f"vertex i, with 0 for a vertex not colored yet.\nThe graph (vertex: neighbours):\n{graph}"
         )
 
+    def read_steps(self, puzzle: GraphColoringPuzzle, text: str) -> list[Any]:
+        """Written colorings ("vertex 3: color 2", "color vertex 3 with 2", "v3 = 2") and whole coloring
+        lists, in the order written; a vertex the graph does not have is a broken step."""
+        from ...process import MAX_STEPS, apply_in_order, literal_states
+
+        events: list[tuple[int, Any]] = list(literal_states(self, puzzle, text))
+        for m in _COLORING.finditer(text):
+            if len(events) > 4 * MAX_STEPS:
+                break
+            g = m.groupdict()
+            vertex, color = (g["av"], g["ac"]) if g["av"] is not None else (g["bv"], g["bc"])
+            events.append((m.start(), _colorer(puzzle.n, int(vertex), int(color))))
+        return apply_in_order(self.initial(puzzle), events)
+
     def difficulty(self, puzzle: GraphColoringPuzzle) -> dict[str, Any]:
         return {"vertices": len(puzzle.adjacency), "edges": sum(map(len, puzzle.adjacency)) // 2, "k": puzzle.k}
 
@@ -38,3 +69,12 @@ class GraphColoringDomain(GraphColoringEngine):
         stream = seed * 4 + (1 if split == "test" else 2)
         kind = "planar" if rng_for(stream, "graph-kind", index).random() < PLANAR_SHARE else "erdos_renyi"
         return generate(stream, index, kind=kind, preset="official")
+
+
+def _colorer(n: int, vertex: int, color: int) -> Any:
+    """The written coloring of ``vertex`` with ``color`` (0 uncolors it) as a move on the state before it."""
+    def apply(state: State) -> State | BrokenStep:
+        if vertex >= n:
+            return BrokenStep((f"vertex {vertex} does not exist (the vertices are 0..{n - 1})",))
+        return state[:vertex] + (color,) + state[vertex + 1:]
+    return apply

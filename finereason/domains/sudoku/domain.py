@@ -1,10 +1,24 @@
 """The Sudoku domain: the engine plus what prompts, builders, reports and trainers need to know."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...sources import SourcePuzzle
 from .engine import Grid, SudokuEngine, SudokuPuzzle
+
+# One written fill: "r1c3 = 5", "R1C3: 5", "(1, 3) -> 5", "row 1, column 3 is 5", "place 5 at r1c3",
+# "put 5 in (1,3)". Rows and columns count from 1; a digit followed by more candidates ("5, 7",
+# "5 or 7") is a list of options, not a fill.
+_CELL = r"(?:r\s*(?P<{p}r>[1-9])\s*c\s*(?P<{p}c>[1-9])|\(\s*(?P<{p}pr>[1-9])\s*,\s*(?P<{p}pc>[1-9])\s*\)" \
+        r"|row\s*(?P<{p}wr>[1-9])\s*,?\s*(?:and\s*)?col(?:umn)?\s*(?P<{p}wc>[1-9]))"
+_NOT_A_LIST = r"(?![0-9])(?!\s*(?:,|/|or\b|and\b)\s*[0-9])"
+_FILL = re.compile(
+    r"(?<![A-Za-z0-9])(?:" + _CELL.format(p="a") + r")\s*(?:=|:|->|→|←|is\b|gets\b|becomes\b|takes\b)\s*(?P<ad>[0-9])"
+    + _NOT_A_LIST + r"|(?<![A-Za-z])(?:place|put|write|fill(?:\s+in)?|enter)\s+(?:a\s+)?(?P<bd>[1-9])\s+(?:at|in|into)\s+"
+    r"(?:cell\s+)?(?:" + _CELL.format(p="b") + ")",
+    re.IGNORECASE,
+)
 
 
 class SudokuDomain(SudokuEngine):
@@ -23,6 +37,27 @@ class SudokuDomain(SudokuEngine):
             "digit exactly once. Digits already in the grid cannot be changed."
         )
 
+    def read_steps(self, puzzle: SudokuPuzzle, text: str) -> list[Any]:
+        """Written fills ("r1c3 = 5", "(1, 3) -> 5", "place 5 at row 1, column 3") and whole grids, in
+        the order written (rows and columns 1-9)."""
+        from ...process import MAX_STEPS, apply_in_order, literal_states
+
+        events: list[tuple[int, Any]] = list(literal_states(self, puzzle, text))
+        for m in _FILL.finditer(text):
+            if len(events) > 4 * MAX_STEPS:
+                break
+            g = m.groupdict()
+            if g["ad"] is not None:
+                row = g["ar"] or g["apr"] or g["awr"]
+                col = g["ac"] or g["apc"] or g["awc"]
+                digit = g["ad"]
+            else:
+                row = g["br"] or g["bpr"] or g["bwr"]
+                col = g["bc"] or g["bpc"] or g["bwc"]
+                digit = g["bd"]
+            events.append((m.start(), _filler((int(row) - 1) * 9 + int(col) - 1, int(digit))))
+        return apply_in_order(self.initial(puzzle), events)
+
     def difficulty(self, puzzle: SudokuPuzzle) -> dict[str, Any]:
         return {"empty_cells": sum(1 for v in puzzle.givens if not v)}
 
@@ -34,3 +69,10 @@ class SudokuDomain(SudokuEngine):
 
         stream = seed * 4 + (1 if split == "test" else 2)
         return generate(stream, index, search_steps=0)  # targets past ~58 stop where greedy digging does
+
+
+def _filler(cell: int, digit: int) -> Any:
+    """The written fill of ``cell`` with ``digit`` (0 clears it) as a move on the grid before it."""
+    def apply(grid: Grid) -> Grid:
+        return grid[:cell] + (digit,) + grid[cell + 1:]
+    return apply
