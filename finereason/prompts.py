@@ -7,7 +7,11 @@ change it whenever a template changes. Older versions stay reachable through the
 argument (:data:`PROMPT_VERSIONS`), so rows built with them can be regenerated side by side.
 
 Versions (each prompt function takes ``version``; :func:`render_row_prompt` re-renders a stored row
-at any version from its official ``inputs``/``outputs``):
+at any version from its official ``inputs``/``outputs``). A new version: append it to
+``PROMPT_VERSIONS``, make it ``PROMPT_VERSION``, branch on ``version`` where the text changes, note it
+here and regenerate the lm-eval tasks (``python -m finereason.lm_eval_tasks.generate_configs``), which
+gives the previous version its ``..._<version>`` tasks.
+
 - ``v1``: the first templates.
 - ``v2``: the grid-puzzle state-transition prompt also lists the clues the previous state had
   applied, so "return to the previous state" names one table and one set of applied clues

@@ -28,6 +28,7 @@ from finereason.lm_eval_tasks.generate_configs import (
     main as generate_main,
     older_prompt_versions,
     render_configs,
+    task_version,
     write_configs,
 )
 from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS, render_row_prompt, with_prompt_version
@@ -84,7 +85,7 @@ def test_generated_names_follow_the_registry():
 def test_hand_written_files_are_not_generated():
     names = set(render_configs())
     for path in TASK_FOLDER.iterdir():
-        if path.name.startswith("_") and path.name.endswith("_template_yaml") or "folio" in path.name or path.suffix == ".py":
+        if path.name.endswith("_template_yaml") or "folio" in path.name or path.suffix == ".py":
             assert path.name not in names
             assert not path.read_text(encoding="utf-8").startswith(HEADER)
 
@@ -127,6 +128,7 @@ def test_bad_domain_name_is_refused():
 # ------------------------------------------------------------------ lm-eval sees every generated task
 def test_every_generated_task_and_group_resolves_in_lm_eval(tmp_path):
     pytest.importorskip("lm_eval")
+    import yaml
     from lm_eval.tasks import TaskManager
     from lm_eval.tasks._yaml_loader import load_yaml
 
@@ -151,7 +153,8 @@ def test_every_generated_task_and_group_resolves_in_lm_eval(tmp_path):
         cfg = load_yaml(entry.yaml_path, resolve_func=True)  # includes merged, !function resolved
         assert cfg["task"] == task and cfg["class"].__name__ == "FineReasonTask" and callable(cfg["process_results"])
         version = next((v for v in older_prompt_versions() if task.endswith(f"_{v}")), None)
-        assert cfg["metadata"] == ({"version": 1.1, "prompt_version": version} if version else {"version": 1.1})
+        expected = {"version": yaml.safe_load(task_version()), **({"prompt_version": version} if version else {})}
+        assert cfg["metadata"] == expected
         assert "finereason_" + cfg["dataset_kwargs"]["config"] == (task[:-len(version) - 1] if version else task)
         metric = "f1_unsolvable" if "state_checking" in task else "rate_sibling" if "state_transition" in task else "acc"
         assert metric in [m["metric"] for m in cfg["metric_list"]]
@@ -239,31 +242,49 @@ def test_unknown_version_and_task_are_refused(built):
         {k: v for k, v in row.items() if k not in ("prompt", "messages", "prompt_version")}
 
 
+def run_oracle(out: Path, tasks: list[str], *extra: str) -> dict:
+    """lm-eval results of the oracle model on ``tasks``, with ``samples[task] = {row id: logged sample}``."""
+    from finereason.lm_eval_models import our_tasks_only
+
+    with our_tasks_only():
+        assert cli_main(["eval", "--model", "finereason-oracle", "--tasks", ",".join(tasks), "--output_path", str(out),
+                         "--log_samples", *extra]) == 0
+    results = json.loads(sorted(out.rglob("results_*.json"))[-1].read_text())
+    results["samples"] = {}
+    for task in tasks:
+        path = next(p for p in out.rglob(f"samples_{task}_*.jsonl") if p.name[len(f"samples_{task}_"):][:1].isdigit())
+        results["samples"][task] = {s["doc"]["id"]: s for s in map(json.loads, path.read_text().splitlines())}
+    return results
+
+
+def shown(sample: dict) -> str:
+    """The prompt lm-eval gave the model."""
+    return sample["arguments"]["gen_args_0"]["arg_0"]
+
+
 def test_versioned_tasks_show_the_old_prompts_through_lm_eval(built, tmp_path, monkeypatch):
     pytest.importorskip("lm_eval")
     pytest.importorskip("datasets")
-    from finereason.lm_eval_models import our_tasks_only
-
     monkeypatch.setenv("FINEREASON_DATA_DIR", str(built))
     version = older_prompt_versions()[0]
     tasks = [f"finereason_{e.name}_{STATE_TRANSITION}" for e in engines()]
-    names = ",".join([*tasks, *(f"{t}_{version}" for t in tasks)])
-    with our_tasks_only():
-        assert cli_main(["eval", "--model", "finereason-oracle", "--tasks", names, "--output_path", str(tmp_path),
-                         "--log_samples"]) == 0
-    results = json.loads(sorted(tmp_path.rglob("results_*.json"))[-1].read_text())
+    results = run_oracle(tmp_path / "both", [*tasks, *(f"{t}_{version}" for t in tasks)])
     differs = 0
     for task in tasks:
         old, new = results["results"][f"{task}_{version}"], results["results"][task]
         assert old["acc,none"] == new["acc,none"] == 1.0  # same rows, same verdicts
         assert results["configs"][f"{task}_{version}"]["metadata"]["prompt_version"] == version
-        samples = {s["doc"]["id"]: s for s in map(json.loads, next(tmp_path.rglob(f"samples_{task}_{version}_*.jsonl")).read_text().splitlines())}
-        current = {s["doc"]["id"]: s for s in map(json.loads, next(tmp_path.rglob(f"samples_{task}_2*.jsonl")).read_text().splitlines())}
+        samples, current = results["samples"][f"{task}_{version}"], results["samples"][task]
         assert samples.keys() == current.keys() and samples
         for key, sample in samples.items():
-            shown = sample["arguments"]["gen_args_0"]["arg_0"]
-            assert sample["doc"]["prompt_version"] == version and sample["doc"]["prompt"] == shown
-            assert shown == render_row_prompt(current[key]["doc"], version)
-            assert current[key]["arguments"]["gen_args_0"]["arg_0"] == current[key]["doc"]["prompt"]
-            differs += shown != current[key]["doc"]["prompt"]
+            assert sample["doc"]["prompt_version"] == version and sample["doc"]["prompt"] == shown(sample)
+            assert shown(sample) == render_row_prompt(current[key]["doc"], version)
+            assert shown(current[key]) == current[key]["doc"]["prompt"]
+            differs += shown(sample) != current[key]["doc"]["prompt"]
     assert differs > 0
+    # --metadata selects the version for any task: the plain tasks then show the same old prompts
+    chosen = run_oracle(tmp_path / "metadata", tasks, "--limit", "6", "--metadata", json.dumps({"prompt_version": version}))
+    for task in tasks:
+        assert chosen["samples"][task]
+        for key, sample in chosen["samples"][task].items():
+            assert shown(sample) == shown(results["samples"][f"{task}_{version}"][key])
