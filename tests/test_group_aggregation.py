@@ -95,4 +95,5 @@ def test_every_group_weights_acc_by_size():
         "finereason_end_to_end": {t for t in every if t.endswith("end_to_end")},
         "finereason_official": {t.replace("finereason_", "finereason_official_", 1) for t in every},
     }
+    want |= {f"{name}_v1": {f"{t}_v1" for t in tasks} for name, tasks in want.items()}  # prompt-version twins
     assert {name: set(config["task"]) for name, config in groups.items()} == want
