@@ -47,6 +47,14 @@ class Game24Domain(Game24Engine):
         events += [(at, st) for at, st in literal_states(self, puzzle, text) if at not in numeric]
         return apply_in_order(self.initial(puzzle), events)
 
+    def mutate_solution(self, puzzle: Game24Puzzle, solution: State, rng: Any, kind: str) -> State | None:
+        """``broken``: one operation of the expression is changed; ``ablated``: one number is left out
+        (an operation is replaced by one of its operands); ``random``: the numbers in a random order with
+        random operations."""
+        from .steps import mutate_expression
+
+        return mutate_expression(puzzle.numbers, solution, rng, kind)
+
     def depth(self, puzzle: Game24Puzzle, state: State) -> int:
         return len(puzzle.numbers) - len(state)
 

@@ -17,7 +17,7 @@ import re
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
-from ...arith import BinOp, DivisionByZero, Node, evaluate
+from ...arith import BinOp, DivisionByZero, Node, Num, evaluate
 from ...engines.base import BrokenStep
 
 _NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"
@@ -133,4 +133,40 @@ def step_events(text: str, children: Callable[[tuple[Node, ...]], Iterator[tuple
     return events
 
 
-__all__ = ["step_events"]
+def _operations(node: Node) -> list[BinOp]:
+    return [] if not isinstance(node, BinOp) else [node, *_operations(node.left), *_operations(node.right)]
+
+
+def _replace(node: Node, target: BinOp, new: Node) -> Node:
+    if node is target:
+        return new
+    if isinstance(node, BinOp):
+        return BinOp(node.op, _replace(node.left, target, new), _replace(node.right, target, new))
+    return node
+
+
+def mutate_expression(numbers: tuple[int, ...], solution: tuple[Node, ...], rng: Any, kind: str) -> tuple[Node, ...] | None:
+    """A wrong candidate from a one-expression solution (see ``Game24Domain.mutate_solution``)."""
+    if kind == "random":
+        nodes: list[Node] = [Num(n) for n in numbers]
+        rng.shuffle(nodes)
+        while len(nodes) > 1:
+            right, left = nodes.pop(), nodes.pop()
+            nodes.append(BinOp(rng.choice("+-*/"), left, right))
+        return (nodes[0],)
+    if len(solution) != 1:
+        return None
+    ops = _operations(solution[0])
+    if not ops:
+        return None
+    target = rng.choice(ops)
+    if kind == "broken":
+        new: Node = BinOp(rng.choice([o for o in "+-*/" if o != target.op]), target.left, target.right)
+    elif kind == "ablated":
+        new = target.left if rng.random() < 0.5 else target.right
+    else:
+        return None
+    return (_replace(solution[0], target, new),)
+
+
+__all__ = ["mutate_expression", "step_events"]

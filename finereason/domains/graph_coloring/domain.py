@@ -57,6 +57,22 @@ class GraphColoringDomain(GraphColoringEngine):
             events.append((m.start(), _colorer(puzzle.n, int(vertex), int(color))))
         return apply_in_order(self.initial(puzzle), events)
 
+    def mutate_solution(self, puzzle: GraphColoringPuzzle, solution: State, rng: Any, kind: str) -> State | None:
+        """``broken``: one end of an edge takes the other end's color; ``ablated``: one vertex is left
+        uncolored; ``random``: every vertex gets a random color."""
+        if kind == "broken":
+            edges = puzzle.edges()
+            if not edges:
+                return None
+            u, v = rng.choice(edges)
+            return solution[:u] + (solution[v],) + solution[u + 1:]
+        if kind == "ablated" and solution:
+            v = rng.randrange(len(solution))
+            return solution[:v] + (0,) + solution[v + 1:]
+        if kind == "random":
+            return tuple(rng.randint(1, puzzle.k) for _ in solution)
+        return None
+
     def difficulty(self, puzzle: GraphColoringPuzzle) -> dict[str, Any]:
         return {"vertices": len(puzzle.adjacency), "edges": sum(map(len, puzzle.adjacency)) // 2, "k": puzzle.k}
 

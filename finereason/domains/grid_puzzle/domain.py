@@ -26,6 +26,28 @@ class GridPuzzleDomain(GridPuzzleEngine):
     def state_note(self, state: GridState, label: str) -> str:
         return f"\n{label}: {', '.join(state.applied) or 'none'}"
 
+    def mutate_solution(self, puzzle: GridPuzzle, solution: GridState, rng: Any, kind: str) -> GridState | None:
+        """``broken``: two rows swap their values in one column; ``ablated``: one cell is left empty;
+        ``random``: every column a random arrangement of its values."""
+        cells = [list(row) for row in solution.cells]
+        if not cells or not cells[0]:
+            return None
+        j = rng.randrange(len(cells[0]))
+        if kind == "broken" and len(cells) > 1:
+            a, b = rng.sample(range(len(cells)), 2)
+            cells[a][j], cells[b][j] = cells[b][j], cells[a][j]
+        elif kind == "ablated":
+            cells[rng.randrange(len(cells))][j] = None
+        elif kind == "random":
+            for col in range(len(cells[0])):
+                values = [row[col] for row in cells]
+                rng.shuffle(values)
+                for row, value in zip(cells, values):
+                    row[col] = value
+        else:
+            return None
+        return GridState(tuple(tuple(row) for row in cells))
+
     def difficulty(self, puzzle: GridPuzzle) -> dict[str, Any]:
         return {"categories": len(puzzle.header), "entries": len(puzzle.keys), "clues": len(puzzle.clues)}
 

@@ -58,6 +58,21 @@ class SudokuDomain(SudokuEngine):
             events.append((m.start(), _filler((int(row) - 1) * 9 + int(col) - 1, int(digit))))
         return apply_in_order(self.initial(puzzle), events)
 
+    def mutate_solution(self, puzzle: SudokuPuzzle, solution: Grid, rng: Any, kind: str) -> Grid | None:
+        """``broken``: one filled cell gets another digit; ``ablated``: one filled cell is left empty;
+        ``random``: every non-given cell gets a random digit."""
+        free = [i for i, g in enumerate(puzzle.givens) if not g]
+        if not free:
+            return None
+        i = rng.choice(free)
+        if kind == "broken":
+            return solution[:i] + (rng.choice([d for d in range(1, 10) if d != solution[i]]),) + solution[i + 1:]
+        if kind == "ablated":
+            return solution[:i] + (0,) + solution[i + 1:]
+        if kind == "random":
+            return tuple(g or rng.randint(1, 9) for g in puzzle.givens)
+        return None
+
     def difficulty(self, puzzle: SudokuPuzzle) -> dict[str, Any]:
         return {"empty_cells": sum(1 for v in puzzle.givens if not v)}
 

@@ -1,0 +1,61 @@
+"""lm-eval hooks for the LLM-as-verifier tasks ``finereason_verify_<domain>``: thin wrappers over
+:mod:`finereason.verify_task` (candidates, prompt, verdict reader, metrics).
+
+The documents are made from the domain's end-to-end rows when the task loads (same data source as the
+end-to-end task). ``--metadata`` options: ``verify_seed`` (int, default 0: which mutations are drawn)
+and ``candidates`` (a JSON Lines file of ``{"id": end-to-end row id, "response": text}``: a real model's
+answers, added as ``model`` candidates).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from lm_eval.api.task import ConfigurableTask
+
+from finereason.data_sources import load_config_with_source
+from finereason.verify_task import VERIFY_METRICS, read_model_answers, score_verify, summarize_verify, verify_docs
+
+
+class VerifyTask(ConfigurableTask):
+    """A verify task whose documents are candidates made from ``dataset_kwargs.config`` (end-to-end rows)."""
+
+    def __init__(self, config: dict | None = None, **kwargs: Any) -> None:
+        super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        from datasets import Dataset, DatasetDict
+
+        config = (dataset_kwargs or {}).get("config") or self.config.dataset_name
+        data, source, facts = load_config_with_source(config)
+        meta = self.config.metadata or {}
+        seed = int(meta.get("verify_seed", 0))
+        answers = read_model_answers(meta["candidates"]) if meta.get("candidates") else None
+        self.dataset = DatasetDict({split: Dataset.from_list(verify_docs(data[split].to_list(), seed, answers))
+                                    for split in data})
+        self.config.dataset_path = source.repo or source.path
+        self.config.dataset_name = config
+        self.config.metadata = {**meta, "data_source": facts}
+
+    def process_results(self, doc: dict, results: list[str]) -> dict[str, Any]:
+        return process_results(doc, results)
+
+
+def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
+    """``acc`` per document; the other metrics get the judgement tuple and aggregate it below."""
+    score = score_verify(doc, results[0] if results else "")
+    record = score.as_tuple()
+    return {name: float(score.accepted is score.truth) if name == "acc" else record for name in VERIFY_METRICS}
+
+
+def _aggregator(name: str):
+    def aggregate_metric(items: list) -> float:
+        return summarize_verify(items)[name]
+
+    aggregate_metric.__name__ = f"agg_{name}"
+    return aggregate_metric
+
+
+agg_false_positive_rate = _aggregator("false_positive_rate")
+agg_false_negative_rate = _aggregator("false_negative_rate")
+agg_critique_precision = _aggregator("critique_precision")
+agg_no_verdict_rate = _aggregator("no_verdict_rate")
