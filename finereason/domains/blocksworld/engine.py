@@ -569,23 +569,21 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
                 return Step(StepKind.NONE, ("no fact changed",))
             return Step(StepKind.INVALID, (f"the step count changed from {current.steps} to {proposed.steps} "
                                            "but no fact did",))
-        for action in self._applicable(puzzle, current.atoms):
-            if apply(current.atoms, action) != proposed.atoms:
-                continue
+        forward = next((a for a in self._applicable(puzzle, current.atoms) if apply(current.atoms, a) == proposed.atoms), None)
+        backward = next((a for a, prior in self._undo(puzzle, current) if prior.atoms == proposed.atoms), None)
+        if backward is not None and proposed.steps == current.steps - 1:
+            return Step(StepKind.BACKWARD)
+        if forward is not None:
             if self.done(puzzle, current):
                 return Step(StepKind.INVALID, ("the goal is already reached; no further action is needed",))
             if current.steps >= puzzle.budget:
                 return Step(StepKind.INVALID, (f"the step budget of {puzzle.budget} actions is used up",))
-            if proposed.steps != current.steps + 1:
-                return Step(StepKind.INVALID, (f"{action} was applied, so the step count must become "
-                                               f"{current.steps + 1}, not {proposed.steps}",))
-            return Step(StepKind.FORWARD)
-        for action, prior in self._undo(puzzle, current):
-            if prior.atoms == proposed.atoms:
-                if proposed.steps != current.steps - 1:
-                    return Step(StepKind.INVALID, (f"undoing {action} makes the step count {current.steps - 1}, "
-                                                   f"not {proposed.steps}",))
-                return Step(StepKind.BACKWARD)
+            if proposed.steps == current.steps + 1:
+                return Step(StepKind.FORWARD)
+        if forward is not None or backward is not None:
+            counts = " or ".join(f"{n} after {verb} {a}" for n, verb, a in (
+                (current.steps + 1, "applying", forward), (current.steps - 1, "undoing", backward)) if a is not None)
+            return Step(StepKind.INVALID, (f"the number of actions taken must become {counts}, not {proposed.steps}",))
         added = sorted(map(fact_text, proposed.atoms - current.atoms))
         removed = sorted(map(fact_text, current.atoms - proposed.atoms))
         change = "; ".join(part for part in (f"added {', '.join(added)}" if added else "",

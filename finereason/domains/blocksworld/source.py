@@ -88,8 +88,9 @@ def make_source(puzzle: BlocksPuzzle, slack: int = SLACK, budget: int | None = N
     inputs = puzzle_inputs(puzzle)
     record = {"inputs": inputs, "outputs": puzzle_outputs(puzzle)}
     key = stable_key(inputs["domain"], " ".join(inputs["objects"]), " ".join(inputs["initial"]), " ".join(inputs["goal"]))
-    return SourcePuzzle(puzzle=puzzle, key=key, difficulty={"blocks": len(puzzle.objects), "plan_length": optimal},
-                        record=record)
+    # no difficulty columns: the row schema's are the built-in puzzles' (the block count and the optimal
+    # length are in the record's inputs and outputs)
+    return SourcePuzzle(puzzle=puzzle, key=key, difficulty={}, record=record)
 
 
 def read_instance(problem_path: str | Path, domain_path: str | Path | None = None, *, slack: int = SLACK,
