@@ -33,6 +33,7 @@ from finereason.prompts import PROMPT_VERSION
 from finereason.sampling import moves, sample_states, solution_path
 from finereason.sources import SourcePuzzle, rng_for
 from finereason.verdict import Undecided
+from finereason.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION
 
 from .items import end_to_end_row, state_row
 from .layout import ConfigStats, ShardWriter, rows_table, shard_name, stat_tuple, write_card
@@ -59,7 +60,7 @@ class BuildConfig:
     puzzles: tuple[str, ...] = field(default_factory=lambda: tuple(engine_names()))
     num_proc: int = 1
     overwrite: bool = False
-    order: str = "paper"
+    order: str = PAPER
     source_options: tuple[tuple[str, Path], ...] = ()  # (option, file) pairs read by the domains' sources
     shard: tuple[int, int] = (0, 1)
     train_chunk_rows: int = TRAIN_CHUNK_ROWS
@@ -85,8 +86,8 @@ class BuildConfig:
             raise BuildError(f"--puzzles names a puzzle twice: {' '.join(self.puzzles)}")
         if not 1 <= self.train_chunk_rows <= self.train_file_rows or self.train_file_rows % self.train_chunk_rows:
             raise BuildError("train files must hold a whole number of chunks")
-        if self.order not in ("paper", "mrv"):
-            raise BuildError(f"--order must be paper or mrv, got {self.order!r}")
+        if self.order not in ORDERS:
+            raise BuildError(f"--order must be {' or '.join(ORDERS)}, got {self.order!r}")
         k, n = self.shard
         if n < 1 or not 0 <= k < n:
             raise BuildError(f"--shard must be K/N with 0 <= K < N, got {k}/{n}")
@@ -160,12 +161,12 @@ def run_group(group: Group, seed: int, order: str, options: dict[str, Any], sour
     out: dict[str, Any] = {"key": source.key, "sc": [], "st": [], "e2e": None}
     path = solution_path(engine, puzzle, root, rng_for(seed, group.split, group.puzzle, group.index, "path"), order) \
         if group.sc or group.st else None
-    for task, count, part in (("state_checking", group.sc, "sc"), ("state_transition", group.st, "st")):
+    for task, count, part in ((STATE_CHECKING, group.sc, "sc"), (STATE_TRANSITION, group.st, "st")):
         if not count:
             continue
         rng = rng_for(seed, group.split, group.puzzle, group.index, task)
         labels = [(group.index * count + i) % 2 == 0 for i in range(count)]
-        samples = sample_states(engine, puzzle, root, rng, labels, order, task == "state_transition", path)
+        samples = sample_states(engine, puzzle, root, rng, labels, order, task == STATE_TRANSITION, path)
         out[part] = [dict(state_row(engine, task, s.item, s.depth, source.record, source.difficulty),
                           _child=_child_status(engine, s.item)) for s in samples]
     if group.e2e:
@@ -264,7 +265,7 @@ def _test_chunk(job: Job, seed: int, order: str, options: dict[str, Any], per_ta
         parts["st"] += result["st"]
         if result["e2e"] is not None:
             parts["e2e"].append(result["e2e"])
-    names = {"sc": "state_checking", "st": "state_transition", "e2e": "end_to_end"}
+    names = {"sc": STATE_CHECKING, "st": STATE_TRANSITION, "e2e": END_TO_END}
     return {f"{job.puzzle}_{names[p]}": _packed(rows) for p, rows in parts.items()}
 
 

@@ -13,6 +13,7 @@ from finereason.prompts import (
     state_transition_prompt,
 )
 from finereason.verdict import SOLVABLE, UNSOLVABLE
+from finereason.vocabulary import END_TO_END, STATE_CHECKING
 
 DIFFICULTY_FIELDS = ("depth", "empty_cells", "vertices", "edges", "k", "human_rank", "categories", "entries", "clues")
 COLUMNS = ("id", "puzzle", "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs")
@@ -42,7 +43,7 @@ def difficulty_of(engine: Engine, puzzle: Any, base: dict, depth: int | None) ->
 
 def state_row(engine: Engine, task: str, item: StateItem, depth: int | None, record: dict, difficulty: dict) -> dict:
     """A state-checking or state-transition row in the official states schema."""
-    prompt = state_checking_prompt(engine, item) if task == "state_checking" else state_transition_prompt(engine, item)
+    prompt = state_checking_prompt(engine, item) if task == STATE_CHECKING else state_transition_prompt(engine, item)
     official = engine.item_to_official(item, record)
     return {
         "id": "",
@@ -64,7 +65,7 @@ def end_to_end_row(engine: Engine, puzzle: Any, record: dict, difficulty: dict) 
     return {
         "id": "",
         "puzzle": engine.name,
-        "task": "end_to_end",
+        "task": END_TO_END,
         "prompt": prompt,
         "messages": messages(prompt),
         "label": None,

@@ -11,6 +11,8 @@ from pathlib import Path
 from string import Template
 from typing import Any, Iterable
 
+from finereason.vocabulary import STATE_TASKS
+
 from .items import COLUMNS, DIFFICULTY_FIELDS
 
 PARQUET_OPTIONS = {"compression": "zstd", "write_statistics": False, "store_schema": False}
@@ -49,13 +51,6 @@ def shard_name(config: str, index: int, count: int) -> str:
 def parquet_files(root: Path, config: str) -> list[Path]:
     """The parquet shards of one config, in order."""
     return sorted((Path(root) / config).glob(f"{split_of(config)}-*.parquet"))
-
-
-def parquet_path(root: Path, config: str) -> Path:
-    """The first shard of a config (the only one for test configs); a path that does not exist
-    when the config is absent."""
-    files = parquet_files(root, config)
-    return files[0] if files else Path(root) / shard_name(config, 0, 1)
 
 
 def rows_table(rows: list[dict]):
@@ -157,7 +152,7 @@ class ConfigStats:
         out = cls()
         for row in rows:
             child = None
-            if row.get("task") in ("state_checking", "state_transition"):
+            if row.get("task") in STATE_TASKS:
                 child = "has" if json.loads(row["inputs"]).get("unsolvable_child") is not None else "missing"
             out.add([stat_tuple(row, child)])
         return out

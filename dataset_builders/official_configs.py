@@ -20,6 +20,7 @@ from finereason.engines import get_engine, official_names
 from finereason.official_files import read_records
 from finereason.prompts import PROMPT_VERSION
 from finereason.verdict import ParseError, StateError
+from finereason.vocabulary import STATE_TASKS
 
 from .items import end_to_end_row, state_depth, state_row
 from .layout import ConfigStats, configs_in, parquet_files, stat_tuple, stored_stats, write_card, write_config
@@ -55,7 +56,7 @@ def official_rows(src: Path) -> dict[str, list[dict]]:
                     depth = state_depth(engine, item.puzzle, item.current)
                     child = "has" if item.unsolvable_child is not None else "missing"
                     rows = [dict(state_row(engine, task, item, depth, record, {}), _child=child)
-                            for task in ("state_checking", "state_transition")]
+                            for task in STATE_TASKS]
                 except bad as err:
                     raise _bad(states, line, err) from None
                 for row in rows:

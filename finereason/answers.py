@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .verdict import ParseError
+from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -933,13 +934,13 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
     region = final_region(text, starts_in_think=starts_in_think)
     if region is None:
         return False
-    if task == "state_checking":
+    if task == STATE_CHECKING:
         choice = read_choice(region)
         return choice.choice is not None and choice.explicit
-    if task == "state_transition":
-        return _readable(region, puzzle, "state_transition")
-    if task == "end_to_end":
-        return _readable(region, puzzle, "end_to_end")
+    if task == STATE_TRANSITION:
+        return _readable(region, puzzle, STATE_TRANSITION)
+    if task == END_TO_END:
+        return _readable(region, puzzle, END_TO_END)
     raise ValueError(f"unknown task {task!r}")
 
 
@@ -952,7 +953,7 @@ def _readable(region: str, puzzle: str | None, task: str) -> bool:
     try:
         if puzzle is not None:
             return get_engine(puzzle).answer_readable(region, task)
-        parse_literal(next_state_payload(region) if task == "state_transition" else solution_payload(region))
+        parse_literal(next_state_payload(region) if task == STATE_TRANSITION else solution_payload(region))
         return True
     except (ParseError, RecursionError):
         return False

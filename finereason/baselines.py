@@ -16,6 +16,7 @@ from .engines import Engine, get_engine
 from .scoring import row_item, row_puzzle
 from .sources import rng_for
 from .verifiers import is_solvable
+from .vocabulary import END_TO_END, STATE_CHECKING
 
 STRATEGIES = ("oracle", "random", "shallow")
 
@@ -34,13 +35,13 @@ def _choice(solvable: bool) -> str:
 
 def oracle(row: dict) -> str:
     engine, task = get_engine(row["puzzle"]), row["task"]
-    if task == "end_to_end":
+    if task == END_TO_END:
         puzzle = row_puzzle(row)
         solution = engine.solve(puzzle)
         return "I cannot find a solution." if solution is None else _final(engine, puzzle, solution)
     item = row_item(row)
     solvable = is_solvable(engine, item.puzzle, item.current)
-    if task == "state_checking":
+    if task == STATE_CHECKING:
         return _choice(solvable)
     if not solvable:
         return _next_state(engine, item.puzzle, item.parent) if item.parent is not None else "No move is possible."
@@ -53,9 +54,9 @@ def oracle(row: dict) -> str:
 def random_answer(row: dict, seed: int = 0) -> str:
     engine, task = get_engine(row["puzzle"]), row["task"]
     rng = rng_for(seed, "random-baseline", row.get("id", ""), row["inputs"])
-    if task == "state_checking":
+    if task == STATE_CHECKING:
         return _choice(rng.random() < 0.5)
-    if task == "end_to_end":
+    if task == END_TO_END:
         puzzle = row_puzzle(row)
         state = engine.initial(puzzle)
         for _ in range(1000):
@@ -73,7 +74,7 @@ def random_answer(row: dict, seed: int = 0) -> str:
 
 def shallow(row: dict) -> str:
     engine, task = get_engine(row["puzzle"]), row["task"]
-    if task == "end_to_end":
+    if task == END_TO_END:
         puzzle = row_puzzle(row)
         state = engine.initial(puzzle)
         for _ in range(1000):
@@ -84,7 +85,7 @@ def shallow(row: dict) -> str:
         return _final(engine, puzzle, state)
     item = row_item(row)
     broken = bool(engine.violations(item.puzzle, item.current))
-    if task == "state_checking":
+    if task == STATE_CHECKING:
         return _choice(not broken)
     if broken and item.parent is not None:
         return _next_state(engine, item.puzzle, item.parent)

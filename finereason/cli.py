@@ -20,6 +20,7 @@ from .official_files import OfficialDataError, engine_for_file, find_state_files
 from .aggregation import category_counts, summarize
 from .verdict import ParseError, StateError, Undecided
 from .verifiers import MODES, is_solvable, verify_state_checking, verify_state_transition
+from .vocabulary import ORDERS, PAPER, STATE_TASKS
 
 EXIT_BAD_INPUT = 2       # every expected failure: bad file, bad value, I/O error (one line on stderr)
 EXIT_INTERRUPTED = 130   # Ctrl-C
@@ -790,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score model responses on an official states file or a built config")
     p.add_argument("--official", help="an official <puzzle>_states.json file (responses keyed by 0-based line index)")
-    p.add_argument("--task", choices=("state_checking", "state_transition"), help="with --official")
+    p.add_argument("--task", choices=STATE_TASKS, help="with --official")
     p.add_argument("--data", help="a built dataset folder (responses keyed by row id)")
     p.add_argument("--config", help=f"with --data: the config, e.g. {engine_names()[0]}_state_transition")
     p.add_argument("--mode", default="strict", choices=MODES, help="state-transition scoring (default: strict)")
@@ -822,7 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--e2e-size", type=int, default=100, help="items per end-to-end config (default 100)")
     p.add_argument("--puzzles", nargs="+", help=f"subset of {' '.join(engine_names())} (default: all)")
     p.add_argument("--num-proc", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--order", default="paper", choices=("paper", "mrv"), help="tree branching order (default paper)")
+    p.add_argument("--order", default=PAPER, choices=ORDERS, help=f"tree branching order (default {PAPER})")
     seen: set[str] = set()
     for engine in engines():  # each domain's source files (``source_options``)
         for option, text in engine.source_options.items():

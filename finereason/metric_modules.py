@@ -10,8 +10,10 @@ from collections.abc import Mapping
 import datasets
 import evaluate
 
+from .aggregation import N
 from .engines import get_engine
 from .scoring import aggregate, score_row
+from .vocabulary import TASKS
 
 CITATION = """\
 @inproceedings{chen2025finereason,
@@ -43,7 +45,7 @@ def _as_row(reference, task):
     if missing:
         raise ValueError(f"reference row lacks column(s) {', '.join(missing)}; pass rows of a built FineReason dataset")
     if row["task"] != task:
-        hint = f"; use metrics/finereason_{row['task']}" if row["task"] in ("state_checking", "state_transition", "end_to_end") else ""
+        hint = f"; use metrics/finereason_{row['task']}" if row["task"] in TASKS else ""
         ident = f" (id {row['id']!r})" if row.get("id") is not None else ""
         raise ValueError(f"finereason_{task} scores {task!r} rows, but a reference{ident} has task {row['task']!r}{hint}")
     try:
@@ -114,4 +116,4 @@ class FineReasonMetric(evaluate.Metric):
     def _compute(self, predictions, references):
         rows = [_as_row(r, self.task) for r in references]
         scores = [score_row(row, _as_text(p)) for row, p in zip(rows, predictions)]
-        return {name: float(value) for name, value in aggregate(scores).items() if name != "n"}
+        return {name: float(value) for name, value in aggregate(scores).items() if name != N}

@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from .atomic_io import atomic_file
 from .engines import engine_names, get_engine
 from .jsonl import iter_json_lines
-from .scoring import RowScore, aggregate, score_row
 from .redact import redact
-from .vocabulary import TASKS
-from .verdict import TRANSITION_CATEGORIES
+from .scoring import RowScore, aggregate, score_row
+from .verdict import TRANSITION_CATEGORIES, Category
+from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
 
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
@@ -41,11 +42,10 @@ SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
 GROUP_ORDER = ("finereason", "finereason_state_checking", "finereason_state_transition",
                "finereason_end_to_end", "finereason_official")
 PLOTS = ("st_error_breakdown.png", "sc_accuracy_vs_difficulty.png", "model_comparison.png")
-CATEGORY_COLORS = {
-    "correct": "#4c9a2a", "multiple_moves": "#f2a541", "invalid_move": "#d1495b",
-    "unsolvable_child": "#8e5ea2", "backtracking_failure": "#3b6ea5", "sibling": "#6cc3d5",
-    "parse_error": "#9a9a9a",
-}
+CATEGORY_COLORS = {c.value: color for c, color in (
+    (Category.CORRECT, "#4c9a2a"), (Category.MULTIPLE_MOVES, "#f2a541"), (Category.INVALID_MOVE, "#d1495b"),
+    (Category.UNSOLVABLE_CHILD, "#8e5ea2"), (Category.BACKTRACKING_FAILURE, "#3b6ea5"), (Category.SIBLING, "#6cc3d5"),
+    (Category.PARSE_ERROR, "#9a9a9a"))}
 _NAME_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")  # as lm-eval names its folders
 _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
 MISSING = "–"
@@ -292,12 +292,12 @@ def pct(value: float | None) -> str:
     return MISSING if value is None else f"{100 * value:.1f}"
 
 
-def acc_cell(metrics: dict | None, name: str = "acc") -> str:
+def acc_cell(metrics: dict | None, name: str = ACC) -> str:
     """An accuracy with the task's parse-error rate beside it: ``"41.7 (pe 8.3)"``, so a low score made of
     unreadable answers is never mistaken for wrong answers."""
     if not metrics:
         return MISSING
-    value, pe = metric(metrics, name), metric(metrics, "parse_error_rate")
+    value, pe = metric(metrics, name), metric(metrics, PARSE_ERROR_RATE)
     return pct(value) if value is None or pe is None else f"{pct(value)} (pe {pct(pe)})"
 
 
@@ -422,8 +422,8 @@ def _check_stored(model: Model, result: TaskResult, notes: list[str]) -> None:
     """Note when re-judged samples disagree with the stored accuracy (another finereason version)."""
     if not result.scores:
         return
-    stored = metric(result.metrics, "acc")
-    fresh = aggregate(s for _, s in result.scores).get("acc")
+    stored = metric(result.metrics, ACC)
+    fresh = aggregate(s for _, s in result.scores).get(ACC)
     name = f"{result.suite}_{result.puzzle}_{result.task}"
     if len(result.scores) != (result.n or len(result.scores)):
         notes.append(f"{model.label} / {name}: {len(result.scores)} logged samples but n = {result.n} in the results file")
@@ -447,7 +447,7 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
     parts: list[str] = []
     tag = "" if suite == "finereason" else " (official release)"
     present = [p for p in puzzles if any(m.get(suite, p, t) for m in models for t in TASKS)]
-    sc_st = [r for m in models for p in present for t in TASKS[:2] if (r := m.get(suite, p, t))]
+    sc_st = [r for m in models for p in present for t in STATE_TASKS if (r := m.get(suite, p, t))]
     if sc_st:
         caption = _n_caption(sc_st)
         parts += [f"## Table 3{tag}: state checking and state transition accuracy", "",
@@ -457,14 +457,14 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
         for m in models:
             row = [m.label]
             for p in present:
-                for t in TASKS[:2]:
+                for t in STATE_TASKS:
                     r = m.get(suite, p, t)
                     row.append(acc_cell(r.metrics) if r else MISSING)
             if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                 rows.append(row)
         parts += [md_table(headers, rows), ""]
 
-        st = [r for r in sc_st if r.task == "state_transition"]
+        st = [r for r in sc_st if r.task == STATE_TRANSITION]
         if st:
             parts += [f"### State transition accuracy, strict vs paper mode{tag}", "",
                       "*strict*: a forward move must keep the state solvable (exact oracle); *paper*: only the "
@@ -474,13 +474,13 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             for m in models:
                 row = [m.label]
                 for p in present:
-                    r = m.get(suite, p, "state_transition")
-                    row += [acc_cell(r.metrics), acc_cell(r.metrics, "acc_paper")] if r else [MISSING, MISSING]
+                    r = m.get(suite, p, STATE_TRANSITION)
+                    row += [acc_cell(r.metrics), acc_cell(r.metrics, ACC_PAPER)] if r else [MISSING, MISSING]
                 if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                     rows.append(row)
             parts += [md_table(headers, rows), ""]
 
-        sc = [r for r in sc_st if r.task == "state_checking"]
+        sc = [r for r in sc_st if r.task == STATE_CHECKING]
         if sc:
             parts += [f"## Table 4{tag}: state checking precision, recall and F1 (unsolvable = positive)", ""]
             headers = ["model"] + [f"{puzzle_title(p)} {k}" for p in present for k in ("P", "R", "F1")]
@@ -488,31 +488,31 @@ def _suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[s
             for m in models:
                 row = [m.label]
                 for p in present:
-                    r = m.get(suite, p, "state_checking")
-                    row += ([pct(metric(r.metrics, k)) for k in ("precision_unsolvable", "recall_unsolvable", "f1_unsolvable")]
+                    r = m.get(suite, p, STATE_CHECKING)
+                    row += ([pct(metric(r.metrics, k)) for k in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE)]
                             if r else [MISSING] * 3)
                 if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                     rows.append(row)
             parts += [md_table(headers, rows), ""]
 
-    e2e = [r for m in models for p in present if (r := m.get(suite, p, "end_to_end"))]
+    e2e = [r for m in models for p in present if (r := m.get(suite, p, END_TO_END))]
     if e2e:
         caption = _n_caption(e2e)
         parts += [f"## End-to-end accuracy{tag}", "",
                   "A proposed full solution counts when it satisfies every rule (any valid solution)"
                   + (f"; {caption}" if caption else "") + ".", ""]
-        e2e_puzzles = [p for p in present if any(m.get(suite, p, "end_to_end") for m in models)]
+        e2e_puzzles = [p for p in present if any(m.get(suite, p, END_TO_END) for m in models)]
         group = "finereason_end_to_end" if suite == "finereason" else None
         headers = ["model"] + [puzzle_title(p) for p in e2e_puzzles] + (["all"] if group else [])
         rows = []
         for m in models:
             row = [m.label]
             for p in e2e_puzzles:
-                r = m.get(suite, p, "end_to_end")
+                r = m.get(suite, p, END_TO_END)
                 row.append(acc_cell(r.metrics) if r else MISSING)
             if group:
                 g = m.groups.get(group)
-                row.append(pct(metric(g, "acc")) if g else MISSING)
+                row.append(pct(metric(g, ACC)) if g else MISSING)
             if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                 rows.append(row)
         parts += [md_table(headers, rows), ""]
@@ -529,7 +529,7 @@ def _group_section(models: list[Model]) -> list[str]:
         row = [m.label]
         for g in names:
             metrics = m.groups.get(g)
-            value = metric(metrics, "acc") if metrics else None
+            value = metric(metrics, ACC) if metrics else None
             n = metrics.get("sample_len") if metrics else None
             row.append(MISSING if value is None else pct(value) + (f" (n={n})" if isinstance(n, int) else ""))
         if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
@@ -549,7 +549,7 @@ def _breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> lis
     rows = []
     for m in models:
         for p in puzzles:
-            r = m.get(suite, p, "state_transition")
+            r = m.get(suite, p, STATE_TRANSITION)
             if not r or not r.scores:
                 continue
             for solvable in (True, False):
@@ -576,7 +576,7 @@ def _tick_labels(ax, labels: list[str], fig_width: float) -> None:
 
 
 def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | None:
-    have = [(m, [(p, m.get(suite, p, "state_transition")) for p in puzzles]) for m in models] if suite else []
+    have = [(m, [(p, m.get(suite, p, STATE_TRANSITION)) for p in puzzles]) for m in models] if suite else []
     have = [(m, [(p, r) for p, r in prs if r and r.scores]) for m, prs in have]
     have = [(m, prs) for m, prs in have if prs]
     if not have:
@@ -661,7 +661,7 @@ def _accuracy_by_bin(scores, fieldname, bins, solvable: bool | None = None):
 def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | None:
     panels = []  # (title, field, [(model, scores)])
     for p in puzzles:
-        series = [(m, r.scores) for m in models if (r := m.get(suite, p, "state_checking")) and r.scores] if suite else []
+        series = [(m, r.scores) for m in models if (r := m.get(suite, p, STATE_CHECKING)) and r.scores] if suite else []
         if not series:
             continue
         fields = ["depth", *_plot_fields(p)]
@@ -715,7 +715,7 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
 
 def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None:
     panels = []
-    for task, short in (("state_checking", "SC"), ("state_transition", "ST")):
+    for task, short in ((STATE_CHECKING, "SC"), (STATE_TRANSITION, "ST")):
         present = [p for p in puzzles if any(m.get(suite, p, task) for m in models)]
         if present:
             panels.append((task, short, present))
@@ -731,7 +731,7 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
             values, lows, highs = [], [], []
             for p in present:
                 r = m.get(suite, p, task)
-                v = metric(r.metrics, "acc") if r else None
+                v = metric(r.metrics, ACC) if r else None
                 values.append(float("nan") if v is None else 100 * v)
                 lo, hi = wilson(v * r.n, r.n) if v is not None and r.n else (v or 0.0, v or 0.0)
                 lows.append(0.0 if v is None else max(0.0, 100 * (v - lo)))

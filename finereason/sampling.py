@@ -25,6 +25,7 @@ from typing import Any, Iterator
 
 from .engines import Engine, StateItem
 from .verifiers import is_solvable
+from .vocabulary import PAPER
 
 DEAD_END_STEPS = 2  # at most this many extra moves below the first unsolvable state
 
@@ -37,14 +38,14 @@ class Sample:
     depth: int
 
 
-def moves(engine: Engine, puzzle: Any, state: Any, order: str | None = "paper") -> Iterator[Any]:
+def moves(engine: Engine, puzzle: Any, state: Any, order: str | None = PAPER) -> Iterator[Any]:
     """Children that change the state, from :meth:`Engine.branch` (``order``) or, with ``order=None``,
     from every minimal move (:meth:`Engine.children`). An unchanged state is never a move."""
     kids = engine.children(puzzle, state) if order is None else engine.branch(puzzle, state, order)
     return (child for child in kids if child != state)  # state equality is node identity (grid: the cells)
 
 
-def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = "paper", solvable: bool | None = None,
+def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = PAPER, solvable: bool | None = None,
                           branch_only: bool = False) -> Any | None:
     """One unsolvable child of ``state`` when any exists: the branch order's first, else the first of
     every other move (``branch_only``: the branch order's only). From an unsolvable state that is
@@ -60,7 +61,7 @@ def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = 
     return None
 
 
-def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, order: str = "paper") -> list[Any]:
+def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, order: str = PAPER) -> list[Any]:
     """A random root-to-solution path through solvable children (just ``[root]`` when unsolvable)."""
     path = [root]
     if not is_solvable(engine, puzzle, root):
@@ -74,7 +75,7 @@ def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, or
         path.append(state)
 
 
-def make_item(engine: Engine, puzzle: Any, path: list[Any], order: str = "paper", child: Any | None = None) -> StateItem:
+def make_item(engine: Engine, puzzle: Any, path: list[Any], order: str = PAPER, child: Any | None = None) -> StateItem:
     """The item of the last state of ``path``: its parent, grandparent, label and unsolvable child
     (``child`` when the caller found one already)."""
     current = path[-1]
@@ -90,7 +91,7 @@ def make_item(engine: Engine, puzzle: Any, path: list[Any], order: str = "paper"
 
 
 def sample_solvable(
-    engine: Engine, puzzle: Any, path: list[Any], rng: random.Random, order: str = "paper", need_dead_end: bool = False
+    engine: Engine, puzzle: Any, path: list[Any], rng: random.Random, order: str = PAPER, need_dead_end: bool = False
 ) -> Sample | None:
     """A uniformly chosen non-final state of ``path`` (a state that still needs a move).
 
@@ -110,7 +111,7 @@ def sample_solvable(
     return None
 
 
-def sample_unsolvable(engine: Engine, puzzle: Any, path: list[Any], rng: random.Random, order: str = "paper") -> Sample | None:
+def sample_unsolvable(engine: Engine, puzzle: Any, path: list[Any], rng: random.Random, order: str = PAPER) -> Sample | None:
     """A dead-end state: an unsolvable child of a uniformly chosen path state, plus up to
     ``DEAD_END_STEPS`` further valid moves inside the dead subtree."""
     depths = list(range(len(path)))
@@ -135,7 +136,7 @@ def sample_states(
     root: Any,
     rng: random.Random,
     labels: list[bool],
-    order: str = "paper",
+    order: str = PAPER,
     need_dead_end: bool = False,
     path: list[Any] | None = None,
 ) -> list[Sample]:

@@ -3,7 +3,7 @@ metric modules, ``finereason score --data`` and reports.
 
 A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
 official schema). :func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of
-them into the named metrics of :mod:`finereason.aggregation`. No verdict is computed anywhere else.
+them into the named metrics declared in :mod:`finereason.aggregation`. No verdict is computed anywhere else.
 """
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
+from .aggregation import ACC_PAPER, paper_accuracy, summarize
 from .engines import StateItem, get_engine
-from .aggregation import summarize
-from .vocabulary import TASKS
-from .verdict import SOLVABLE, TRANSITION_CATEGORIES, Verdict
+from .verdict import SOLVABLE, Verdict
+from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
-
 
 
 @dataclass(frozen=True)
@@ -70,13 +69,13 @@ def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> Row
     engine = get_engine(row["puzzle"])
     if not isinstance(response, str):
         response = "" if response is None else str(response)
-    if task == "end_to_end":
+    if task == END_TO_END:
         return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, starts_in_think=starts_in_think), None, None)
     item = row_item(row)
     solvable = row.get("label") == SOLVABLE if row.get("label") else None
-    if task == "state_checking":
+    if task == STATE_CHECKING:
         return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, starts_in_think=starts_in_think), None, solvable)
-    if task == "state_transition":
+    if task == STATE_TRANSITION:
         both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable,
                                              starts_in_think=starts_in_think)
         return RowScore(task, both["strict"], both["paper"], solvable)
@@ -89,18 +88,8 @@ def aggregate(scores: Iterable[RowScore]) -> dict[str, float]:
     if not scores:
         return {}
     task = scores[0].task
-    solvable = [s.solvable for s in scores] if task != "end_to_end" else None
+    solvable = [s.solvable for s in scores] if task != END_TO_END else None
     metrics = summarize(task, [s.verdict for s in scores], solvable)
-    if task == "state_transition":
-        metrics["acc_paper"] = sum(s.paper.correct for s in scores if s.paper is not None) / len(scores)
+    if task == STATE_TRANSITION:
+        metrics[ACC_PAPER] = paper_accuracy([s.paper for s in scores])
     return metrics
-
-
-def metric_names(task: str) -> list[str]:
-    """The metric names a task reports (a public contract)."""
-    names = ["acc", "parse_error_rate"]
-    if task == "state_checking":
-        names += ["precision_unsolvable", "recall_unsolvable", "f1_unsolvable", "acc_solvable", "acc_unsolvable"]
-    if task == "state_transition":
-        names += ["acc_paper", "acc_solvable", "acc_unsolvable"] + [f"rate_{c}" for c in TRANSITION_CATEGORIES]
-    return names

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 from .engines import Engine
 from .verifiers import is_solvable
+from .vocabulary import PAPER
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ def dfs(
     puzzle: Any,
     root: Any,
     *,
-    order: str = "paper",
+    order: str = PAPER,
     max_nodes: int = 10_000,
     max_depth: int | None = None,
     expand_unsolvable: bool = True,

@@ -1,7 +1,9 @@
 """Verdict types: the one vocabulary shared by verifiers, metrics, rewards and feedback loops.
 
 Glossary:
-- *category*: the outcome class of a state-transition answer (see ``TRANSITION_CATEGORIES``).
+- *category*: the outcome class of an answer, one :class:`Category` member per verdict; each task
+  uses some of them (state transition: ``TRANSITION_CATEGORIES``; state checking: correct, incorrect,
+  parse_error, undecided; end to end: correct, invalid_solution, parse_error).
 - *reasons*: ordered human-readable sentences naming each violated rule, first error first.
 """
 from __future__ import annotations
@@ -11,7 +13,8 @@ from enum import Enum
 
 
 class Category(str, Enum):
-    """State-transition verdict categories (exactly one per answer)."""
+    """Verdict categories (exactly one per answer). ``Verdict.category`` holds the member's
+    ``value`` (a plain string), which is what JSON output and metric names show."""
 
     CORRECT = "correct"
     MULTIPLE_MOVES = "multiple_moves"
@@ -20,14 +23,18 @@ class Category(str, Enum):
     BACKTRACKING_FAILURE = "backtracking_failure"
     SIBLING = "sibling"
     PARSE_ERROR = "parse_error"
+    INCORRECT = "incorrect"  # state checking: the wrong label
+    INVALID_SOLUTION = "invalid_solution"  # end to end: the answer does not solve the puzzle
+    UNDECIDED = "undecided"  # the exact oracle ran out of its work budget (no credit, see Undecided)
 
     def __str__(self) -> str:  # json.dumps / f-strings print the bare value
         return self.value
 
 
-TRANSITION_CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
-STATE_CHECKING_CATEGORIES: tuple[str, ...] = ("correct", "incorrect", "parse_error")
-END_TO_END_CATEGORIES: tuple[str, ...] = ("correct", "invalid_solution", "parse_error")
+# The state-transition categories in report order; ``rate_<category>`` metrics derive from it.
+TRANSITION_CATEGORIES: tuple[str, ...] = tuple(c.value for c in (
+    Category.CORRECT, Category.MULTIPLE_MOVES, Category.INVALID_MOVE, Category.UNSOLVABLE_CHILD,
+    Category.BACKTRACKING_FAILURE, Category.SIBLING, Category.PARSE_ERROR))
 
 SOLVABLE = "Solvable"
 UNSOLVABLE = "Unsolvable"
@@ -51,11 +58,8 @@ class Verdict:
     def parse_error(self) -> bool:
         return self.category == Category.PARSE_ERROR.value
 
-    def first_reason(self) -> str | None:
-        """The first violated rule, for feedback at the 'first error' level."""
-        return self.reasons[0] if self.reasons else None
-
     def to_dict(self) -> dict:
+        """A JSON-friendly form (the feedback loop's logs)."""
         return {
             "correct": self.correct,
             "category": self.category,
@@ -72,11 +76,11 @@ class StateError(ValueError):
     """A value parsed but is not a well-formed state of this puzzle (shape, range, type)."""
 
 
-UNDECIDED = "undecided"
+UNDECIDED = Category.UNDECIDED.value  # kept for imports of the plain string
 
 
 class Undecided(Exception):
     """An exact oracle used up its work budget (counted in search nodes, so the outcome is
     deterministic) without deciding: the truth is unknown and is never guessed. Verifiers turn it
-    into a verdict of category ``undecided`` (no credit); ``label`` writes ``"solvable": null``.
+    into a verdict of category :attr:`Category.UNDECIDED` (no credit); ``label`` writes ``"solvable": null``.
     Not a ``ValueError``, so no handler of malformed input mistakes it for a wrong answer."""

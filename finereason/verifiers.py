@@ -15,7 +15,7 @@ from typing import Any
 
 from .engines import Engine, StateItem, StepKind, get_engine
 from .answers import UNFINISHED, final_region, read_choice
-from .verdict import SOLVABLE, UNDECIDED, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
+from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
 
 MODES = ("strict", "paper")
 _ORACLE_CACHE = 65_536
@@ -63,12 +63,12 @@ def verify_state_checking(
     try:
         truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
     except Undecided as err:  # the oracle's budget ran out: no credit, never a guessed verdict
-        return Verdict(False, UNDECIDED, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
+        return Verdict(False, Category.UNDECIDED.value, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
     predicted = SOLVABLE if choice == "A" else UNSOLVABLE
     actual = SOLVABLE if truth else UNSOLVABLE
     if predicted == actual:
-        return Verdict(True, "correct", (), predicted)
-    return Verdict(False, "incorrect", (f"the state is {actual.lower()}, not {predicted.lower()}",), predicted)
+        return Verdict(True, Category.CORRECT.value, (), predicted)
+    return Verdict(False, Category.INCORRECT.value, (f"the state is {actual.lower()}, not {predicted.lower()}",), predicted)
 
 
 # ------------------------------------------------------------------ state transition
@@ -121,7 +121,7 @@ def verify_state_transition_modes(
     try:
         current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
     except Undecided as err:
-        return dict.fromkeys(modes, Verdict(False, UNDECIDED, (str(err),)))
+        return dict.fromkeys(modes, Verdict(False, Category.UNDECIDED.value, (str(err),)))
     try:
         if current_solvable:
             return _forward_verdicts(eng, item, proposed, malformed, modes)
@@ -153,7 +153,7 @@ def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: st
             try:
                 dead_end = not is_solvable(eng, item.puzzle, proposed)
             except Undecided as err:
-                out[mode] = Verdict(False, UNDECIDED, (str(err),))
+                out[mode] = Verdict(False, Category.UNDECIDED.value, (str(err),))
                 continue
         out[mode] = (Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
                      if dead_end else Verdict(True, Category.CORRECT.value))
@@ -188,16 +188,16 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, start
     try:
         state = eng.parse_solution_text(puzzle, region)
     except StateError as err:
-        return Verdict(False, "invalid_solution", (str(err),))
+        return Verdict(False, Category.INVALID_SOLUTION.value, (str(err),))
     except (ParseError, RecursionError, ValueError, TypeError) as err:
         return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
     try:
         reasons = eng.check_solution(puzzle, state)
     except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
-        return Verdict(False, "invalid_solution", (f"the proposed solution cannot be judged: {err}",))
+        return Verdict(False, Category.INVALID_SOLUTION.value, (f"the proposed solution cannot be judged: {err}",))
     if reasons:
-        return Verdict(False, "invalid_solution", tuple(reasons))
-    return Verdict(True, "correct")
+        return Verdict(False, Category.INVALID_SOLUTION.value, tuple(reasons))
+    return Verdict(True, Category.CORRECT.value)
 
 
 __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",

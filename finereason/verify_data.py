@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 
 from .engines import get_engine
 from .verdict import SOLVABLE, UNSOLVABLE, Undecided
+from .vocabulary import END_TO_END
 
 # Errors a tampered row can raise while it is read as a state of its puzzle.
 _ROW_ERRORS = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
@@ -68,7 +69,7 @@ def check_row(row: dict) -> list[tuple[str, str]]:
     record = {"inputs": inputs, "outputs": outputs}
     problems: list[tuple[str, str]] = []
     try:
-        if row["task"] == "end_to_end":
+        if row["task"] == END_TO_END:
             puzzle = engine.puzzle_from_official(record)
             if not engine.is_solvable(puzzle, engine.initial(puzzle)):  # the budgeted oracle, not solve()
                 problems.append(("unsolvable_puzzle", "the puzzle has no solution"))

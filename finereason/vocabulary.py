@@ -1,8 +1,11 @@
 """The project's shared names, each defined once and imported everywhere.
 
-- tasks: what a row asks (:data:`TASKS`); state tasks are the ones about a sampled state;
-- tree orders: how a puzzle's tree branches (:data:`ORDERS`);
-verdict categories live in :mod:`finereason.verdict` (:class:`~finereason.verdict.Category`).
+- tasks: what a row asks (:data:`TASKS`); state tasks are the ones about a sampled state
+  (:data:`STATE_TASKS`);
+- tree orders: how a puzzle's tree branches (:data:`ORDERS`, default :data:`PAPER`).
+
+Verdict categories live in :mod:`finereason.verdict` (:class:`~finereason.verdict.Category`) and
+metric names beside the code that computes them, in :mod:`finereason.aggregation`.
 """
 from __future__ import annotations
 
@@ -12,4 +15,6 @@ END_TO_END = "end_to_end"
 TASKS: tuple[str, ...] = (STATE_CHECKING, STATE_TRANSITION, END_TO_END)
 STATE_TASKS: tuple[str, ...] = (STATE_CHECKING, STATE_TRANSITION)
 
-ORDERS: tuple[str, ...] = ("paper", "mrv")  # paper: the official trees' order; mrv: most constrained first
+PAPER = "paper"  # the official trees' order
+MRV = "mrv"  # most constrained first (minimum remaining values)
+ORDERS: tuple[str, ...] = (PAPER, MRV)

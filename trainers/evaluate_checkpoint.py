@@ -37,7 +37,9 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:  # run as a script: make `finereason` importable from a checkout
     sys.path.insert(0, str(_REPO))
 
+from finereason.aggregation import ACC  # noqa: E402
 from finereason.training.mixing import hub_offline  # noqa: E402  (light: no torch)
+from finereason.vocabulary import STATE_CHECKING, STATE_TRANSITION  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")
@@ -107,7 +109,7 @@ def _finereason(data: Mapping[str, Any], task_kind: str) -> float | None:
     tasks = [t for t in (data.get("results") or {})
              if t.startswith("finereason_") and not t.startswith("finereason_official_") and t.endswith(f"_{task_kind}")
              and t != f"finereason_{task_kind}"]
-    return _weighted(data, sorted(tasks), ("acc,none",))
+    return _weighted(data, sorted(tasks), (f"{ACC},none",))
 
 
 def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = "gsm8k",
@@ -119,8 +121,8 @@ def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = 
         found = {
             "GSM8K": _task_score(data, gsm8k_task, GSM8K_METRICS) or _task_score(data, LOCAL_TASKS["GSM8K"], GSM8K_METRICS),
             "MATH": _task_score(data, math_task, MATH_METRICS) or _task_score(data, LOCAL_TASKS["MATH"], MATH_METRICS),
-            "FineReason SC": _finereason(data, "state_checking"),
-            "FineReason ST": _finereason(data, "state_transition"),
+            "FineReason SC": _finereason(data, STATE_CHECKING),
+            "FineReason ST": _finereason(data, STATE_TRANSITION),
         }
         out.update({k: v for k, v in found.items() if v is not None})
     return out

@@ -39,6 +39,7 @@ from finereason.training.mixing import (  # noqa: E402  (light: no torch, no dat
     mix,
     split_sizes,
 )
+from finereason.vocabulary import STATE_TRANSITION  # noqa: E402
 from trainers.rewards import RewardConfigError, check_columns, get_rewards, prompt_opens_think  # noqa: E402
 
 EXIT_BAD_INPUT = 2
@@ -288,7 +289,7 @@ def validate(script_args: ScriptArguments, training_args: Any) -> list:
     """Check every argument that does not need data; return the reward functions."""
     credit = partial_credit(script_args.st_partial_credit)
     rewards = get_rewards(script_args.reward_funcs, partial_credit=credit)  # RewardConfigError on unknown names
-    if credit and "state_transition" not in script_args.reward_funcs:
+    if credit and STATE_TRANSITION not in script_args.reward_funcs:
         raise GrpoError("st_partial_credit is set but reward_funcs has no state_transition reward")
     split_sizes(script_args.math_ratio, script_args.total_size)  # DataError on a bad ratio or size
     weights = getattr(training_args, "reward_weights", None)

@@ -15,9 +15,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, rate_name
 from ..atomic_io import atomic_file
 from ..report import CATEGORY_COLORS, MISSING, ReportError, puzzle_title, load_models, md_table, puzzle_order
 from ..verdict import TRANSITION_CATEGORIES
+from ..vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from . import LeaderboardError
 from .submit import clean_metrics
 
@@ -91,24 +93,24 @@ def columns(entries: list[Entry], puzzles: list[str]) -> list[Column]:
         cols.append(Column(key, title, tip, [fn(e) for e in entries], higher))
 
     for p in puzzles:
-        add(f"sc_{p}", f"SC {puzzle_title(p)}", f"state checking accuracy, {p}", lambda e, p=p: e.get(p, "state_checking", "acc"))
+        add(f"sc_{p}", f"SC {puzzle_title(p)}", f"state checking accuracy, {p}", lambda e, p=p: e.get(p, STATE_CHECKING, ACC))
     for p in puzzles:
         add(f"st_{p}", f"ST {puzzle_title(p)}", f"state transition accuracy (strict), {p}",
-            lambda e, p=p: e.get(p, "state_transition", "acc"))
+            lambda e, p=p: e.get(p, STATE_TRANSITION, ACC))
     add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles",
-        lambda e: _mean([e.get(p, "state_checking", "acc") for p in puzzles]))
+        lambda e: _mean([e.get(p, STATE_CHECKING, ACC) for p in puzzles]))
     add("st_strict", "ST strict", "state transition accuracy, strict (child must stay solvable), mean over puzzles",
-        lambda e: _mean([e.get(p, "state_transition", "acc") for p in puzzles]))
+        lambda e: _mean([e.get(p, STATE_TRANSITION, ACC) for p in puzzles]))
     add("st_paper", "ST paper", "state transition accuracy, paper scoring, mean over puzzles",
-        lambda e: _mean([e.get(p, "state_transition", "acc_paper") for p in puzzles]))
-    for name, title in (("precision_unsolvable", "SC P"), ("recall_unsolvable", "SC R"), ("f1_unsolvable", "SC F1")):
+        lambda e: _mean([e.get(p, STATE_TRANSITION, ACC_PAPER) for p in puzzles]))
+    for name, title in ((PRECISION_UNSOLVABLE, "SC P"), (RECALL_UNSOLVABLE, "SC R"), (F1_UNSOLVABLE, "SC F1")):
         add(name, title, f"state checking {name.split('_')[0]} with unsolvable as positive, mean over puzzles",
-            lambda e, n=name: _mean([e.get(p, "state_checking", n) for p in puzzles]))
-    add("parse_error_rate", "Parse err", "share of unreadable answers over every SC and ST task (lower is better)",
-        lambda e: _mean([e.get(p, t, "parse_error_rate") for p in puzzles for t in ("state_checking", "state_transition")]),
+            lambda e, n=name: _mean([e.get(p, STATE_CHECKING, n) for p in puzzles]))
+    add(PARSE_ERROR_RATE, "Parse err", "share of unreadable answers over every SC and ST task (lower is better)",
+        lambda e: _mean([e.get(p, t, PARSE_ERROR_RATE) for p in puzzles for t in STATE_TASKS]),
         higher=False)
-    if any(e.get(p, "end_to_end", "acc") is not None for e in entries for p in puzzles):
-        add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", lambda e: _mean([e.get(p, "end_to_end", "acc") for p in puzzles]))
+    if any(e.get(p, END_TO_END, ACC) is not None for e in entries for p in puzzles):
+        add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", lambda e: _mean([e.get(p, END_TO_END, ACC) for p in puzzles]))
     return cols
 
 
@@ -167,7 +169,7 @@ def _breakdown_svg(entry: Entry, puzzles: list[str]) -> str:
         out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(puzzle_title(p))}</text>')
         x = float(left)
         for cat in TRANSITION_CATEGORIES:
-            v = entry.get(p, "state_transition", f"rate_{cat}")
+            v = entry.get(p, STATE_TRANSITION, rate_name(cat))
             if not v:
                 continue
             w = v * width
@@ -208,10 +210,10 @@ def page(entries: list[Entry], cols: list[Column], puzzles: list[str]) -> str:
     charts = []
     labels = [e.label for e in entries]
     for p in puzzles:
-        series = [("SC acc", "#3b6ea5", [e.get(p, "state_checking", "acc") for e in entries]),
-                  ("ST strict", "#4c9a2a", [e.get(p, "state_transition", "acc") for e in entries]),
-                  ("ST paper", "#a0c878", [e.get(p, "state_transition", "acc_paper") for e in entries]),
-                  ("parse errors", "#9a9a9a", [e.get(p, "state_transition", "parse_error_rate") for e in entries])]
+        series = [("SC acc", "#3b6ea5", [e.get(p, STATE_CHECKING, ACC) for e in entries]),
+                  ("ST strict", "#4c9a2a", [e.get(p, STATE_TRANSITION, ACC) for e in entries]),
+                  ("ST paper", "#a0c878", [e.get(p, STATE_TRANSITION, ACC_PAPER) for e in entries]),
+                  ("parse errors", "#9a9a9a", [e.get(p, STATE_TRANSITION, PARSE_ERROR_RATE) for e in entries])]
         charts.append(_bar_chart(f"{puzzle_title(p)}: accuracy (%) and ST parse-error rate", labels, series))
     breakdown = "".join(f"<figure><figcaption>{esc(e.label)}</figcaption>{_breakdown_svg(e, puzzles)}</figure>" for e in entries)
     return f"""<!DOCTYPE html>
@@ -234,7 +236,7 @@ def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
     """Write ``index.html``, ``leaderboard.md`` and ``leaderboard.json`` into ``out``; return their paths."""
     entries = collect(root)
     puzzles = puzzle_order()
-    puzzles = [p for p in puzzles if any(f"finereason_{p}_{t}" in e.results for e in entries for t in ("state_checking", "state_transition"))] or puzzles
+    puzzles = [p for p in puzzles if any(f"finereason_{p}_{t}" in e.results for e in entries for t in STATE_TASKS)] or puzzles
     cols = columns(entries, puzzles)
     order = next(c for c in cols if c.key == "st_strict").values
     ranked = sorted(range(len(entries)), key=lambda i: (order[i] is None, -(order[i] or 0.0), entries[i].label))

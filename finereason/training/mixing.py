@@ -34,7 +34,6 @@ PUZZLE_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
 MIX_COLUMNS = ("id", "prompt", "task", "puzzle", "label", "inputs", "outputs", "answer")
 QUESTION_COLUMNS = ("question", "query", "problem")
 ANSWER_COLUMNS = ("answer", "response", "solution")
-PUZZLE_TASKS = TASKS
 
 
 def test_configs() -> tuple[str, ...]:

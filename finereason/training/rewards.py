@@ -37,12 +37,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from finereason.aggregation import PARSE_ERROR_RATE, rate_name
 from finereason.answers import final_region, format_ok
 from finereason.scoring import score_row
-from finereason.verdict import TRANSITION_CATEGORIES
+from finereason.verdict import TRANSITION_CATEGORIES, Category
+from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 Reward = Callable[..., list]
-PUZZLE_TASKS = ("state_checking", "state_transition", "end_to_end")
+PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards judge (every FineReason task)
 MATH_TASK = "math"
 ROW_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
 REASONING_KEYS = ("reasoning_content", "reasoning", "thinking")  # parsed-out reasoning in a message
@@ -132,16 +134,18 @@ def _score_tasks(completions: list, kwargs: Mapping[str, Any], tasks: Iterable[s
             for row, c in zip(rows, completions)]
 
 
-def _log(kwargs: Mapping[str, Any], scores: list, prefix: str) -> None:
+def _log(kwargs: Mapping[str, Any], scores: list, task: str) -> None:
+    """Log ``finereason/<task>/parse_error_rate`` (and ``rate_<category>`` for state transition)."""
     log_metric = kwargs.get("log_metric")
     judged = [s for s in scores if s is not None]
     if log_metric is None or not judged:
         return
+    prefix = f"finereason/{task}"
     counts = Counter(s.verdict.category for s in judged)
-    log_metric(f"{prefix}/parse_error_rate", counts.get("parse_error", 0) / len(judged))
-    if prefix.endswith("state_transition"):
+    log_metric(f"{prefix}/{PARSE_ERROR_RATE}", counts.get(Category.PARSE_ERROR.value, 0) / len(judged))
+    if task == STATE_TRANSITION:
         for category in TRANSITION_CATEGORIES:
-            log_metric(f"{prefix}/rate_{category}", counts.get(category, 0) / len(judged))
+            log_metric(f"{prefix}/{rate_name(category)}", counts.get(category, 0) / len(judged))
 
 
 def _binary(scores: list) -> list:
@@ -150,8 +154,8 @@ def _binary(scores: list) -> list:
 
 def state_checking_reward(completions: list, *, starts_in_think: bool = False, **kwargs: Any) -> list:
     """1.0 for the right committed (A)/(B) choice on a state-checking row, else 0.0; ``None`` on other rows."""
-    scores = _score_tasks(completions, kwargs, ["state_checking"], starts_in_think)
-    _log(kwargs, scores, "finereason/state_checking")
+    scores = _score_tasks(completions, kwargs, [STATE_CHECKING], starts_in_think)
+    _log(kwargs, scores, STATE_CHECKING)
     return _binary(scores)
 
 
@@ -164,7 +168,7 @@ def state_transition_reward(partial_credit: Mapping[str, float] | None = None, *
     unknown = sorted(set(credit) - set(TRANSITION_CATEGORIES))
     if unknown:
         raise RewardConfigError(f"unknown state-transition categories in partial credit: {', '.join(unknown)}")
-    if credit.get("parse_error"):
+    if credit.get(Category.PARSE_ERROR.value):
         raise RewardConfigError("parse_error cannot earn partial credit: an unreadable answer or unfinished "
                                 "reasoning earns 0")
     for category, value in credit.items():
@@ -172,8 +176,8 @@ def state_transition_reward(partial_credit: Mapping[str, float] | None = None, *
             raise RewardConfigError(f"partial credit for {category} must be a number in [0, 1], got {value!r}")
 
     def reward(completions: list, **kwargs: Any) -> list:
-        scores = _score_tasks(completions, kwargs, ["state_transition"], starts_in_think)
-        _log(kwargs, scores, "finereason/state_transition")
+        scores = _score_tasks(completions, kwargs, [STATE_TRANSITION], starts_in_think)
+        _log(kwargs, scores, STATE_TRANSITION)
         return [None if s is None else 1.0 if s.verdict.correct else float(credit.get(s.verdict.category, 0.0))
                 for s in scores]
 
@@ -183,8 +187,8 @@ def state_transition_reward(partial_credit: Mapping[str, float] | None = None, *
 
 def end_to_end_reward(completions: list, *, starts_in_think: bool = False, **kwargs: Any) -> list:
     """1.0 when a proposed full solution satisfies every rule; ``None`` on other rows."""
-    scores = _score_tasks(completions, kwargs, ["end_to_end"], starts_in_think)
-    _log(kwargs, scores, "finereason/end_to_end")
+    scores = _score_tasks(completions, kwargs, [END_TO_END], starts_in_think)
+    _log(kwargs, scores, END_TO_END)
     return _binary(scores)
 
 
@@ -193,7 +197,7 @@ def puzzle_reward(completions: list, *, starts_in_think: bool = False, **kwargs:
     Logs each task's parse-error rate and every state-transition category's rate."""
     scores = _score_tasks(completions, kwargs, PUZZLE_TASKS, starts_in_think)
     for task in PUZZLE_TASKS:
-        _log(kwargs, [s if s is not None and s.task == task else None for s in scores], f"finereason/{task}")
+        _log(kwargs, [s if s is not None and s.task == task else None for s in scores], task)
     return _binary(scores)
 
 
@@ -540,19 +544,19 @@ def _bound(func: Callable[..., list], starts_in_think: bool) -> Reward:
 
 
 REGISTRY: dict[str, Callable[..., Reward]] = {
-    "state_checking": lambda starts_in_think=False, **_: _bound(state_checking_reward, starts_in_think),
-    "state_transition": lambda partial_credit=None, starts_in_think=False, **_:
+    STATE_CHECKING: lambda starts_in_think=False, **_: _bound(state_checking_reward, starts_in_think),
+    STATE_TRANSITION: lambda partial_credit=None, starts_in_think=False, **_:
         state_transition_reward(partial_credit, starts_in_think=starts_in_think),
-    "end_to_end": lambda starts_in_think=False, **_: _bound(end_to_end_reward, starts_in_think),
+    END_TO_END: lambda starts_in_think=False, **_: _bound(end_to_end_reward, starts_in_think),
     "puzzle": lambda starts_in_think=False, **_: _bound(puzzle_reward, starts_in_think),
     "format": lambda starts_in_think=False, **_: _bound(format_reward, starts_in_think),
     "math": lambda starts_in_think=False, **_: _bound(math_reward, starts_in_think),
 }
 
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "state_checking": ("task", "puzzle", "inputs", "outputs", "label"),
-    "state_transition": ("task", "puzzle", "inputs", "outputs", "label"),
-    "end_to_end": ("task", "puzzle", "inputs", "outputs"),
+    STATE_CHECKING: ("task", "puzzle", "inputs", "outputs", "label"),
+    STATE_TRANSITION: ("task", "puzzle", "inputs", "outputs", "label"),
+    END_TO_END: ("task", "puzzle", "inputs", "outputs"),
     "puzzle": ("task", "puzzle", "inputs", "outputs", "label"),
     "format": ("task",),
     "math": ("task", "answer"),

@@ -7,9 +7,9 @@
 """
 import evaluate
 
-from finereason import metric_modules  # the module, not the class: evaluate loads the first Metric class it finds
+from finereason import metric_modules, vocabulary  # modules, not classes: evaluate loads the first Metric class it finds
 
-_TASK = "end_to_end"
+_TASK = vocabulary.END_TO_END
 
 _DESCRIPTION = """\
 FineReason end-to-end solving (Chen et al., ACL 2025): the model solves a whole puzzle and its

@@ -7,9 +7,9 @@
 """
 import evaluate
 
-from finereason import metric_modules  # the module, not the class: evaluate loads the first Metric class it finds
+from finereason import metric_modules, vocabulary  # modules, not classes: evaluate loads the first Metric class it finds
 
-_TASK = "state_transition"
+_TASK = vocabulary.STATE_TRANSITION
 
 _DESCRIPTION = """\
 FineReason state transition (Chen et al., ACL 2025): given an intermediate state, the model
