@@ -10,39 +10,26 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from . import __version__
 from .atomic_io import UnsafeOutput, atomic_file, check_output
-from .engines import engine_names, engines, get_engine
-from .jsonl import iter_json_lines
-from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
-from .aggregation import category_counts, summarize
-from .verdict import ParseError, StateError, Undecided
-from .verifiers import MODES, is_solvable, verify_state_checking, verify_state_transition
+from .baselines import STRATEGIES
+from .engines import default_names, engine_names, engines, get_engine
+from .input_errors import InputError
+from .lm_eval_cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, run_lm_eval, tasks_dir
+from .official_files import OfficialDataError
+from .progress import progress_bar as _progress
+from .verifiers import MODES
 from .vocabulary import ORDERS, PAPER, STATE_TASKS
 
-EXIT_BAD_INPUT = 2       # every expected failure: bad file, bad value, I/O error (one line on stderr)
-EXIT_INTERRUPTED = 130   # Ctrl-C
 EXIT_BUG = 1             # anything else: a traceback and a "please report" line
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "CliError", "build_parser", "expected_failure", "main",
+           "run_lm_eval", "tasks_dir"]
 
 
 class CliError(Exception):
     """A user-facing error: printed as one line, exit code 2."""
-
-
-def _progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[Any]:
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the core runs without tqdm too
-        return items
-    return tqdm(items, total=total, desc=desc, unit="state", file=sys.stderr, disable=None, leave=False)
-
-
-def _read_jsonl(path: str, what: str) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-empty line; ``-`` reads standard input. Unreadable,
-    non-UTF-8, invalid or too deeply nested input raises :class:`CliError` naming the file and line."""
-    return iter_json_lines(path, what, CliError)
 
 
 @contextlib.contextmanager
@@ -58,51 +45,26 @@ def _writing(path: str | None) -> Iterator[Any]:
         raise CliError(f"cannot write {path}: {err.strerror or err}") from None
 
 
-def _oracle(engine: Any, puzzle: Any, state: Any) -> bool | None:
-    """The oracle's verdict, ``None`` when it ran out of its work budget (undecided)."""
-    try:
-        return is_solvable(engine, puzzle, state)
-    except Undecided:
-        return None
+def _report_stream(out: str | None) -> Any:
+    """Where a summary goes: stderr when the verdict lines go to stdout, else stdout."""
+    return sys.stderr if out in (None, "-") else sys.stdout
 
 
 # ------------------------------------------------------------------ check-official
 def cmd_check_official(args: argparse.Namespace) -> int:
-    files = find_state_files(args.src)
-    rows = []
-    total_ok = total = 0
-    undecided = 0
-    for path in files:
-        engine = engine_for_file(path)
-        records = read_records(path)
-        if not records:
-            raise CliError(f"{path}: no states (an empty file)")
-        start = time.perf_counter()
-        agree = child_ok = n_solvable = ok = 0
-        children = 0
-        for _, item in _progress(iter_items(path), len(records), engine.name):
-            ours = _oracle(engine, item.puzzle, item.current)
-            label_ok = ours is not None and (item.solvable is None or ours == item.solvable)
-            child_good = item.unsolvable_child is None or _oracle(engine, item.puzzle, item.unsolvable_child) is False
-            undecided += ours is None
-            agree += label_ok
-            n_solvable += ours is True
-            children += item.unsolvable_child is not None
-            child_ok += item.unsolvable_child is not None and child_good
-            ok += label_ok and child_good
-        seconds = time.perf_counter() - start
-        rows.append((engine.name, len(records), agree, n_solvable, child_ok, children, seconds))
-        total_ok += ok
-        total += len(records)
+    from .official_check import check_official
+
+    check = check_official(args.src, progress=_progress)
     header = f"{'puzzle':<16}{'states':>8}{'labels agree':>14}{'solvable':>10}{'children unsolvable':>21}{'seconds':>9}"
     print(header)
     print("-" * len(header))
-    for name, n, agree, solv, cok, ch, sec in rows:
-        print(f"{name:<16}{n:>8}{f'{agree}/{n}':>14}{solv:>10}{f'{cok}/{ch}':>21}{sec:>9.2f}")
-    if undecided:
-        print(f"undecided: {undecided} states (the oracle's work budget ran out; counted as disagreeing)")
-    print(f"agreement: {total_ok}/{total}")
-    return 0 if total_ok == total else 1
+    for f in check.files:
+        print(f"{f.puzzle:<16}{f.states:>8}{f'{f.labels_agree}/{f.states}':>14}{f.solvable:>10}"
+              f"{f'{f.children_unsolvable}/{f.children}':>21}{f.seconds:>9.2f}")
+    if check.undecided:
+        print(f"undecided: {check.undecided} states (the oracle's work budget ran out; counted as disagreeing)")
+    print(f"agreement: {check.agreeing}/{check.states}")
+    return 0 if check.ok else 1
 
 
 # ------------------------------------------------------------------ score
@@ -111,45 +73,23 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _score_data(args)
     if args.official is None or args.task is None:
         raise CliError("score needs --official FILE --task TASK, or --data DIR --config NAME")
+    if args.process:
+        raise CliError("--process needs --data DIR and an end_to_end --config")
     check_output(args.out, [("--responses", args.responses), ("--official", args.official)])
-    engine = engine_for_file(args.official)
-    items = [item for _, item in iter_items(args.official)]
-    responses = []
-    seen: set[int] = set()
-    for lineno, obj in _read_jsonl(args.responses, "responses"):
-        if not isinstance(obj, dict) or "index" not in obj or "response" not in obj:
-            raise CliError(f"{args.responses}:{lineno}: expected {{\"index\": i, \"response\": \"...\"}}")
-        index, text = obj["index"], obj["response"]
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(items):
-            raise CliError(f"{args.responses}:{lineno}: index {index!r} is not a line of {args.official} (0..{len(items) - 1})")
-        if index in seen:
-            raise CliError(f"{args.responses}:{lineno}: index {index} appears twice")
-        if not isinstance(text, str):
-            text = "" if text is None else str(text)
-        seen.add(index)
-        responses.append((index, text))
-    if not responses:
-        raise CliError(f"{args.responses}: no responses")
-    verdicts, truths = [], []
+    from .response_scoring import official_metrics, read_official_batch, score_official, verdict_counts
+
+    batch = read_official_batch(args.official, args.task, args.responses)
+    scored = []
     with _writing(args.out) as out:
-        for index, text in _progress(responses, len(responses), f"scoring {engine.name}"):
-            item = items[index]
-            truth = _oracle(engine, item.puzzle, item.current)
-            if args.task == "state_checking":
-                verdict = verify_state_checking(engine, item, text, solvable=truth, starts_in_think=args.starts_in_think)
-            else:
-                verdict = verify_state_transition(engine, item, text, args.mode, solvable=truth,
-                                                  starts_in_think=args.starts_in_think)
-            verdicts.append(verdict)
-            truths.append(truth)
-            out.write(json.dumps({"index": index, "correct": verdict.correct, "category": verdict.category,
-                                  "reasons": list(verdict.reasons)}) + "\n")
-    metrics = summarize(args.task, verdicts, truths)
-    report = sys.stderr if args.out in (None, "-") else sys.stdout
+        for response in score_official(batch, mode=args.mode, starts_in_think=args.starts_in_think, progress=_progress):
+            scored.append(response)
+            out.write(json.dumps(response.line()) + "\n")
+    metrics = official_metrics(args.task, scored)
+    report = _report_stream(args.out)
     mode = f" ({args.mode} mode)" if args.task == "state_transition" else ""
-    print(f"{engine.name} {args.task}{mode}: {len(verdicts)} responses", file=report)
+    print(f"{batch.engine.name} {args.task}{mode}: {len(scored)} responses", file=report)
     print(f"accuracy: {metrics['acc']:.4f}", file=report)
-    for category, count in category_counts(verdicts).items():
+    for category, count in verdict_counts(scored).items():
         print(f"  {category:<22}{count:>6}", file=report)
     if args.task == "state_checking":
         print(f"precision (unsolvable): {metrics['precision_unsolvable']:.4f}", file=report)
@@ -164,176 +104,56 @@ def _score_data(args: argparse.Namespace) -> int:
         raise CliError(f"--data needs --config NAME (e.g. {engine_names()[0]}_state_transition)")
     check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
-    from .datafolder import DataFolderError, open_data_folder
-    from .scoring import aggregate, score_row
+    from .datafolder import DataFolderError
+    from .response_scoring import config_metrics, process_metrics, read_config_rows, score_config
 
     try:  # checks paths, fingerprints, schema and duplicate ids before any row is trusted
-        folder = open_data_folder(Path(args.data))
-        rows = {row["id"]: row for row in folder.read_table(args.config).to_pylist()}
+        rows = read_config_rows(args.data, args.config)
     except DataFolderError as err:
         raise CliError(str(err)) from None
-    scores, seen = [], set()
+    scores = score_config(rows, args.responses, data=args.data, config=args.config,
+                          starts_in_think=args.starts_in_think, process=args.process)
+    scored = []
     with _writing(args.out) as out:
-        for lineno, obj in _read_jsonl(args.responses, "responses"):
-            if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
-                raise CliError(f"{args.responses}:{lineno}: expected {{\"id\": ..., \"response\": \"...\"}}")
-            rid = str(obj["id"])
-            if rid not in rows:
-                raise CliError(f"{args.responses}:{lineno}: id {rid!r} is not a row of {args.config}")
-            if rid in seen:
-                raise CliError(f"{args.responses}:{lineno}: id {rid!r} appears twice")
-            seen.add(rid)
-            try:
-                text = obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or "")
-                score = score_row(rows[rid], text, starts_in_think=args.starts_in_think)
-            except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
-                raise CliError(f"{args.data}: config {args.config}, row {rid!r} cannot be scored: {err}") from None
-            scores.append(score)
-            line = {"id": rid, "correct": score.verdict.correct, "category": score.verdict.category,
-                    "reasons": list(score.verdict.reasons)}
-            if score.paper is not None:
-                line["correct_paper"] = score.paper.correct
-                line["category_paper"] = score.paper.category
-            out.write(json.dumps(line) + "\n")
-        if not scores:
-            raise CliError(f"{args.responses}: no responses")
-    metrics = aggregate(scores)
-    report = sys.stderr if args.out in (None, "-") else sys.stdout
-    print(f"{args.config}: {len(scores)} responses", file=report)
+        for response in scores:
+            scored.append(response)
+            out.write(json.dumps(response.line()) + "\n")
+    metrics = config_metrics(scored)
+    report = _report_stream(args.out)
+    print(f"{args.config}: {len(scored)} responses", file=report)
     for name, value in metrics.items():
         if name != "n":
+            print(f"  {name:<28}{value:.4f}", file=report)
+    if args.process:
+        for name, value in process_metrics(scored).items():
             print(f"  {name:<28}{value:.4f}", file=report)
     return 0
 
 
-# ------------------------------------------------------------------ eval (lm-eval wrapper)
-def tasks_dir() -> Path:
-    """The folder to pass to ``lm_eval --include_path`` (shipped inside the package)."""
-    from importlib import resources
-
-    return Path(str(resources.files("finereason.lm_eval_tasks")))
-
-
-def run_lm_eval(argv: list[str]) -> int:
-    """``finereason eval ...``: lm-eval's own CLI with our tasks and baseline models added."""
-    try:
-        from . import lm_eval_models  # noqa: F401  (registers finereason-* models)
-        from lm_eval.__main__ import cli_evaluate
-    except ImportError as err:
-        print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    args = list(argv)
-    if not any(a == "--include_path" or a.startswith("--include_path=") for a in args) and args[:1] not in (["-h"], ["--help"]):
-        args += ["--include_path", str(tasks_dir())]
-    saved = sys.argv
-    sys.argv = ["lm_eval", *args]
-    try:
-        with _redacted_output():
-            cli_evaluate()
-    except SystemExit as exc:
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    except KeyboardInterrupt:
-        print("finereason: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except (OSError, ValueError, KeyError) as err:  # bad model_args, missing files, unknown tasks
-        from .redact import redact
-
-        print(f"finereason: error: {type(err).__name__}: {redact(str(err).splitlines()[0]) if str(err) else ''}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    finally:
-        sys.argv = saved
-    return 0
-
-
-class _RedactingStream:
-    """A text stream that redacts credentials from each write (lm-eval prints ``model_args`` verbatim)."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    def write(self, text: str) -> int:
-        from .redact import redact
-
-        return self._stream.write(redact(text))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-
-@contextlib.contextmanager
-def _redacted_output() -> Iterator[None]:
-    """Redact credentials from stdout and every log record while lm-eval runs."""
-    import logging
-
-    from .redact import RedactingFilter
-
-    make_record = logging.getLogRecordFactory()
-    scrub = RedactingFilter()
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = make_record(*args, **kwargs)
-        scrub.filter(record)
-        return record
-
-    stdout = sys.stdout
-    logging.setLogRecordFactory(factory)
-    sys.stdout = _RedactingStream(stdout)
-    try:
-        yield
-    finally:
-        sys.stdout = stdout
-        logging.setLogRecordFactory(make_record)
-
-
+# ------------------------------------------------------------------ baselines (the main job)
 def cmd_baselines(args: argparse.Namespace) -> int:
     """The main job: build the default benchmark if absent, run the baseline models through lm-eval,
     print the summary table and write the plots."""
-    import os
-
     _builders()
     try:
-        from .lm_eval_models import our_tasks_only
-        from .report import build_report
+        from . import lm_eval_models, report  # noqa: F401
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .data_sources import ensure_default_build
-
-    if args.data:
-        data = Path(args.data)
-        if not (data / "README.md").is_file():
-            print(f"building the default benchmark into {data} ...", file=sys.stderr)
-            if cmd_build(argparse.Namespace(out=str(data), seed=0, per_task=500, train_size=0, e2e_size=100, puzzles=None,
-                                            num_proc=args.num_proc, order="paper", tot_csv=None, overwrite=False)):
-                return 1
-    elif os.environ.get("FINEREASON_DATA_DIR"):
-        data = Path(os.environ["FINEREASON_DATA_DIR"])
-    else:
-        data = ensure_default_build()
-    out = Path(args.out)
-    runs = out / "runs"
-    saved = {k: os.environ.get(k) for k in ("FINEREASON_DATA_DIR", "HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")}
-    os.environ.update({"FINEREASON_DATA_DIR": str(data.resolve()), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"})
-    try:
-        for model in args.models:
-            extra = ["--limit", str(args.limit)] if args.limit else []
-            with our_tasks_only():
-                code = run_lm_eval(["--model", f"finereason-{model}", "--tasks", args.tasks, "--output_path", str(runs),
-                                    "--log_samples", *extra])
-            if code:
-                return code
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    from .main_job import baselines_data, default_build_config, run_baselines
     from .report import ReportError
 
+    if args.data and not (Path(args.data) / "README.md").is_file():
+        print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
+        _run_build(default_build_config(Path(args.data), args.num_proc))
+    data = baselines_data(args.data)
+    out = Path(args.out)
     try:
-        report = build_report([runs], out)
+        done = run_baselines(data, out, args.models, args.tasks, args.limit)
     except ReportError as err:
         raise CliError(str(err)) from None
-    print(report.markdown)
+    if done.code:
+        return done.code
+    print(done.report.markdown)
     print(f"report and plots written to {out.resolve()}", file=sys.stderr)
     return 0
 
@@ -347,87 +167,44 @@ def cmd_tasks_dir(args: argparse.Namespace) -> int:
 def cmd_label(args: argparse.Namespace) -> int:
     """``label``: ``{"solvable": bool}`` per state; ``{"solvable": null, "undecided": why}`` when the
     oracle's work budget runs out (exit 1 then, after writing every line)."""
+    from .state_labels import label_counts, label_states, read_states
+
     try:
         engine = get_engine(args.puzzle)
     except KeyError as err:
         raise CliError(err.args[0]) from None
     check_output(args.out, [("--input", args.input)])
-    solvable = total = undecided = 0
-    lines = list(_read_jsonl(args.input, "state"))
-    if not lines:
-        raise CliError(f"{args.input}: no states")
+    states = read_states(args.input)
+    labels = []
     with _writing(args.out) as out:
-        for lineno, obj in _progress(lines, len(lines), f"labelling {engine.name}"):
-            try:
-                puzzle, state = engine.from_input(obj)
-            except (StateError, ParseError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
-                raise CliError(f"{args.input}:{lineno}: not a {engine.name} state: {err}") from None
-            try:
-                line: dict[str, Any] = {"solvable": is_solvable(engine, puzzle, state)}
-            except Undecided as err:
-                line = {"solvable": None, "undecided": str(err)}
-                undecided += 1
-            solvable += line["solvable"] is True
-            total += 1
+        for line in label_states(engine, states, source=args.input, progress=_progress):
+            labels.append(line)
             out.write(json.dumps(line) + "\n")
-    report = sys.stderr if args.out in (None, "-") else sys.stdout
-    print(f"solvable: {solvable}/{total}" + (f" ({undecided} undecided)" if undecided else ""), file=report)
-    return 1 if undecided else 0
+    counts = label_counts(labels)
+    undecided = f" ({counts['undecided']} undecided)" if counts["undecided"] else ""
+    print(f"solvable: {counts['solvable']}/{counts['total']}{undecided}", file=_report_stream(args.out))
+    return 1 if counts["undecided"] else 0
 
 
 # ------------------------------------------------------------------ plan-check
-def _plan_task(cache: dict, domain: str, problem: str, where: str) -> Any:
-    """The planning task of a (domain, problem) pair of PDDL paths, read once per pair."""
-    from .planning import PDDLError, Task, read_domain, read_problem
-
-    key = (domain, problem)
-    if key not in cache:
-        try:
-            cache[key] = Task(read_domain(domain), read_problem(problem))
-        except (PDDLError, OSError, UnicodeDecodeError) as err:
-            message = f"{err.filename}: {err.strerror or err}" if isinstance(err, OSError) else str(err)
-            raise CliError(f"{where}: {message}") from None
-    return cache[key]
-
-
 def cmd_plan_check(args: argparse.Namespace) -> int:
     """``plan-check``: ``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with
     ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
-    from .planning import check_plan, plan
+    from .planning.check_file import check_max_nodes, check_plans, plan_counts, read_plan_requests
 
-    if args.max_nodes < 1:
-        raise CliError(f"--max-nodes must be a positive number of search nodes, got {args.max_nodes}")
+    check_max_nodes(args.max_nodes)
     check_output(args.out, [("--input", args.input)])
-    tasks: dict = {}
-    rows = []
-    for lineno, obj in _read_jsonl(args.input, "plan"):
-        where = f"{args.input}:{lineno}"
-        if not isinstance(obj, dict) or not all(isinstance(obj.get(k), str) for k in ("domain", "problem")) \
-                or "plan" not in obj:
-            raise CliError(f'{where}: expected {{"domain": PDDL path, "problem": PDDL path, "plan": text}}')
-        rows.append((_plan_task(tasks, obj["domain"], obj["problem"], where), obj["plan"]))
-    if not rows:
-        raise CliError(f"{args.input}: no plans")
-    optimal: dict[int, Any] = {}
-    valid = undecided = 0
+    requests = read_plan_requests(args.input)
+    lines = []
     with _writing(args.out) as out:
-        for task, text in _progress(rows, len(rows), "checking plans"):
-            verdict = check_plan(task, text)
-            line: dict[str, Any] = {"valid": verdict.valid, "reasons": list(verdict.reasons)}
-            if args.optimal:
-                if id(task) not in optimal:
-                    optimal[id(task)] = plan(task, max_nodes=args.max_nodes)
-                result = optimal[id(task)]
-                line["optimal_length"] = result.length
-                if result.status == "undecided":
-                    line["undecided"] = f"no plan found within {args.max_nodes} search states"
-                    undecided += 1
-            valid += verdict.valid
+        for line in check_plans(requests, optimal=args.optimal, max_nodes=args.max_nodes, progress=_progress):
+            lines.append(line)
             out.write(json.dumps(line) + "\n")
-        out.write(f"valid: {valid}/{len(rows)}\n")
-    if undecided:
-        print(f"optimal length undecided for {undecided} plan(s): raise --max-nodes", file=sys.stderr)
-    return 1 if undecided else 0
+        counts = plan_counts(lines)
+        out.write(f"valid: {counts['valid']}/{counts['total']}\n")
+    if counts["undecided"]:
+        print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
+    return 1 if counts["undecided"] else 0
 
 
 def _builders():
@@ -453,9 +230,9 @@ def _as_cli_error(fn):
 
 def cmd_build(args: argparse.Namespace) -> int:
     _builders()
-    from .dataset_builders.build import BuildConfig, build, source_option_names
+    from .dataset_builders.build import BuildConfig, source_option_names
 
-    puzzles = tuple(engine_names())
+    puzzles = tuple(default_names())
     if args.puzzles is not None:
         puzzles = tuple(p.strip() for chunk in args.puzzles for p in chunk.split(","))
         if not puzzles or "" in puzzles:
@@ -467,6 +244,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         source_options=tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None)),
         shard=_shard(getattr(args, "shard", None)),
     )
+    _run_build(config)
+    return 0
+
+
+def _run_build(config: Any) -> None:
+    """Build ``config`` (a ``BuildConfig``) and print what was built."""
+    from .dataset_builders.build import build
+
     start = time.perf_counter()
     report = _as_cli_error(lambda: build(config))
     for name, count in report["configs"].items():
@@ -478,7 +263,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     shard = f" (shard {report['shard'][0]}/{report['shard'][1]}; combine with merge-shards)" if report.get("shard") else ""
     print(f"built {sum(report['configs'].values())} rows in {len(report['configs'])} configs into {report['out']}{shard} "
           f"in {time.perf_counter() - start:.1f} s")
-    return 0
 
 
 def _shard(text: str | None) -> tuple[int, int]:
@@ -799,6 +583,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="JSON Lines verdicts (default: stdout)")
     p.add_argument("--starts-in-think", action="store_true",
                    help="the prompts already opened <think> (R1-distill-style templates): a response without </think> is unfinished")
+    p.add_argument("--process", action="store_true",
+                   help="with --data and an end_to_end config: also judge the steps each answer shows (first invalid "
+                        "step, first dead end) and print the process_* metrics")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("label", help="label states as solvable or not with the exact oracle")
@@ -821,7 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-task", type=int, default=500, help="items per state-checking / state-transition config (default 500)")
     p.add_argument("--train-size", type=int, default=10_000, help="items in the train config (default 10000; 0 for none)")
     p.add_argument("--e2e-size", type=int, default=100, help="items per end-to-end config (default 100)")
-    p.add_argument("--puzzles", nargs="+", help=f"subset of {' '.join(engine_names())} (default: all)")
+    p.add_argument("--puzzles", nargs="+", help=f"subset of {' '.join(engine_names())} (default: {' '.join(default_names())})")
     p.add_argument("--num-proc", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--order", default=PAPER, choices=ORDERS, help=f"tree branching order (default {PAPER})")
     seen: set[str] = set()
@@ -860,7 +647,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("baselines", help="main job: evaluate the baseline models on the default benchmark and report")
     p.add_argument("--data", help="dataset folder (built here when absent; default: FINEREASON_DATA_DIR or the cached default build)")
     p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md and plots go")
-    p.add_argument("--models", nargs="+", default=["oracle", "random", "shallow"], choices=("oracle", "random", "shallow"))
+    p.add_argument("--models", nargs="+", default=list(STRATEGIES), choices=STRATEGIES)
     p.add_argument("--tasks", default="finereason,finereason_end_to_end", help="lm-eval tasks or groups")
     p.add_argument("--limit", type=int, help="documents per task (default: all)")
     p.add_argument("--num-proc", type=int, default=2, help="processes for a build (default 2)")
@@ -959,7 +746,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def expected_failure(err: BaseException) -> str | None:
     """The one-line message of an expected failure (bad input, bad value, I/O error), or ``None``
     for anything else, which is a bug and gets a traceback."""
-    if isinstance(err, (CliError, OfficialDataError, UnsafeOutput)):
+    if isinstance(err, (CliError, InputError, OfficialDataError, UnsafeOutput)):
         return str(err).splitlines()[0] if str(err) else type(err).__name__
     if isinstance(err, KeyError) and err.args and str(err.args[0]).startswith("unknown "):
         return str(err.args[0])  # get_engine and friends: "unknown puzzle 'x' (known: ...)"

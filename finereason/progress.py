@@ -1,0 +1,26 @@
+"""Progress reporting for long library work: a library function takes a ``progress`` callable
+``(items, total, description) -> items`` and iterates what it returns; the command line passes
+:func:`progress_bar`, tests and quiet callers the default :func:`no_progress`."""
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, Iterable
+
+Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
+
+
+def no_progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[Any]:
+    """``items`` unchanged (no progress shown)."""
+    return items
+
+
+def progress_bar(items: Iterable[Any], total: int | None, desc: str) -> Iterable[Any]:
+    """``items`` behind a tqdm bar on standard error (off when it is not a terminal, or without tqdm)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the core runs without tqdm too
+        return items
+    return tqdm(items, total=total, desc=desc, unit="state", file=sys.stderr, disable=None, leave=False)
+
+
+__all__ = ["Progress", "no_progress", "progress_bar"]
