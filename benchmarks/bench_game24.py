@@ -55,7 +55,7 @@ def baseline_solvable(puzzle: Game24Puzzle, state: State) -> bool:
 # ---------------------------------------------------------------- inputs
 def official_states(shared: Path) -> list[tuple[Game24Puzzle, State]]:
     engine = Game24Engine()
-    path = shared / "finereason_official" / "game24_states_sample.jsonl"
+    path = shared / "finereason_official" / f"{Game24Engine.official_name}_states_sample.jsonl"
     with open(path, encoding="utf-8") as fh:
         items = [engine.item_from_official(json.loads(line)) for line in fh if line.strip()]
     return [(item.puzzle, item.current) for item in items]
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     sets = {
-        "official game24 states sample": lambda: official_states(args.shared),
+        f"official {Game24Engine.official_name} states sample": lambda: official_states(args.shared),
         "all 1820 multisets of 1..13": all_multisets,
     }
     print(banner(f"best of {args.repeat}", "cold oracle cache"))

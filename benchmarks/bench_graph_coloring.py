@@ -42,6 +42,7 @@ from harness import (  # noqa: E402
 DIMACS_NAMES = ("myciel3", "myciel4", "myciel5", "queen5_5", "queen6_6", "queen7_7", "huck", "jean", "david",
                 "anna", "homer", "games120", "miles250", "miles500", "miles1000", "mulsol.i.1", "zeroin.i.1")
 Item = tuple[GraphColoringPuzzle, tuple[int, ...]]
+NAME, OFFICIAL = GraphColoringEngine.name, GraphColoringEngine.official_name  # ../shared/<name>/: reference graphs
 
 
 # ---------------------------------------------------------------- the baseline
@@ -88,7 +89,7 @@ def read_jsonl(path: Path) -> list[dict]:
 
 def official_states(shared: Path) -> list[Item]:
     engine = GraphColoringEngine()
-    records = read_jsonl(shared / "finereason_official/graphcoloring_states_sample.jsonl")
+    records = read_jsonl(shared / "finereason_official" / f"{OFFICIAL}_states_sample.jsonl")
     items = [engine.item_from_official(r) for r in records]
     return [(item.puzzle, item.current) for item in items]
 
@@ -98,7 +99,7 @@ def tight_states(shared: Path, seed: int, per_graph: int = 6) -> list[Item]:
     engine = GraphColoringEngine()
     rng = random.Random(seed)
     items: list[Item] = []
-    for record in read_jsonl(shared / "finereason_official/graphcoloring_questions.jsonl"):
+    for record in read_jsonl(shared / "finereason_official" / f"{OFFICIAL}_questions.jsonl"):
         graph = engine.puzzle_from_official(record)
         puzzle = GraphColoringPuzzle(graph.adjacency, chromatic_number(graph))
         for _ in range(per_graph):
@@ -120,7 +121,7 @@ def print_solvable(row: Row) -> None:
 
 def bench_states(args: argparse.Namespace) -> int:
     sets = {
-        "official graphcoloring states": lambda: official_states(args.shared),
+        f"official {OFFICIAL} states": lambda: official_states(args.shared),
         f"tight (k = chi, seed {args.seed})": lambda: tight_states(args.shared, args.seed),
     }
     disagreements = compare(sets, GraphColoringEngine().is_solvable,
@@ -132,7 +133,7 @@ def bench_states(args: argparse.Namespace) -> int:
 
 
 def bench_chromatic(args: argparse.Namespace) -> int:
-    table = args.shared / "graph_coloring/chromatic_numbers.csv"
+    table = args.shared / NAME / "chromatic_numbers.csv"
     if not table.exists():
         print(f"chromatic numbers skipped: {table} is absent")
         return 0
@@ -147,7 +148,7 @@ def bench_chromatic(args: argparse.Namespace) -> int:
         if row is None:
             print(f"{name:<14} skipped: no row in the table")
             continue
-        adjacency = read_dimacs(args.shared / "graph_coloring" / row["file"])
+        adjacency = read_dimacs(args.shared / NAME / row["file"])
         start = time.perf_counter()
         chi = chromatic_number(adjacency)
         seconds = time.perf_counter() - start

@@ -39,6 +39,14 @@ BOTH_OPTIONS = (re.compile(r"\(\s*A\s*\)|\bA\)"), re.compile(r"\(\s*B\s*\)|\bB\)
 
 
 # ------------------------------------------------------------------ data: one number left
+def puzzle_title() -> str:
+    """The display title of the puzzle this benchmark trains on."""
+    from finereason.domains.game_of_24.engine import Game24Engine
+    from finereason.engines import get_engine
+
+    return get_engine(Game24Engine.name).title
+
+
 def easiest_rows(n: int, seed: int) -> list[dict]:
     """``n`` Game-of-24 state-checking rows (train schema) whose state has one expression left,
     alternating solvable (the last move makes 24) and unsolvable (another last move)."""
@@ -46,8 +54,9 @@ def easiest_rows(n: int, seed: int) -> list[dict]:
     from finereason.engines import get_engine
     from finereason.sampling import make_item, moves, solution_path
     from finereason.domains.game_of_24 import source as game24
+    from finereason.domains.game_of_24.engine import Game24Engine
 
-    engine = get_engine("game_of_24")
+    engine = get_engine(Game24Engine.name)
     rng = random.Random(seed)
     sources = game24.puzzles()
     rng.shuffle(sources)
@@ -199,7 +208,7 @@ def plot(curve: list[dict], path: Path) -> None:
     ax.set_xlabel("GRPO step")
     ax.set_ylabel("mean reward")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title("Tiny model, Game-of-24 states with one number left")
+    ax.set_title(f"Tiny model, {puzzle_title()} states with one number left")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -236,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.perf_counter() - start:.0f} s)")
     rows = easiest_rows(args.rows, args.seed)
     labels = [r["label"] for r in rows]
-    print(f"training states: {len(rows)} Game-of-24 states with one number left "
+    print(f"training states: {len(rows)} {puzzle_title()} states with one number left "
           f"({labels.count('Solvable')} solvable, {labels.count('Unsolvable')} unsolvable)")
     curve, seen = train(model_dir, out, rows, args)
     seconds = time.perf_counter() - start

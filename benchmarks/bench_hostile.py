@@ -19,14 +19,13 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests"), str(HERE)]
 
 from finereason import arith  # noqa: E402
-from finereason.engines import get_engine  # noqa: E402
-from finereason.domains.game_of_24.engine import Game24Puzzle  # noqa: E402
+from finereason.engines import default_names, get_engine  # noqa: E402
+from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle  # noqa: E402
 from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition  # noqa: E402
 from harness import SHARED  # noqa: E402
 from hostile import hostile_responses  # noqa: E402
 
 OFFICIAL = SHARED / "finereason_official"
-FILES = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 
 
 def worst(fn, repeats: int = 3) -> float:
@@ -58,7 +57,7 @@ def failing(call) -> None:
 
 def readers() -> float:
     """Time the Game-of-24 readers on oversized text against one marker scan; the worst ratio."""
-    engine, puzzle = get_engine("game_of_24"), Game24Puzzle((1, 2, 4, 7))
+    engine, puzzle = get_engine(Game24Engine.name), Game24Puzzle((1, 2, 4, 7))
     print(f"{'text':<26}{'reader':<22}{'ms':>8}{'scan ms':>9}{'ratio':>7}")
     worst_ratio = 0.0
     for name, text in SIZES.items():
@@ -82,9 +81,9 @@ def readers() -> float:
 def main() -> None:
     print(f"{'puzzle':<16}{'response':<18}{'ST ms':>8}{'SC ms':>8}{'E2E ms':>8}  category")
     slowest = 0.0
-    for name, official in FILES.items():
+    for name in default_names():
         engine = get_engine(name)
-        record = json.loads((OFFICIAL / f"{official}_states_sample.jsonl").read_text().splitlines()[0])
+        record = json.loads((OFFICIAL / f"{engine.official_name}_states_sample.jsonl").read_text().splitlines()[0])
         item = engine.item_from_official(record)
         cases = {"(baseline)": "Next state: " + engine.render(item.puzzle, item.current), **hostile_responses()}
         for label, text in cases.items():

@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from harness import banner  # noqa: E402
 
-DOMAINS = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 BAR_MS = 5.0
 
 
@@ -46,7 +45,7 @@ def main() -> int:
 
     from finereason.asp.arc import lm_eval_generator
     from finereason.baselines import oracle, random_answer
-    from finereason.engines import get_engine
+    from finereason.engines import default_names, get_engine
     from finereason.scoring import row_puzzle
     from finereason.loop import load_rows, run_condition
     from finereason.verifiers import verify_end_to_end
@@ -63,7 +62,7 @@ def main() -> int:
               "| overhead / verifier | one dialog at a time: overhead ms/round |")
         print("|---|---|---|---|---|---|---|")
         worst = 0.0
-        for domain in DOMAINS:
+        for domain in default_names():  # what the default build above holds
             rows, _ = load_rows(domain, data, args.per_domain)
             script = {}
             for row in rows:

@@ -123,7 +123,9 @@ def main() -> int:
         print(f"skipped: {args.official}/prompting.py is absent; fetch the official release "
               "(github.com/DAMO-NLP-SG/FineReason) and pass --official DIR")
         return 0
-    states_file = args.shared / "finereason_official" / "sudoku_states_sample.jsonl"
+    from finereason.domains.sudoku.engine import SudokuEngine  # the official checker compared here is Sudoku's
+
+    states_file = args.shared / "finereason_official" / f"{SudokuEngine.official_name}_states_sample.jsonl"
     if not states_file.exists():
         print(f"skipped: {states_file} is absent")
         return 0
@@ -132,7 +134,7 @@ def main() -> int:
     from finereason.verifiers import _cached_solvable, verify_state_transition
 
     prompter_class = load_official(args.official)
-    engine = get_engine("sudoku")
+    engine = get_engine(SudokuEngine.name)
     records = [json.loads(line) for line in states_file.read_text().splitlines() if line.strip()]
     items = [engine.item_from_official(r) for r in records]
     prompters = []
@@ -155,7 +157,7 @@ def main() -> int:
                     for i, text in pairs]
         return run
 
-    print(banner(f"{len(pairs)} Sudoku state-transition responses over {len(items)} official states"))
+    print(banner(f"{len(pairs)} {engine.title} state-transition responses over {len(items)} official states"))
     official_rate = _rate(official, len(pairs), args.repeat)
     paper_rate = _rate(ours("paper"), len(pairs), args.repeat)
     strict_rate = _rate(ours("strict"), len(pairs), args.repeat, setup=_cached_solvable.cache_clear)

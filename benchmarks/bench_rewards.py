@@ -79,8 +79,9 @@ def crafted(args: argparse.Namespace) -> None:
     from rewards import get_rewards
 
     from finereason.baselines import oracle
+    from finereason.engines import default_names
 
-    configs = [f"{p}_{t}" for p in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+    configs = [f"{p}_{t}" for p in default_names()
                for t in ("state_checking", "state_transition", "end_to_end")]
     built = built_rows(args.data, configs, ["--per-task", "4", "--e2e-size", "1", "--train-size", "0"])
     rows = [next(r for r in built if f"{r['puzzle']}_{r['task']}" == c) for c in configs]

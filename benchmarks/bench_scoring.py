@@ -24,18 +24,19 @@ from harness import built_rows  # noqa: E402
 
 def main() -> None:
     from finereason.baselines import oracle, random_answer
-    from finereason.engines import get_engine
+    from finereason.domains.sudoku import DOMAIN as SUDOKU
+    from finereason.engines import default_names, get_engine
     from finereason.scoring import aggregate, row_item, score_row
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="a built dataset folder (default: build one)")
     parser.add_argument("--n", type=int, default=10_000)
     args = parser.parse_args()
-    configs = [f"{p}_state_transition" for p in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")]
+    configs = [f"{p}_state_transition" for p in default_names()]
     rows = built_rows(args.data, configs, ["--per-task", "250", "--train-size", "0", "--e2e-size", "0", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 1), lambda r: "I think the next state is unclear."]
     pairs = [(row, answers[i % 3](row)) for i, row in zip(range(args.n), itertools.cycle(rows))]
-    empty = max(sum(1 for v in row_item(r).current if v == 0) for r, _ in pairs if r["puzzle"] == "sudoku")
+    empty = max(sum(1 for v in row_item(r).current if v == 0) for r, _ in pairs if r["puzzle"] == SUDOKU.name)
     start = time.perf_counter()
     scores = [score_row(row, text) for row, text in pairs]
     metrics = aggregate(scores)
@@ -45,7 +46,7 @@ def main() -> None:
         item = row_item(row)
         get_engine(row["puzzle"]).is_solvable(item.puzzle, item.current)
     base = time.perf_counter() - start
-    print(f"{len(pairs)} responses over {len(rows)} rows (Sudoku states with up to {empty} empty cells)")
+    print(f"{len(pairs)} responses over {len(rows)} rows ({SUDOKU.title} states with up to {empty} empty cells)")
     print(f"{'path':<34}{'seconds':>9}{'responses/s':>13}")
     print(f"{'score_row + aggregate (both modes)':<34}{ours:>9.2f}{len(pairs) / ours:>13.0f}")
     print(f"{'baseline: oracle on current only':<34}{base:>9.2f}{len(pairs) / base:>13.0f}")

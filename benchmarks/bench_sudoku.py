@@ -27,6 +27,8 @@ from finereason.domains.sudoku.engine import (  # noqa: E402
 )
 from harness import add_shared_argument, banner, compare, exit_status  # noqa: E402
 
+NAME, OFFICIAL = SudokuEngine.name, SudokuEngine.official_name  # ../shared/<name>/: reference puzzle sets
+
 
 # ---------------------------------------------------------------- the baseline
 def baseline_solvable(grid: Sequence[int]) -> bool:
@@ -106,10 +108,10 @@ def main(argv: list[str] | None = None) -> int:
 
     sets = {
         f"tdoku 17-clue (first {args.limit})": lambda: read_lines(
-            args.shared / "sudoku/tdoku/puzzles2_17_clue.first10000.txt", args.limit),
-        "norvig top95": lambda: read_lines(args.shared / "sudoku/norvig/top95.txt", None),
-        "official sudoku states sample": lambda: read_states(
-            args.shared / "finereason_official/sudoku_states_sample.jsonl"),
+            args.shared / NAME / "tdoku/puzzles2_17_clue.first10000.txt", args.limit),
+        "norvig top95": lambda: read_lines(args.shared / NAME / "norvig/top95.txt", None),
+        f"official {OFFICIAL} states sample": lambda: read_states(
+            args.shared / "finereason_official" / f"{OFFICIAL}_states_sample.jsonl"),
     }
     print(banner())
     disagreements = compare(sets, SudokuEngine().is_solvable, lambda puzzle, state: baseline_solvable(state))

@@ -87,10 +87,12 @@ def reset(target: Path) -> None:
 
 def setup(work: Path, names: list[str]) -> list[Command]:
     """Inputs and reference outputs for each command (each reference run is timed)."""
-    states = SHARED / "finereason_official" / "sudoku_states_sample.jsonl"
+    from finereason.domains.sudoku.engine import SudokuEngine  # one domain's official sample feeds the commands
+
+    states = SHARED / "finereason_official" / f"{SudokuEngine.official_name}_states_sample.jsonl"
     if not states.is_file():
         sys.exit(f"needs {states} (../shared beside the checkout)")
-    official = work / "sudoku_states.json"
+    official = work / f"{SudokuEngine.official_name}_states.json"
     shutil.copy(states, official)
     records = [json.loads(line) for line in official.read_text().splitlines() if line.strip()]
     responses = work / "responses.jsonl"
@@ -117,7 +119,7 @@ def setup(work: Path, names: list[str]) -> list[Command]:
     commands = {
         "score": Command("score", ["score", "--official", str(official), "--task", "state_transition",
                                    "--responses", str(responses), "--out", "{out}"], work / "score_out.jsonl", old_file),
-        "label": Command("label", ["label", "--puzzle", "sudoku", "--input", str(grids), "--out", "{out}"],
+        "label": Command("label", ["label", "--puzzle", SudokuEngine.name, "--input", str(grids), "--out", "{out}"],
                          work / "label_out.jsonl", old_file),
         "tiny-model": Command("tiny-model", ["tiny-model", "--out", "{out}"], work / "tiny", old_absent),
         "build": Command("build", ["build", "--out", "{out}", "--seed", "0", "--overwrite", *build_args],

@@ -210,19 +210,3 @@ def test_oracle_agrees_with_the_unique_solution(data):
     state = type(puzzle.empty)(tuple(map(tuple, cells)))
     agrees = all(v is None or v == solution[r][j] for r, row in enumerate(cells) for j, v in enumerate(row))
     assert ENGINE.is_solvable(puzzle, state) == agrees
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_random_children_are_forward_steps_and_undo(data):
-    records = questions()
-    puzzle = ENGINE.puzzle_from_official(records[data.draw(st.integers(0, len(records) - 1))])
-    state = puzzle.empty
-    for _ in range(data.draw(st.integers(1, 4))):
-        kids = list(itertools.islice(ENGINE.children(puzzle, state), 50))
-        if not kids:
-            break
-        kid = kids[data.draw(st.integers(0, len(kids) - 1))]
-        assert ENGINE.step(puzzle, state, kid).kind in (StepKind.FORWARD, StepKind.NONE)
-        assert list(ENGINE.undo_moves(puzzle, kid))[0].cells == state.cells
-        state = kid
