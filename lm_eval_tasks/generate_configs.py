@@ -13,7 +13,9 @@ For every registered domain (:func:`finereason.engines.engines`, in registry ord
   ``finereason_official``, and their ``_<version>`` twins over the versioned tasks. Groups hold the
   domains of the default set only (``Engine.in_default_set``, what a plain ``finereason build``
   builds): a domain outside it gets its tasks but joins no group, so the groups' numbers keep
-  meaning the same benchmark.
+  meaning the same benchmark;
+- the LLM-as-verifier tasks ``finereason_verify_<puzzle>`` and their group ``finereason_verify``
+  (:func:`finereason.verify_task.verify_configs`; hooks in ``verify_utils.py``).
 
 Generated files start with :data:`HEADER`; every other file of the folder (templates, ``utils.py``,
 the FOLIO tasks) is hand-written. Run after adding a domain or a prompt version::
@@ -38,6 +40,7 @@ from typing import Iterable, Sequence
 from finereason.engines import Engine
 from finereason.engines import engines as registered_engines
 from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS
+from finereason.verify_task import verify_configs
 from finereason.vocabulary import STATE_TASKS, TASKS
 
 TASK_FOLDER = Path(__file__).resolve().parent / "finereason"
@@ -104,6 +107,13 @@ def render_configs(engines: Iterable[Engine] | None = None) -> dict[str, str]:
     for engine in domains:
         if not _NAME.match(engine.name):
             raise ValueError(f"domain name {engine.name!r} cannot name a task (use lower-case letters, digits and _)")
+    files = puzzle_task_configs(domains)
+    files.update(verify_configs(domains, HEADER))  # finereason_verify_<domain> (hooks: verify_utils.py)
+    return files
+
+
+def puzzle_task_configs(domains: Sequence[Engine]) -> dict[str, str]:
+    """The puzzle tasks (``finereason_[official_]<puzzle>_<task>[_<version>]``) and their groups."""
     grouped = [engine for engine in domains if engine.in_default_set]
     version = task_version()
     files: dict[str, str] = {}
