@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from finereason.aggregation import ACC, PARSE_ERROR_RATE
 from finereason.asp.folio import cot_prompt, direct_prompt, load_folio, read_label
 
 
@@ -30,4 +31,4 @@ def doc_to_text_cot(doc: dict) -> str:
 
 def process_results(doc: dict, results: list[str]) -> dict[str, float]:
     answer = read_label(results[0] if results else "")
-    return {"acc": float(answer == doc["label"]), "parse_error_rate": float(answer is None)}
+    return {ACC: float(answer == doc["label"]), PARSE_ERROR_RATE: float(answer is None)}
