@@ -193,6 +193,21 @@ def test_check_reports_each_file_and_write_repairs_it(tmp_path, capsys):
     assert generate_main(["--import", "no_such_module_here"]) == 2
 
 
+def test_import_registers_a_plugin_domain_first(tmp_path, monkeypatch):
+    (tmp_path / "plugin_for_configs.py").write_text(
+        "from finereason.engines import engines, register\n"
+        "class PluginDomain(type(engines()[0])):\n"
+        "    name, official_name, position = 'plugin_demo', 'plugindemo', 10_000\n"
+        "register(PluginDomain())\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert generate_main(["--import", "plugin_for_configs", "--out", str(tmp_path / "tasks")]) == 0
+    finally:
+        unregister("plugin_demo")
+    assert (tmp_path / "tasks" / "finereason_plugin_demo_end_to_end.yaml").is_file()
+    assert "  - finereason_plugin_demo_state_checking\n" in (tmp_path / "tasks" / "_finereason.yaml").read_text()
+
+
 # ------------------------------------------------------------------ prompt versions
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
