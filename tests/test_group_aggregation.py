@@ -96,4 +96,5 @@ def test_every_group_weights_acc_by_size():
         "finereason_official": {t.replace("finereason_", "finereason_official_", 1) for t in every},
     }
     want |= {f"{name}_v1": {f"{t}_v1" for t in tasks} for name, tasks in want.items()}  # prompt-version twins
+    want["finereason_verify"] = {f"finereason_verify_{p}" for p in PUZZLES}  # LLM-as-verifier tasks
     assert {name: set(config["task"]) for name, config in groups.items()} == want
