@@ -41,6 +41,7 @@ from ...planning.plan_text import Step as PlanStep
 from ...planning.strips import GroundAction, Task, apply
 from ...planning.validate import describe_unmet, validate
 from ...verdict import ParseError, StateError, Undecided
+from ...vocabulary import END_TO_END
 
 MAX_BLOCKS = 12          # objects a..l, as in PlanBench
 MAX_NODES = 100_000      # states stored by the oracle's search before it gives up (Undecided)
@@ -429,7 +430,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         return Plan(tuple(self._read_answer_plan(text, puzzle.problem)))
 
     def answer_readable(self, region: str, task: str) -> bool:
-        if task != "end_to_end":
+        if task != END_TO_END:
             return super().answer_readable(region, task)
         objects = tuple(sorted(set(COLOURS.values()))) + tuple(chr(c) for c in range(ord("a"), ord("z") + 1))
         self._read_answer_plan(region, Problem("any", "", tuple(dict.fromkeys(objects)), frozenset(), ()))

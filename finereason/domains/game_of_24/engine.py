@@ -47,6 +47,7 @@ from ...answers import answer_region, arithmetic_answer, expression_items, next_
 from ...textparse import extract_marked_payload
 from ...verdict import ParseError, StateError
 from ...engines.base import Engine, StateItem, Step, StepKind
+from ...vocabulary import END_TO_END
 
 State = tuple[Node, ...]
 
@@ -408,7 +409,7 @@ class Game24Engine(Engine[Game24Puzzle, State]):
 
     def answer_readable(self, region: str, task: str) -> bool:
         """One whole expression (end-to-end) or a list of expressions (next state)."""
-        if task == "end_to_end":
+        if task == END_TO_END:
             arithmetic_answer(region)
         else:
             expression_items(next_state_payload(region))

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ...verdict import ParseError, StateError, Undecided
 from ...engines.base import Engine, StateItem, Step, StepKind
+from ...vocabulary import MRV, PAPER
 
 State = tuple[int, ...]
 Adjacency = tuple[tuple[int, ...], ...]
@@ -568,12 +569,12 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
     def initial(self, puzzle: GraphColoringPuzzle) -> State:
         return (0,) * puzzle.n
 
-    def branch(self, puzzle: GraphColoringPuzzle, state: State, order: str = "paper") -> Iterator[State]:
+    def branch(self, puzzle: GraphColoringPuzzle, state: State, order: str = PAPER) -> Iterator[State]:
         """``paper``: colorings of the lowest uncolored vertex; ``mrv``: of the uncolored vertex
         seeing the most distinct colors (DSATUR; ties: more uncolored neighbours, then lowest index)."""
-        if order == "paper":
+        if order == PAPER:
             return self.children_lowest_uncolored(puzzle, state)
-        if order != "mrv":
+        if order != MRV:
             return super().branch(puzzle, state, order)
         uncolored = [v for v, c in enumerate(state) if not c]
         if not uncolored:

@@ -20,6 +20,7 @@ from typing import Any, Iterator, Sequence
 
 from ...verdict import StateError, Undecided
 from ...engines.base import Engine, StateItem, Step, StepKind
+from ...vocabulary import MRV, PAPER
 from .conditions import (
     UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
     referenced_values,
@@ -343,10 +344,10 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
     def initial(self, puzzle: GridPuzzle) -> GridState:
         return puzzle.empty
 
-    def branch(self, puzzle: GridPuzzle, state: GridState, order: str = "paper") -> Iterator[GridState]:
+    def branch(self, puzzle: GridPuzzle, state: GridState, order: str = PAPER) -> Iterator[GridState]:
         """``paper``: applications of every unapplied clue in clue order; ``mrv``: those of the
         unapplied clue with the fewest applications that fill a cell (an unchanged table is no move)."""
-        if order != "mrv":
+        if order != MRV:
             return super().branch(puzzle, state, order)
         options = [[k for k in self.apply(puzzle, state, c.id) if k.cells != state.cells]
                    for c in puzzle.clues if c.id not in state.applied]

@@ -24,6 +24,7 @@ from typing import Any, Iterator, Sequence
 
 from ...verdict import StateError
 from ...engines.base import Engine, StateItem, Step, StepKind
+from ...vocabulary import MRV, PAPER
 
 Grid = tuple[int, ...]
 
@@ -406,11 +407,11 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
     def initial(self, puzzle: SudokuPuzzle) -> Grid:
         return puzzle.givens
 
-    def branch(self, puzzle: SudokuPuzzle, state: Grid, order: str = "paper") -> Iterator[Grid]:
+    def branch(self, puzzle: SudokuPuzzle, state: Grid, order: str = PAPER) -> Iterator[Grid]:
         """``paper``: fills of the first empty cell; ``mrv``: fills of the cell with fewest candidates."""
-        if order == "paper":
+        if order == PAPER:
             return children_first_empty(puzzle, state)
-        if order != "mrv":
+        if order != MRV:
             return super().branch(puzzle, state, order)
         empty = [i for i in CELLS if not state[i]]
         if not empty:
