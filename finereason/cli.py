@@ -1,6 +1,8 @@
 """The ``finereason`` command line: JSON Lines in and out, one-line errors, non-zero exit on bad input.
 
-Subcommands: ``check-official``, ``score``, ``label``, ``puzzles``.
+Thin by design: each ``cmd_*`` parses its arguments, calls a library function that returns data
+(:mod:`finereason.response_scoring`, :mod:`finereason.official_check`, :mod:`finereason.state_labels`,
+:mod:`finereason.planning.check_file`, :mod:`finereason.main_job`, the builders, ...) and prints it.
 """
 from __future__ import annotations
 
@@ -594,7 +596,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help='JSON Lines {"solvable": bool} (default: stdout)')
     p.set_defaults(func=cmd_label)
 
-    p = sub.add_parser("plan-check", help="validate Blocksworld / Mystery Blocksworld plans against PDDL files")
+    p = sub.add_parser("plan-check", help="validate plans against PDDL domain and problem files (PlanBench's STRIPS subset)")
     p.add_argument("--input", required=True,
                    help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
     p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")

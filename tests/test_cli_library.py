@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import csv
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -312,3 +313,21 @@ def test_cli_commands_call_the_library_not_each_other():
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
                 assert not name.startswith("cmd_"), f"{fn.name} calls {name}"
                 assert name != "Namespace", f"{fn.name} builds an argparse.Namespace"
+
+
+def test_run_baselines_reports_the_oracle(tmp_path, monkeypatch):
+    """The main job on a tiny build: lm-eval runs the oracle, the report names it, the environment is restored."""
+    pytest.importorskip("lm_eval")
+    pytest.importorskip("matplotlib")
+    from finereason.dataset_builders.build import BuildConfig, build
+    from finereason.main_job import run_baselines
+
+    data = tmp_path / "ds"
+    build(BuildConfig(out=data, per_task=2, train_size=0, e2e_size=1, progress=False))
+    monkeypatch.delenv("FINEREASON_DATA_DIR", raising=False)
+    done = run_baselines(data, tmp_path / "out", ["oracle"], "finereason", limit=2)
+    assert done.code == 0
+    assert "finereason-oracle" in done.report.markdown and (tmp_path / "out" / "summary.md").is_file()
+    assert list((tmp_path / "out" / "runs").rglob("results_*.json"))
+    assert "FINEREASON_DATA_DIR" not in os.environ
+    assert run_baselines(data, tmp_path / "bad", ["oracle"], "no_such_task_xyz").code != 0
