@@ -105,7 +105,7 @@ def summarize(task: str, verdicts: Sequence[Verdict], solvable: Sequence[bool | 
 
 def paper_accuracy(paper: Sequence[Verdict | None]) -> float:
     """``acc_paper``: the share of rows whose paper-mode verdict is correct (``None`` counts as wrong)."""
-    return sum(v.correct for v in paper if v is not None) / len(paper)
+    return _ratio(sum(v.correct for v in paper if v is not None), len(paper))
 
 
 def row_values(task: str, verdict: Verdict, paper: Verdict | None = None) -> dict[str, float]:
