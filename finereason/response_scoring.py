@@ -51,12 +51,15 @@ class ScoredResponse:
         return line
 
 
+def _label(solvable: bool | None) -> str | None:
+    return None if solvable is None else (SOLVABLE if solvable else UNSOLVABLE)
+
+
 def official_row(engine: Engine, record: dict, task: str, solvable: bool | None) -> dict[str, Any]:
     """The row (dataset schema: ``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON) that
     :func:`~finereason.scoring.score_row` reads, for one official states record; ``solvable`` is the
     label (``None``: undecided, left to the verifier)."""
-    label = None if solvable is None else (SOLVABLE if solvable else UNSOLVABLE)
-    return {"puzzle": engine.name, "task": task, "label": label,
+    return {"puzzle": engine.name, "task": task, "label": _label(solvable),
             "inputs": json.dumps(record.get("inputs", record)), "outputs": json.dumps(record.get("outputs", {}))}
 
 
@@ -112,7 +115,7 @@ def score_official(batch: OfficialBatch, *, mode: str = "strict", starts_in_thin
     for index, text in progress(batch.responses, len(batch.responses), f"scoring {engine.name}"):
         row = official_row(engine, batch.records[index], batch.task, None)
         item = row_item(row)
-        row = official_row(engine, batch.records[index], batch.task, oracle_label(engine, item.puzzle, item.current))
+        row["label"] = _label(oracle_label(engine, item.puzzle, item.current))
         score = score_row(row, text, starts_in_think=starts_in_think)
         verdict = score.paper if mode == "paper" and score.paper is not None else score.verdict
         yield ScoredResponse(index, score, verdict)
