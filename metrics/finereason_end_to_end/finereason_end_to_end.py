@@ -14,7 +14,7 @@ _TASK = vocabulary.END_TO_END
 _DESCRIPTION = """\
 FineReason end-to-end solving (Chen et al., ACL 2025): the model solves a whole puzzle and its
 final answer is checked against the rules by an exact verifier, so any valid solution counts (not
-only the stored one). For Game of 24 the answer is an expression using each number once.
+only the stored one). The answer takes the form the puzzle's prompt asks for (each domain's own).
 """
 
 _KWARGS_DESCRIPTION = """\

@@ -12,8 +12,8 @@ from finereason import metric_modules, vocabulary  # modules, not classes: evalu
 _TASK = vocabulary.STATE_CHECKING
 
 _DESCRIPTION = """\
-FineReason state checking (Chen et al., ACL 2025): given an intermediate state of a
-Sudoku, Graph Coloring, Game of 24 or Logic Grid puzzle, the model answers whether it can still be
+FineReason state checking (Chen et al., ACL 2025): given an intermediate state of a logic
+puzzle (any registered domain: `finereason puzzles`), the model answers whether it can still be
 completed to a solution ((A) solvable / (B) unsolvable). The final choice after any <think> block
 counts ("Answer: (A)", \\boxed{B}, "Solvable"/"Unsolvable", "Colorable"/"Uncolorable").
 Unsolvable is the positive class for precision, recall and F1.
