@@ -21,14 +21,16 @@ single-machine build. Card statistics are counted while rows stream past, never 
 """
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
 from finereason import __version__
-from finereason.engines import engine_names, engines, get_engine, train_names
+from finereason.engines import default_names, engine_names, engines, get_engine, register, train_names
 from finereason.prompts import PROMPT_VERSION
 from finereason.sampling import moves, sample_states, solution_path
 from finereason.sources import SourcePuzzle, rng_for
@@ -57,7 +59,7 @@ class BuildConfig:
     per_task: int = 500
     train_size: int = 10_000
     e2e_size: int = 100
-    puzzles: tuple[str, ...] = field(default_factory=lambda: tuple(engine_names()))
+    puzzles: tuple[str, ...] = field(default_factory=lambda: tuple(default_names()))
     num_proc: int = 1
     overwrite: bool = False
     order: str = PAPER
@@ -248,6 +250,20 @@ def run_job(job: Job) -> Any:
     return _train_chunk(job, seed, order, options, train_parts)
 
 
+def domain_classes(puzzles: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """(name, module, class) of each domain built: worker processes start fresh, so they register
+    a domain that a plugin or a test registered at run time from these (its class takes no arguments)."""
+    return tuple((p, type(get_engine(p)).__module__, type(get_engine(p)).__qualname__) for p in puzzles)
+
+
+def run_job_with(domains: tuple[tuple[str, str, str], ...], job: Job) -> Any:
+    """:func:`run_job`, first registering any domain of ``domains`` this process does not know."""
+    for name, module, qualname in domains:
+        if name not in engine_names():
+            register(getattr(importlib.import_module(module), qualname)())
+    return run_job(job)
+
+
 def _packed(rows: list[dict]) -> tuple[Any, list[tuple]]:
     return rows_table(rows), [stat_tuple(r, r.get("_child")) for r in rows]
 
@@ -390,7 +406,7 @@ def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[
     tests = sum(groups_per_test_stream(config) for p in config.puzzles if p in train_puzzles(config))
     disjoint = (f"train uses {report['train_instances']} puzzle instances, none of them one of the {tests} test "
                 f"puzzle instances of the same puzzles ({report['train_skipped']} candidates equal to a test puzzle were "
-                f"skipped); Game-of-24 multisets are split between test and train before sampling"
+                f"skipped)" + "".join(f"; {e.split_note}" for e in engines() if e.split_note)
                 if train_puzzles(config) else "no train config")
     summaries = {name: stats[name].summary() for name in sorted(stats, key=_order)}
     balance = "; ".join(f"{name} {s['solvable_share']:.1%} solvable" for name, s in summaries.items()
@@ -432,7 +448,7 @@ def build(config: BuildConfig) -> dict[str, Any]:
     chosen = my_streams(config)
     with output_folder(config.out, config.overwrite) as (tmp, target):
         router = _Router(tmp, config)
-        with WorkerPool(run_job, config.num_proc) as pool:
+        with WorkerPool(partial(run_job_with, domain_classes(config.puzzles)), config.num_proc) as pool:
             test_keys: frozenset = frozenset()
             if any(s.kind == "train" for s in chosen):
                 test_keys = frozenset(k for keys in pool.map(_test_key_jobs(config)) for k in keys)

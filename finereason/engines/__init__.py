@@ -9,6 +9,7 @@ from .base import (
     StateItem,
     Step,
     StepKind,
+    default_names,
     engine_names,
     engines,
     get_engine,
@@ -18,5 +19,5 @@ from .base import (
     unregister,
 )
 
-__all__ = ["Engine", "StateItem", "Step", "StepKind", "engine_names", "engines", "get_engine", "official_names",
+__all__ = ["Engine", "StateItem", "Step", "StepKind", "default_names", "engine_names", "engines", "get_engine", "official_names",
            "register", "train_names", "unregister"]

@@ -83,6 +83,7 @@ class Engine(ABC, Generic[P, S]):
     plot_fields: ClassVar[tuple[str, ...]] = ()     # difficulty columns the report plots SC accuracy by
     identity_fields: ClassVar[tuple[str, ...]] = ()  # fields of the official ``inputs`` naming the instance
     train_samples: ClassVar[int] = 0                # train rows per task per instance (0: not in ``train``)
+    split_note: ClassVar[str] = ""                  # how its source keeps test and train apart (build card)
     source_options: ClassVar[dict[str, str]] = {}   # build options (files) its source reads -> help text
     in_default_set: ClassVar[bool] = True           # built by a plain ``finereason build`` (False: only when named)
 

@@ -17,6 +17,7 @@ class Game24Domain(Game24Engine):
     difficulty_fields = ("human_rank",)
     identity_fields = ("initial_state",)
     train_samples = 4
+    split_note = "Game-of-24 multisets are split between test and train before sampling"
     source_options = {"tot_csv": "Tree-of-Thoughts 24.csv for Game-of-24 human ranks"}
 
     def __init__(self) -> None:
