@@ -23,7 +23,8 @@ from .lm_eval_cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, run_lm_eval, tasks_di
 from .official_files import OfficialDataError
 from .progress import progress_bar as _progress
 from .verifiers import MODES
-from .vocabulary import ORDERS, PAPER, STATE_TASKS
+from .aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from .vocabulary import ORDERS, PAPER, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 
 EXIT_BUG = 1             # anything else: a traceback and a "please report" line
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "CliError", "build_parser", "expected_failure", "main",
@@ -88,15 +89,15 @@ def cmd_score(args: argparse.Namespace) -> int:
             out.write(json.dumps(response.line()) + "\n")
     metrics = official_metrics(args.task, scored)
     report = _report_stream(args.out)
-    mode = f" ({args.mode} mode)" if args.task == "state_transition" else ""
+    mode = f" ({args.mode} mode)" if args.task == STATE_TRANSITION else ""
     print(f"{batch.engine.name} {args.task}{mode}: {len(scored)} responses", file=report)
-    print(f"accuracy: {metrics['acc']:.4f}", file=report)
+    print(f"accuracy: {metrics[ACC]:.4f}", file=report)
     for category, count in verdict_counts(scored).items():
         print(f"  {category:<22}{count:>6}", file=report)
-    if args.task == "state_checking":
-        print(f"precision (unsolvable): {metrics['precision_unsolvable']:.4f}", file=report)
-        print(f"recall (unsolvable): {metrics['recall_unsolvable']:.4f}", file=report)
-        print(f"f1 (unsolvable): {metrics['f1_unsolvable']:.4f}", file=report)
+    if args.task == STATE_CHECKING:
+        print(f"precision (unsolvable): {metrics[PRECISION_UNSOLVABLE]:.4f}", file=report)
+        print(f"recall (unsolvable): {metrics[RECALL_UNSOLVABLE]:.4f}", file=report)
+        print(f"f1 (unsolvable): {metrics[F1_UNSOLVABLE]:.4f}", file=report)
     return 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .lm_eval_cli import run_lm_eval
+from .vocabulary import PAPER
 
 DATA_ENV = "FINEREASON_DATA_DIR"
 
@@ -29,7 +30,7 @@ def default_build_config(out: Path, num_proc: int) -> Any:
     500 items per state task, 100 per end-to-end config, no train split) written into ``out``."""
     from .dataset_builders.build import BuildConfig
 
-    return BuildConfig(out=Path(out), seed=0, per_task=500, train_size=0, e2e_size=100, num_proc=num_proc, order="paper")
+    return BuildConfig(out=Path(out), seed=0, per_task=500, train_size=0, e2e_size=100, num_proc=num_proc, order=PAPER)
 
 
 def baselines_data(data: str | os.PathLike | None) -> Path:

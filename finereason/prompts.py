@@ -53,8 +53,7 @@ def state_checking_prompt(engine: Engine, item: StateItem, version: str = PROMPT
     return (
         f"{rules(engine, item.puzzle)}\n\n"
         f"Current state:\n{engine.render(item.puzzle, item.current)}{_applied(engine, item.current)}\n\n"
-        f"Question: can the current state still be completed to a valid solution by continuing from it, "
-        f"without changing what is already filled in? {_NO_CODE}\n"
+        f"Question: {engine.checking_question} {_NO_CODE}\n"
         f"(A) {yes}\n(B) {no}\n"
         f"End your response with \"Answer: (A)\" or \"Answer: (B)\"."
     )

@@ -25,7 +25,7 @@ from .scoring import RowScore, aggregate, row_item, row_puzzle, score_row
 from .state_labels import oracle_label
 from .verdict import SOLVABLE, UNSOLVABLE, Verdict
 from .verifiers import MODES
-from .vocabulary import STATE_TASKS
+from .vocabulary import END_TO_END, STATE_TASKS
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def score_config(rows: dict[str, dict], responses: str, *, data: str, config: st
     Raises :class:`~finereason.input_errors.InputError` at once when ``process`` is asked of a config
     that is not end-to-end, and while iterating at the first bad line or when there is none.
     """
-    if process and any(row.get("task") != "end_to_end" for row in rows.values()):
+    if process and any(row.get("task") != END_TO_END for row in rows.values()):
         raise InputError(f"--process needs an end_to_end config, not {config}")
     return _score_config(rows, responses, data, config, starts_in_think, process)
 

@@ -40,13 +40,12 @@ CHAT_TEMPLATE = (
 )
 
 _CORPUS = """\
-Sudoku is played on a 9x9 grid, written as a Python list of 9 rows in which 0 marks an empty cell.
 Fill the empty cells with digits 1-9 so that every row, every column and every 3x3 box contains each digit exactly once.
-Graph coloring: give every vertex of the graph one of the colors 1..3 so that no two adjacent vertices share a color.
+Give every vertex of the graph one of the colors 1..3 so that no two adjacent vertices share a color.
 The graph (vertex: neighbours):
-Game of 24: combine the numbers 4, 7, 8, 8 with +, -, * and / (each number used exactly once) to reach exactly 24.
+Combine the numbers 4, 7, 8, 8 with +, -, * and / (each number used exactly once) to reach exactly 24.
 A state is a Python list of the expressions still to be combined; a move takes two of them, a and b.
-Logic grid puzzle. Using only the clues below, match the times to the options from names, ailments and doctors.
+Using only the clues below, match the times to the options from names, ailments and doctors.
 Categories: Clues: Of Edgar and the patient with the 12 noon appointment, one is seeing Dr. Fischer.
 A state is the answer table, written as a Python list of rows: the first row names the categories.
 Previous state: Current state: Already explored from the current state, and found to lead to a dead end:
@@ -67,10 +66,17 @@ The answer is \\boxed{B}. Colorable. Uncolorable. Solvable. Unsolvable.
 """
 
 
+def _domain_lines() -> list[str]:
+    """Each registered domain's title, move and answer words (the prompts' vocabulary)."""
+    from .engines import engines
+
+    return [f"{e.title}: {e.move_text}. {' / '.join(e.choice_words)}." for e in engines()]
+
+
 def _corpus(seed: int) -> list[str]:
     """The built-in text plus seeded number lists, grids and expressions in the prompts' formats."""
     rng = random.Random(seed)
-    lines = _CORPUS.splitlines() * 4
+    lines = (_CORPUS.splitlines() + _domain_lines()) * 4
     for _ in range(200):
         row = [rng.randint(0, 9) for _ in range(9)]
         lines.append(str([row, [rng.randint(0, 9) for _ in range(9)]]))

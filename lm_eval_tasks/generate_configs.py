@@ -121,11 +121,14 @@ def puzzle_task_configs(domains: Sequence[Engine]) -> dict[str, str]:
         suffix = f"_{prompt_version}" if prompt_version else ""
         for prefix in ("", OFFICIAL):
             for engine in domains:
+                if prefix == OFFICIAL and not engine.official_release:
+                    continue
                 for task in TASKS:
                     name = _task_name(prefix, engine, task, suffix)
                     files[f"{name}.yaml"] = _task_yaml(prefix, engine, task, version, prompt_version)
         for group, prefix, tasks in groups():
-            members = [_task_name(prefix, engine, task, suffix) for engine in grouped for task in tasks]
+            members = [_task_name(prefix, engine, task, suffix) for engine in grouped for task in tasks
+                       if prefix != OFFICIAL or engine.official_release]
             files[f"_{group}{suffix}.yaml"] = _group_yaml(f"{group}{suffix}", members, version, prompt_version)
     return files
 

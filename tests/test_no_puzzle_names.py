@@ -10,7 +10,8 @@ The rule, checked on the syntax tree (so comments never count):
 - every string constant counts, including the literal parts of f-strings, except docstrings (the
   first statement of a module, class or function: prose that explains, e.g., an example, is not
   code that decides anything);
-- a *puzzle name* is every registered domain's ``name``, ``official_name`` and alias, matched
+- a *puzzle name* is every registered domain's ``name`` and ``official_name`` (aliases are
+  conveniences and often plain words such as "grid" or "24", which answer readers may use), matched
   case-insensitively as a whole token: letters and digits may not touch it on either side, so
   ``"sudoku_state_checking"`` and ``"Sudoku"`` count, while ``"subgrid"`` does not contain ``grid``.
 
@@ -34,10 +35,8 @@ EXCLUDED = ("finereason/domains/",)
 
 
 def puzzle_names() -> set[str]:
-    """Every registered name, official name and alias (the registry's alias table)."""
-    names = {n for e in engines() for n in (e.name, e.official_name)}
-    registered = {e.name for e in engines()}
-    return names | {alias for alias, name in base._ALIASES.items() if name in registered}
+    """Every registered domain's name and official name."""
+    return {n for e in engines() for n in (e.name, e.official_name)}
 
 
 @lru_cache(maxsize=None)

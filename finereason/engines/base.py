@@ -78,6 +78,8 @@ class Engine(ABC, Generic[P, S]):
     title: ClassVar[str] = ""                       # display title in reports
     position: ClassVar[int] = 1000                  # order in builds, tables and task groups
     move_text: ClassVar[str] = "make exactly one minimal move"   # one minimal move, in the ST prompt
+    checking_question: ClassVar[str] = ("can the current state still be completed to a valid solution by continuing "
+                                        "from it, without changing what is already filled in?")  # the SC question
     choice_words: ClassVar[tuple[str, str]] = (SOLVABLE, UNSOLVABLE)  # state-checking options (A), (B)
     difficulty_fields: ClassVar[tuple[str, ...]] = ()  # difficulty columns (besides depth) it fills
     plot_fields: ClassVar[tuple[str, ...]] = ()     # difficulty columns the report plots SC accuracy by
@@ -85,6 +87,7 @@ class Engine(ABC, Generic[P, S]):
     train_samples: ClassVar[int] = 0                # train rows per task per instance (0: not in ``train``)
     split_note: ClassVar[str] = ""                  # how its source keeps test and train apart (build card)
     source_options: ClassVar[dict[str, str]] = {}   # build options (files) its source reads -> help text
+    official_release: ClassVar[bool] = True         # the FineReason release has its files (official_* configs, tasks)
     in_default_set: ClassVar[bool] = True           # built by a plain ``finereason build`` (False: only when named)
 
     def rules(self, puzzle: P) -> str:
@@ -319,8 +322,8 @@ def engine_names() -> list[str]:
 
 
 def official_names() -> list[str]:
-    """The official release's file prefixes of the registered domains, in registry order."""
-    return [e.official_name for e in engines()]
+    """The official release's file prefixes of the registered domains it covers, in registry order."""
+    return [e.official_name for e in engines() if e.official_release]
 
 
 def default_names() -> list[str]:

@@ -21,6 +21,9 @@ class BlocksworldDomain(BlocksworldEngine):
     identity_fields = ("initial", "goal")
     train_samples = 0
     in_default_set = False  # not one of FineReason's four puzzles: built when named (``--puzzles blocksworld``)
+    checking_question = ("can the goal still be reached from the current state by further actions, within the "
+                         "step budget left?")
+    official_release = False  # PlanBench, not the FineReason release: no official_* configs or tasks
 
     def rules(self, puzzle: BlocksPuzzle) -> str:
         domain = pddl_domain(self.vocabulary)
