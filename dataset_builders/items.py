@@ -13,9 +13,8 @@ from finereason.prompts import (
     state_transition_prompt,
 )
 from finereason.verdict import SOLVABLE, UNSOLVABLE
-from finereason.vocabulary import END_TO_END, STATE_CHECKING
+from finereason.vocabulary import DIFFICULTY_FIELDS, END_TO_END, STATE_CHECKING
 
-DIFFICULTY_FIELDS = ("depth", "empty_cells", "vertices", "edges", "k", "human_rank", "categories", "entries", "clues")
 COLUMNS = ("id", "puzzle", "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs")
 
 

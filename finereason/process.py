@@ -101,13 +101,16 @@ def _judge_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tup
         return "invalid", (f"the step cannot be judged: {err}",)
 
 
-def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS) -> ProcessVerdict:
+def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
+                  starts_in_think: bool = False) -> ProcessVerdict:
     """Read the steps of an end-to-end ``response`` and judge them (never raises on the response).
 
-    Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps).
+    Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
+    ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
     """
     eng = _engine(engine)
-    text = strip_thinking(response) if isinstance(response, str) else ""
+    unfinished = starts_in_think and isinstance(response, str) and "</think>" not in response
+    text = strip_thinking(response) if isinstance(response, str) and not unfinished else ""
     try:
         states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
     except (ParseError, StateError, ValueError, TypeError, RecursionError):
@@ -162,6 +165,22 @@ def summarize_process(verdicts: Sequence[ProcessVerdict]) -> dict[str, float]:
     }
 
 
+PROCESS_HIGHER_IS_BETTER = {"process_rate_readable": True, "process_rate_invalid_step": False,
+                            "process_rate_dead_end": False, "process_rate_undecided": False,
+                            "process_steps_read": True}
+
+
+def as_record(verdict: ProcessVerdict) -> tuple:
+    """A compact, JSON-ready form of ``verdict`` carrying what :func:`summarize_process` reads
+    (lm-eval keeps one per logged sample and aggregates them with :func:`summarize_records`)."""
+    return (verdict.first_invalid_step, verdict.first_dead_end_step, verdict.steps_read, verdict.undecided)
+
+
+def summarize_records(records: Sequence[Sequence[Any]]) -> dict[str, float]:
+    """:func:`summarize_process` over :func:`as_record` tuples."""
+    return summarize_process([ProcessVerdict(r[0], r[1], int(r[2]), undecided=bool(r[3])) for r in records])
+
+
 # ------------------------------------------------------------------ readers the domains share
 def bracketed_lists(text: str, limit: int = MAX_LISTS) -> Iterator[tuple[int, Any]]:
     """``(offset, value)`` of each outermost ``[...]`` literal in ``text`` that parses (bounded reader)."""
@@ -211,5 +230,5 @@ def apply_in_order(start: Any, events: Iterable[tuple[int, Any]], limit: int = M
     return out
 
 
-__all__ = ["MIN_PROCESS_STEPS", "PROCESS_METRICS", "ProcessVerdict", "apply_in_order", "bracketed_lists",
+__all__ = ["MIN_PROCESS_STEPS", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict", "apply_in_order", "bracketed_lists",
            "literal_states", "process_score", "summarize_process"]

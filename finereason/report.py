@@ -34,7 +34,7 @@ from .jsonl import iter_json_lines
 from .redact import redact
 from .scoring import RowScore, aggregate, score_row
 from .verdict import TRANSITION_CATEGORIES, Category
-from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
+from .vocabulary import DIFFICULTY_FIELDS, END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
 
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
@@ -260,7 +260,6 @@ def _response(record: dict) -> str:
     return "" if resp is None else str(resp)
 
 
-DIFFICULTY_FIELDS = ("depth", "empty_cells", "vertices", "edges", "k", "human_rank", "categories", "entries", "clues")
 
 
 def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:

@@ -18,3 +18,8 @@ STATE_TASKS: tuple[str, ...] = (STATE_CHECKING, STATE_TRANSITION)
 PAPER = "paper"  # the official trees' order
 MRV = "mrv"  # most constrained first (minimum remaining values)
 ORDERS: tuple[str, ...] = (PAPER, MRV)
+
+# Difficulty columns of the dataset schema (shared by every config, so configs can be mixed): the
+# state's depth, then the fields the domains fill (``Engine.difficulty_fields`` must be among these).
+DIFFICULTY_FIELDS: tuple[str, ...] = ("depth", "empty_cells", "vertices", "edges", "k", "human_rank", "categories",
+                                      "entries", "clues")

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from finereason.domains.game_of_24.engine import Game24Puzzle
+from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle
 from finereason.domains.sudoku.engine import BIT, allowed
 from finereason.engines import get_engine
 from finereason.feedback import sound_feedback
@@ -263,3 +263,35 @@ def test_score_cli_process(tmp_path):
     assert lines[0]["process"]["first_invalid_step"] == 1
     assert main(["score", "--data", str(out), "--config", f"{GAME24}_state_checking", "--responses", str(responses),
                  "--process"]) == 2
+
+
+def test_lm_eval_end_to_end_tasks_report_process_metrics():
+    """The lm-eval hooks give every end-to-end row a process record and aggregate it as
+    :func:`summarize_process` does (hand-counted: 3 answers, 2 show a process, 1 of those breaks a rule)."""
+    pytest.importorskip("lm_eval")
+    import importlib.util
+    from pathlib import Path
+
+    from finereason.dataset_builders.items import end_to_end_row
+    from finereason.engines import get_engine
+    from finereason.process import PROCESS_METRICS
+
+    spec = importlib.util.spec_from_file_location(
+        "fr_utils_process", Path(__file__).resolve().parents[1] / "lm_eval_tasks" / "finereason" / "utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    engine = get_engine(Game24Engine.name)
+    record = {"inputs": {"initial_state": ["4", "6", "8", "8"]}, "outputs": {}}
+    row = end_to_end_row(engine, engine.puzzle_from_official(record), record, {})
+    answers = ["1. 4 * 6 = 24\n2. 8 / 8 = 1\n3. 24 * 1 = 24\nAnswer: (4 * 6) * (8 / 8) = 24",
+               "1. 8 / 8 = 1\n2. 4 * 5 = 20\nAnswer: (4 * 6) * (8 / 8)",
+               "Answer: (4 * 6) * (8 / 8)"]
+    results = [utils.process_results(row, [a]) for a in answers]
+    assert all(set(PROCESS_METRICS) <= set(r) for r in results)
+    metrics = {name: getattr(utils, f"agg_{name}")([r[name] for r in results]) for name in PROCESS_METRICS}
+    assert metrics["process_rate_readable"] == pytest.approx(2 / 3)
+    assert metrics["process_rate_invalid_step"] == pytest.approx(1 / 2)
+    assert metrics["process_rate_dead_end"] == 0.0
+    assert [r["acc"] for r in results] == [1.0, 1.0, 1.0]
+    unfinished = utils.process_results(row, [answers[0].replace("Answer", "Maybe")], starts_in_think=True)
+    assert unfinished["process_rate_readable"][2] == 0  # no </think>: unfinished reasoning shows no steps

@@ -85,7 +85,12 @@ def _template_metrics(task: str) -> dict[str, tuple[bool, bool]]:
 
 @pytest.mark.parametrize("task", vocabulary.TASKS)
 def test_lm_eval_templates_declare_the_same_metrics(task):
-    assert _template_metrics(task) == {m.name: (m.per_row, m.higher_is_better) for m in METRICS[task]}
+    from finereason.process import PROCESS_HIGHER_IS_BETTER, PROCESS_METRICS
+
+    expected = {m.name: (m.per_row, m.higher_is_better) for m in METRICS[task]}
+    if task == vocabulary.END_TO_END:  # end-to-end tasks also report process scoring (finereason.process)
+        expected.update((name, (False, PROCESS_HIGHER_IS_BETTER[name])) for name in PROCESS_METRICS)
+    assert _template_metrics(task) == expected
 
 
 def test_lm_eval_hooks_have_an_aggregation_per_set_metric():

@@ -7,8 +7,10 @@ from lm_eval.api.task import ConfigurableTask
 
 from finereason.aggregation import METRICS, metric_names, row_values
 from finereason.data_sources import load_config_with_source
+from finereason.process import PROCESS_METRICS, as_record, process_score, summarize_records
 from finereason.prompts import with_prompt_version
-from finereason.scoring import RowScore, aggregate, score_row
+from finereason.scoring import RowScore, aggregate, row_puzzle, score_row
+from finereason.vocabulary import END_TO_END
 
 
 class FineReasonTask(ConfigurableTask):
@@ -51,10 +53,15 @@ def doc_to_target(doc: dict) -> str:
 def process_results(doc: dict, results: list[str], *, starts_in_think: bool = False) -> dict[str, Any]:
     """Every metric of the row's task (``finereason.aggregation.METRICS``): the means are floats,
     the rest a compact verdict tuple for their ``agg_<name>`` aggregation."""
-    score = score_row(doc, results[0] if results else "", starts_in_think=starts_in_think)
+    response = results[0] if results else ""
+    score = score_row(doc, response, starts_in_think=starts_in_think)
     means = row_values(score.task, score.verdict, score.paper)
     record = score.as_tuple()
-    return {name: means.get(name, record) for name in metric_names(score.task)}
+    out = {name: means.get(name, record) for name in metric_names(score.task)}
+    if score.task == END_TO_END:  # where a written solution process first goes wrong (finereason.process)
+        steps = as_record(process_score(doc["puzzle"], row_puzzle(doc), response, starts_in_think=starts_in_think))
+        out.update(dict.fromkeys(PROCESS_METRICS, steps))
+    return out
 
 
 def _aggregator(name: str):
@@ -67,3 +74,14 @@ def _aggregator(name: str):
 
 # `utils.agg_<name>` for every metric computed over the whole set (the YAMLs' `!function` aggregations)
 globals().update({f"agg_{m.name}": _aggregator(m.name) for metrics in METRICS.values() for m in metrics if not m.per_row})
+
+
+def _process_aggregator(name: str):
+    def aggregate_metric(items: list) -> float:
+        return summarize_records(items)[name]
+
+    aggregate_metric.__name__ = f"agg_{name}"
+    return aggregate_metric
+
+
+globals().update({f"agg_{name}": _process_aggregator(name) for name in PROCESS_METRICS})
