@@ -95,3 +95,26 @@ def reaches_24(values: Sequence[Fraction], target: Fraction = Fraction(24)) -> b
 def proper_coloring(edges: Sequence[tuple[int, int]], colors: Sequence[int], k: int) -> bool:
     """Every vertex has a color in 1..k and no edge joins two vertices of the same color."""
     return all(1 <= c <= k for c in colors) and all(colors[u] != colors[v] for u, v in edges)
+
+
+def coloring_completable(adjacency: Sequence[Sequence[int]], k: int, state: Sequence[int]) -> bool:
+    """Lowest-index-first backtracking with colors tried 1..k: no heuristics, no propagation."""
+    colors = list(state)
+    if any(c and colors[u] == c for v, c in enumerate(colors) for u in adjacency[v]):
+        return False
+    blanks = [v for v, c in enumerate(colors) if c == 0]
+
+    def go(i: int) -> bool:
+        if i == len(blanks):
+            return True
+        v = blanks[i]
+        taken = {colors[u] for u in adjacency[v]}
+        for c in range(1, k + 1):
+            if c not in taken:
+                colors[v] = c
+                if go(i + 1):
+                    return True
+        colors[v] = 0
+        return False
+
+    return go(0)

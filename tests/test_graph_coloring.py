@@ -1,7 +1,7 @@
 """Graph coloring: puzzle checks, rules, minimal moves, the exact oracle, chromatic numbers, DIMACS.
 
 Expected values come from the rules (small graphs worked out by hand), from brute-force enumeration,
-from an independent plain backtracking search defined here, or from the reference data in ../shared
+from an independent plain backtracking search (tests/brute.py), or from the reference data in ../shared
 (official labels, published chromatic numbers), never from this engine's own output.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brute import coloring_completable
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.dimacs import parse_dimacs, read_dimacs, to_dimacs
 from finereason.engines import StepKind, get_engine
@@ -54,29 +55,6 @@ def brute_force_extends(adjacency, k, state) -> bool:
         if all(colors[u] != colors[v] for u, v in edges):
             return True
     return False
-
-
-def plain_backtracking(adjacency, k, state) -> bool:
-    """Lowest-index-first backtracking with colors tried 1..k: no heuristics, no propagation."""
-    colors = list(state)
-    if any(c and colors[u] == c for v, c in enumerate(colors) for u in adjacency[v]):
-        return False
-    blanks = [v for v, c in enumerate(colors) if c == 0]
-
-    def go(i: int) -> bool:
-        if i == len(blanks):
-            return True
-        v = blanks[i]
-        taken = {colors[u] for u in adjacency[v]}
-        for c in range(1, k + 1):
-            if c not in taken:
-                colors[v] = c
-                if go(i + 1):
-                    return True
-        colors[v] = 0
-        return False
-
-    return go(0)
 
 
 def is_clique(adjacency, vertices) -> bool:
@@ -388,10 +366,10 @@ def test_official_labels_agree(official_states):
         assert ENGINE.step(item.puzzle, item.current, item.unsolvable_child).kind is StepKind.FORWARD
 
 
-def test_official_labels_also_hold_for_plain_backtracking(official_states):
+def test_official_labels_also_hold_for_coloring_completable(official_states):
     for record in official_states("graphcoloring"):
         item = ENGINE.item_from_official(record)
-        assert plain_backtracking(item.puzzle.adjacency, item.puzzle.k, item.current) == item.solvable
+        assert coloring_completable(item.puzzle.adjacency, item.puzzle.k, item.current) == item.solvable
 
 
 def test_item_from_official_reads_every_field(official_states):
@@ -443,8 +421,8 @@ def test_official_questions(official_states):
         precolored = [0] * puzzle.n
         for color, v in enumerate(clique, start=1):
             precolored[v] = color
-        assert len(clique) == chi or not plain_backtracking(adjacency, chi - 1, precolored)
-        assert plain_backtracking(adjacency, chi, precolored)
+        assert len(clique) == chi or not coloring_completable(adjacency, chi - 1, precolored)
+        assert coloring_completable(adjacency, chi, precolored)
         equal += chi == puzzle.k
     assert equal == 9  # χ equals the stored value on 9 of the 51 graphs only
 

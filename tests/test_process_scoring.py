@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from brute import coloring_completable
 
 from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle
 from finereason.domains.sudoku.engine import BIT, allowed
@@ -108,28 +109,6 @@ def test_graph_coloring_order():
     assert process_score(eng, pz, "vertex 0: 1, 2\nvertex 1 is 2 or 3").steps_read == 0
 
 
-def colorable(adjacency, k: int, state: tuple[int, ...]) -> bool:
-    """Plain backtracking (independent of the engine's DSATUR search): can ``state`` be completed?"""
-    colors = list(state)
-    if any(c and colors[u] == c for v, c in enumerate(colors) for u in adjacency[v]):
-        return False
-    order = sorted((v for v, c in enumerate(colors) if not c), key=lambda v: -len(adjacency[v]))
-
-    def go(i: int) -> bool:
-        if i == len(order):
-            return True
-        v = order[i]
-        for c in range(1, k + 1):
-            if all(colors[u] != c for u in adjacency[v]):
-                colors[v] = c
-                if go(i + 1):
-                    return True
-        colors[v] = 0
-        return False
-
-    return go(0)
-
-
 def test_graph_coloring_dead_end_agrees_with_brute_force():
     eng = get_engine(COLORING)
     checked = 0
@@ -148,7 +127,7 @@ def test_graph_coloring_dead_end_agrees_with_brute_force():
                 color = others[0] if others else color
             state[v] = color
             lines.append(f"vertex {v} -> {color}")
-            if expected is None and step <= 4 and not colorable(pz.adjacency, pz.k, tuple(state)):
+            if expected is None and step <= 4 and not coloring_completable(pz.adjacency, pz.k, tuple(state)):
                 expected = step
         v = process_score(eng, pz, "\n".join(lines))
         assert v.first_invalid_step is None or v.first_invalid_step > 3  # later solution colors may clash
