@@ -3,6 +3,9 @@
 - ``oracle``: answers with the exact solver; scores 1.0 on every task.
 - ``random``: a seeded coin for state checking, a random child-or-parent for state transition,
   a random walk of moves for end to end.
+- verify documents (``finereason_verify_<domain>``): the oracle answers with the sound verifier's
+  verdict and first reason, random with a seeded coin, shallow accepts any candidate that breaks no
+  rule yet.
 - ``shallow``: the "System 1" floor: looks only at rules already broken, never ahead. It calls a state
   unsolvable only when it breaks a rule, takes the first rule-valid move, and backtracks only from a
   broken state.
@@ -16,6 +19,7 @@ from .engines import Engine, get_engine
 from .scoring import row_item, row_puzzle
 from .sources import rng_for
 from .verifiers import is_solvable
+from .verify_task import MODEL, VERIFY, oracle_verdict
 from .vocabulary import END_TO_END, STATE_CHECKING
 
 STRATEGIES = ("oracle", "random", "shallow")
@@ -33,8 +37,20 @@ def _choice(solvable: bool) -> str:
     return "Answer: (A)" if solvable else "Answer: (B)"
 
 
+def _candidate_breaks_no_rule(engine: Engine, row: dict) -> bool:
+    """Whether a verify document's candidate reads as a state that breaks no rule already (no look-ahead)."""
+    text = row["candidate"] if row.get("kind") == MODEL else f"Answer: {row['candidate']}"
+    puzzle = row_puzzle(row)
+    try:
+        return not engine.violations(puzzle, engine.parse_solution_text(puzzle, text))
+    except (ValueError, TypeError, ArithmeticError, RecursionError):  # ParseError and StateError are ValueErrors
+        return False
+
+
 def oracle(row: dict) -> str:
     engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == VERIFY:
+        return oracle_verdict(row)
     if task == END_TO_END:
         puzzle = row_puzzle(row)
         solution = engine.solve(puzzle)
@@ -56,6 +72,8 @@ def random_answer(row: dict, seed: int = 0) -> str:
     rng = rng_for(seed, "random-baseline", row.get("id", ""), row["inputs"])
     if task == STATE_CHECKING:
         return _choice(rng.random() < 0.5)
+    if task == VERIFY:
+        return "Verdict: correct" if rng.random() < 0.5 else "Verdict: incorrect"
     if task == END_TO_END:
         puzzle = row_puzzle(row)
         state = engine.initial(puzzle)
@@ -74,6 +92,8 @@ def random_answer(row: dict, seed: int = 0) -> str:
 
 def shallow(row: dict) -> str:
     engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == VERIFY:  # accepts whatever breaks no rule yet, never checks that it is complete
+        return "Verdict: correct" if _candidate_breaks_no_rule(engine, row) else "Verdict: incorrect"
     if task == END_TO_END:
         puzzle = row_puzzle(row)
         state = engine.initial(puzzle)

@@ -156,3 +156,20 @@ def test_lm_eval_verify_task_with_a_replayed_oracle(data, tmp_path, monkeypatch)
     assert result["false_positive_rate,none"] == 1 / wrong
     assert result["false_negative_rate,none"] == 0.0
     assert result["critique_precision,none"] == 1.0
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_baseline_models_answer_verify_documents(data, domain):
+    """The baselines behind finereason-oracle/-random/-shallow take verify documents: the oracle is the
+    sound verifier (perfect), the shallow one accepts any complete-looking candidate that breaks no rule
+    (so it never rejects a correct one), random is a seeded coin."""
+    from finereason.baselines import oracle, random_answer, shallow
+
+    docs = verify_docs(rows_of(data, domain), seed=2)
+    perfect = summarize_verify([score_verify(d, oracle(d)) for d in docs])
+    assert perfect["acc"] == 1.0 and perfect["false_positive_rate"] == perfect["false_negative_rate"] == 0.0
+    lenient = summarize_verify([score_verify(d, shallow(d)) for d in docs])
+    assert lenient["false_negative_rate"] == 0.0
+    coin = [random_answer(d, seed=1) for d in docs]
+    assert coin == [random_answer(d, seed=1) for d in docs]
+    assert set(coin) <= {"Verdict: correct", "Verdict: incorrect"}
