@@ -85,6 +85,12 @@ def _mean(values: list[float | None]) -> float | None:
     return sum(got) / len(got) if len(got) == len(values) and got else None
 
 
+def board_puzzles(entries: list[Entry]) -> list[str]:
+    """The registered puzzles the submissions have state-task results for (all of them when none has)."""
+    puzzles = puzzle_order()
+    return [p for p in puzzles if any(f"finereason_{p}_{t}" in e.results for e in entries for t in STATE_TASKS)] or puzzles
+
+
 def columns(entries: list[Entry], puzzles: list[str]) -> list[Column]:
     """The table's numeric columns (fractions; ``None`` where a model lacks the task)."""
     cols: list[Column] = []
@@ -235,8 +241,7 @@ Click a column to sort.</p>
 def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
     """Write ``index.html``, ``leaderboard.md`` and ``leaderboard.json`` into ``out``; return their paths."""
     entries = collect(root)
-    puzzles = puzzle_order()
-    puzzles = [p for p in puzzles if any(f"finereason_{p}_{t}" in e.results for e in entries for t in STATE_TASKS)] or puzzles
+    puzzles = board_puzzles(entries)
     cols = columns(entries, puzzles)
     order = next(c for c in cols if c.key == "st_strict").values
     ranked = sorted(range(len(entries)), key=lambda i: (order[i] is None, -(order[i] or 0.0), entries[i].label))

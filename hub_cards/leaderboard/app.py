@@ -25,11 +25,10 @@ def results_folder() -> Path:
 
 def load_table(folder: Path) -> tuple[list[str], list[list]]:
     """(headers, rows) with percentages rounded to 0.1; gradio-free so it can be tested anywhere."""
-    from finereason.leaderboard.build import collect, columns
-    from finereason.report import puzzle_order
+    from finereason.leaderboard.build import board_puzzles, collect, columns
 
     entries = collect(folder)
-    cols = columns(entries, puzzle_order())
+    cols = columns(entries, board_puzzles(entries))
     headers = ["Model"] + [c.title for c in cols]
     rows = [[e.label] + [None if c.values[i] is None else round(100 * c.values[i], 1) for c in cols]
             for i, e in enumerate(entries)]
