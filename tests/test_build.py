@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from brute import coloring_completable, reaches_24
 from conftest import shared_path
 from finereason.cli import main
 from finereason.engines import StepKind, get_engine
@@ -82,18 +83,6 @@ def _sudoku_ok(grid: list[list[int]], final: list[list[int]]) -> bool:
     return all(v == 0 or v == f for row, frow in zip(grid, final) for v, f in zip(row, frow))
 
 
-def _game24_ok(values: list[Fraction]) -> bool:
-    if len(values) == 1:
-        return values[0] == 24
-    for i, j in itertools.permutations(range(len(values)), 2):
-        rest = [v for k, v in enumerate(values) if k not in (i, j)]
-        a, b = values[i], values[j]
-        for r in (a + b, a - b, a * b) + ((a / b,) if b else ()):
-            if _game24_ok(rest + [r]):
-                return True
-    return False
-
-
 def _value(node: ast.AST) -> Fraction:
     """Exact value of one of our own expressions (numbers, + - * /, parentheses)."""
     if isinstance(node, ast.Constant):
@@ -103,35 +92,14 @@ def _value(node: ast.AST) -> Fraction:
     return ops[type(node.op)](_value(node.left), _value(node.right))
 
 
-def _coloring_ok(adjacency: list[list[int]], k: int, colors: list[int]) -> bool:
-    colors = list(colors)
-    if any(c and colors[u] == c for v, c in enumerate(colors) for u in adjacency[v]):
-        return False
-
-    def fill(v: int) -> bool:
-        if v == len(colors):
-            return True
-        if colors[v]:
-            return fill(v + 1)
-        for c in range(1, k + 1):
-            if all(colors[u] != c for u in adjacency[v]):
-                colors[v] = c
-                if fill(v + 1):
-                    return True
-        colors[v] = 0
-        return False
-
-    return fill(0)
-
-
 def _independent_label(puzzle: str, engine, item, record: dict) -> bool:
     if puzzle == "sudoku":
         return _sudoku_ok(record["inputs"]["current"], record["outputs"]["final"])
     if puzzle == "game_of_24":
-        return _game24_ok([_value(ast.parse(str(e), mode="eval").body) for e in record["inputs"]["current"]])
+        return reaches_24([_value(ast.parse(str(e), mode="eval").body) for e in record["inputs"]["current"]])
     if puzzle == "graph_coloring":
         adjacency = [list(n) for n in item.puzzle.adjacency]
-        return _coloring_ok(adjacency, item.puzzle.k, list(item.current))
+        return coloring_completable(adjacency, item.puzzle.k, item.current)
     solution = engine.parse_state(item.puzzle, record["outputs"]["solution"]).cells  # grid: unique solution
     return all(v is None or v == s for row, srow in zip(item.current.cells, solution) for v, s in zip(row, srow))
 

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from brute import coloring_completable
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.engine import chromatic_number
 from finereason.domains.sudoku.engine import count_solutions, solve
@@ -48,25 +49,6 @@ def connected(adjacency) -> bool:
                 seen.add(u)
                 stack.append(u)
     return len(seen) == len(adjacency)
-
-
-def colorable(adjacency, k) -> bool:
-    """Plain lowest-index-first backtracking, no heuristics."""
-    colors = [0] * len(adjacency)
-
-    def go(v: int) -> bool:
-        if v == len(adjacency):
-            return True
-        taken = {colors[u] for u in adjacency[v]}
-        for c in range(1, k + 1):
-            if c not in taken:
-                colors[v] = c
-                if go(v + 1):
-                    return True
-        colors[v] = 0
-        return False
-
-    return go(0)
 
 
 # ====================================================================== sudoku: generator
@@ -236,7 +218,7 @@ def test_graph_generate_is_valid(kind, n):
         assert all(v in graph[u] for v, row in enumerate(graph) for u in row)  # symmetric
         assert k == chromatic_number(graph) == source.puzzle.k
         if n <= 12:  # independent check of chi
-            assert colorable(graph, k) and not colorable(graph, k - 1)
+            assert coloring_completable(graph, k, [0] * n) and not coloring_completable(graph, k - 1, [0] * n)
         if kind == "planar":
             assert m <= 3 * n - 6 and 2 <= k <= 4
         assert source.difficulty == {"vertices": n, "edges": m, "k": k}
