@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from .answers import list_end
+from .answers import final_region, list_end
 from .engines import Engine, StepKind, get_engine
 from .engines.base import BrokenStep
-from .textparse import parse_literal, strip_thinking
+from .textparse import parse_literal
 from .verdict import ParseError, StateError, Undecided
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
@@ -109,8 +109,7 @@ def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps
     ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
     """
     eng = _engine(engine)
-    unfinished = starts_in_think and isinstance(response, str) and "</think>" not in response
-    text = strip_thinking(response) if isinstance(response, str) and not unfinished else ""
+    text = final_region(response, starts_in_think=starts_in_think) or ""
     try:
         states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
     except (ParseError, StateError, ValueError, TypeError, RecursionError):
