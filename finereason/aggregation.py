@@ -71,7 +71,8 @@ def _check_task(task: str) -> None:
         raise ValueError(f"unknown task {task!r}; use one of {', '.join(TASKS)}")
 
 
-def _ratio(num: float, den: float) -> float:
+def ratio(num: float, den: float) -> float:
+    """``num / den``, or 0.0 for an empty denominator (every rate of an empty set is 0.0)."""
     return num / den if den else 0.0
 
 
@@ -81,31 +82,31 @@ def summarize(task: str, verdicts: Sequence[Verdict], solvable: Sequence[bool | 
     n = len(verdicts)
     out: dict[str, float] = {
         N: float(n),
-        ACC: _ratio(sum(v.correct for v in verdicts), n),
-        PARSE_ERROR_RATE: _ratio(sum(v.parse_error for v in verdicts), n),
+        ACC: ratio(sum(v.correct for v in verdicts), n),
+        PARSE_ERROR_RATE: ratio(sum(v.parse_error for v in verdicts), n),
     }
     if solvable is not None:
         for name, want in ((ACC_SOLVABLE, True), (ACC_UNSOLVABLE, False)):
             group = [v for v, s in zip(verdicts, solvable) if s is want]
-            out[name] = _ratio(sum(v.correct for v in group), len(group))
+            out[name] = ratio(sum(v.correct for v in group), len(group))
     if task == STATE_CHECKING and solvable is not None:
         tp = sum(v.prediction == UNSOLVABLE and s is False for v, s in zip(verdicts, solvable))
         fp = sum(v.prediction == UNSOLVABLE and s is True for v, s in zip(verdicts, solvable))
         fn = sum(v.prediction != UNSOLVABLE and s is False for v, s in zip(verdicts, solvable))
-        precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+        precision, recall = ratio(tp, tp + fp), ratio(tp, tp + fn)
         out[PRECISION_UNSOLVABLE] = precision
         out[RECALL_UNSOLVABLE] = recall
-        out[F1_UNSOLVABLE] = _ratio(2 * precision * recall, precision + recall)
+        out[F1_UNSOLVABLE] = ratio(2 * precision * recall, precision + recall)
     if task == STATE_TRANSITION:
         counts = Counter(v.category for v in verdicts)
         for category in TRANSITION_CATEGORIES:
-            out[rate_name(category)] = _ratio(counts[category], n)
+            out[rate_name(category)] = ratio(counts[category], n)
     return out
 
 
 def paper_accuracy(paper: Sequence[Verdict | None]) -> float:
     """``acc_paper``: the share of rows whose paper-mode verdict is correct (``None`` counts as wrong)."""
-    return _ratio(sum(v.correct for v in paper if v is not None), len(paper))
+    return ratio(sum(v.correct for v in paper if v is not None), len(paper))
 
 
 def row_values(task: str, verdict: Verdict, paper: Verdict | None = None) -> dict[str, float]:

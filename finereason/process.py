@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
+from .aggregation import ratio
 from .answers import final_region, list_end
 from .engines import Engine, StepKind, get_engine
 from .engines.base import BrokenStep
@@ -151,16 +152,12 @@ def summarize_process(verdicts: Sequence[ProcessVerdict]) -> dict[str, float]:
     n = len(verdicts)
     shown = [v for v in verdicts if v.readable]
     k = len(shown)
-
-    def rate(num: int, den: int) -> float:
-        return num / den if den else 0.0
-
     return {
-        "process_rate_readable": rate(k, n),
-        "process_rate_invalid_step": rate(sum(v.first_invalid_step is not None for v in shown), k),
-        "process_rate_dead_end": rate(sum(v.first_dead_end_step is not None for v in shown), k),
-        "process_rate_undecided": rate(sum(v.undecided for v in shown), k),
-        "process_steps_read": rate(sum(v.steps_read for v in verdicts), n),
+        "process_rate_readable": ratio(k, n),
+        "process_rate_invalid_step": ratio(sum(v.first_invalid_step is not None for v in shown), k),
+        "process_rate_dead_end": ratio(sum(v.first_dead_end_step is not None for v in shown), k),
+        "process_rate_undecided": ratio(sum(v.undecided for v in shown), k),
+        "process_steps_read": ratio(sum(v.steps_read for v in verdicts), n),
     }
 
 

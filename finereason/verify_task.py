@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from .aggregation import ratio
 from .engines import get_engine
 from .feedback import read_self_verdict
 from .scoring import row_puzzle
@@ -168,19 +169,15 @@ def score_verify(doc: dict, response: str) -> VerifyScore:
 def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str, float]:
     """The :data:`VERIFY_METRICS` of a list of judgements (or their tuples)."""
     items = [s if isinstance(s, VerifyScore) else VerifyScore(*s) for s in scores]
-
-    def rate(num: int, den: int) -> float:
-        return num / den if den else 0.0
-
     wrong = [s for s in items if not s.truth]
     right = [s for s in items if s.truth]
     rejected = [s for s in wrong if s.accepted is False]
     return {
-        "acc": rate(sum(s.accepted is s.truth for s in items), len(items)),
-        "false_positive_rate": rate(sum(s.accepted is True for s in wrong), len(wrong)),
-        "false_negative_rate": rate(sum(s.accepted is not True for s in right), len(right)),
-        "critique_precision": rate(sum(bool(s.critique_ok) for s in rejected), len(rejected)),
-        "no_verdict_rate": rate(sum(s.accepted is None for s in items), len(items)),
+        "acc": ratio(sum(s.accepted is s.truth for s in items), len(items)),
+        "false_positive_rate": ratio(sum(s.accepted is True for s in wrong), len(wrong)),
+        "false_negative_rate": ratio(sum(s.accepted is not True for s in right), len(right)),
+        "critique_precision": ratio(sum(bool(s.critique_ok) for s in rejected), len(rejected)),
+        "no_verdict_rate": ratio(sum(s.accepted is None for s in items), len(items)),
     }
 
 
