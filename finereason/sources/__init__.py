@@ -35,6 +35,12 @@ def rng_for(seed: int, *parts: Any) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def split_stream(seed: int, split: str) -> int:
+    """The generator seed of ``split`` (``test`` or ``train``) in a build seeded with ``seed``: two
+    disjoint streams per build seed, so no test instance is drawn for train."""
+    return seed * 4 + (1 if split == "test" else 2)
+
+
 def stable_key(*parts: Any) -> str:
     """A short content hash for puzzle identities."""
     text = "\x1f".join(str(p) for p in parts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...sources import SourcePuzzle
+from ...sources import SourcePuzzle, split_stream
 from .engine import BlocksPuzzle, BlocksState, BlocksworldEngine, fact_text, pddl_domain
 
 _INTRO = {
@@ -67,8 +67,7 @@ class BlocksworldDomain(BlocksworldEngine):
     def source(self, split: str, seed: int, index: int, options: dict[str, Any]) -> SourcePuzzle:
         from .source import generate
 
-        stream = seed * 4 + (1 if split == "test" else 2)
-        return generate(self.vocabulary, stream, index)
+        return generate(self.vocabulary, split_stream(seed, split), index)
 
 
 class MysteryBlocksworldDomain(BlocksworldDomain):

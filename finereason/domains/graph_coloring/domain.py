@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from ...engines.base import BrokenStep
-from ...sources import SourcePuzzle, rng_for
+from ...sources import SourcePuzzle, rng_for, split_stream
 from .engine import GraphColoringEngine, GraphColoringPuzzle, State
 
 # One written coloring: "vertex 3: color 2", "vertex 3 -> 2", "node 3 gets color 2", "v3 = 2",
@@ -82,7 +82,7 @@ class GraphColoringDomain(GraphColoringEngine):
     def source(self, split: str, seed: int, index: int, options: dict[str, Any]) -> SourcePuzzle:
         from .source import generate
 
-        stream = seed * 4 + (1 if split == "test" else 2)
+        stream = split_stream(seed, split)
         kind = "planar" if rng_for(stream, "graph-kind", index).random() < PLANAR_SHARE else "erdos_renyi"
         return generate(stream, index, kind=kind, preset="official")
 

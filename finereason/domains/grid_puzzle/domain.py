@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...sources import SourcePuzzle
+from ...sources import SourcePuzzle, split_stream
 from .engine import GridPuzzle, GridPuzzleEngine, GridState
 
 
@@ -57,4 +57,4 @@ class GridPuzzleDomain(GridPuzzleEngine):
     def source(self, split: str, seed: int, index: int, options: dict[str, Any]) -> SourcePuzzle:
         from .source import generate
 
-        return generate(seed * 4 + (1 if split == "test" else 2), index)
+        return generate(split_stream(seed, split), index)

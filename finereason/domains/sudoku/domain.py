@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...sources import SourcePuzzle
+from ...sources import SourcePuzzle, split_stream
 from .engine import Grid, SudokuEngine, SudokuPuzzle
 
 # One written fill: "r1c3 = 5", "R1C3: 5", "(1, 3) -> 5", "row 1, column 3 is 5", "place 5 at r1c3",
@@ -82,8 +82,7 @@ class SudokuDomain(SudokuEngine):
     def source(self, split: str, seed: int, index: int, options: dict[str, Any]) -> SourcePuzzle:
         from .source import generate
 
-        stream = seed * 4 + (1 if split == "test" else 2)
-        return generate(stream, index, search_steps=0)  # targets past ~58 stop where greedy digging does
+        return generate(split_stream(seed, split), index, search_steps=0)  # targets past ~58 stop where greedy digging does
 
 
 def _filler(cell: int, digit: int) -> Any:
