@@ -216,17 +216,23 @@ def _number_reasons(used: Counter[int], have: Counter[int]) -> list[str]:
     return reasons
 
 
-def _zero_reasons(state: Iterable[Node]) -> list[str]:
-    reasons = []
+def node_values(state: Iterable[Node]) -> list[Fraction | None]:
+    """The exact value of each expression, ``None`` for one that divides by zero."""
+    values: list[Fraction | None] = []
     for node in state:
         try:
-            evaluate(node)
+            values.append(evaluate(node))
         except DivisionByZero:
-            reasons.append(f"expression {to_text(node)} divides by zero")
-    return reasons
+            values.append(None)
+    return values
 
 
-def _format_value(v: Fraction) -> str:
+def _zero_reasons(state: State) -> list[str]:
+    return [f"expression {to_text(node)} divides by zero" for node, v in zip(state, node_values(state)) if v is None]
+
+
+def format_value(v: Fraction) -> str:
+    """``24`` or ``8/3``: an exact value as the reasons write it."""
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
@@ -427,12 +433,7 @@ class Game24Engine(Engine[Game24Puzzle, State]):
 
     def children(self, puzzle: Game24Puzzle, state: State) -> Iterator[State]:
         """Every pair ``i < j`` with + - * / (both orders for - and /), new expression first."""
-        values: list[Fraction | None] = []
-        for node in state:
-            try:
-                values.append(evaluate(node))
-            except DivisionByZero:
-                values.append(None)
+        values = node_values(state)
         seen: set[State] = set()
         for i in range(len(state)):
             for j in range(i + 1, len(state)):
@@ -503,7 +504,7 @@ class Game24Engine(Engine[Game24Puzzle, State]):
             except DivisionByZero:
                 return reasons  # already reported by violations
             if value != puzzle.target:
-                reasons.append(f"evaluates to {_format_value(value)}, not {puzzle.target}")
+                reasons.append(f"evaluates to {format_value(value)}, not {puzzle.target}")
         return reasons
 
     def same(self, a: State, b: State) -> bool:
@@ -511,8 +512,6 @@ class Game24Engine(Engine[Game24Puzzle, State]):
         return Counter(canonical(n) for n in a) == Counter(canonical(n) for n in b)
 
 
-ENGINE = Game24Engine()
-
 __all__ = [
-    "ENGINE", "Game24Engine", "Game24Puzzle", "State", "can_make", "solvable_multisets", "solve",
+    "Game24Engine", "Game24Puzzle", "State", "can_make", "format_value", "node_values", "solvable_multisets", "solve",
 ]

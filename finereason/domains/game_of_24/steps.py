@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 
 from ...arith import BinOp, DivisionByZero, Node, Num, evaluate
 from ...engines.base import BrokenStep
+from .engine import format_value, node_values
 
 _NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"
 _STEP = re.compile(
@@ -50,22 +51,8 @@ def _matches(value: Fraction, written: Fraction, decimals: int) -> bool:
     return abs(value - written) <= Fraction(1, 2 * 10 ** decimals) + Fraction(1, 10 ** (decimals + 6))
 
 
-def _show(v: Fraction) -> str:
-    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
-
-
-def _values(state: tuple[Node, ...]) -> list[Fraction | None]:
-    out: list[Fraction | None] = []
-    for node in state:
-        try:
-            out.append(evaluate(node))
-        except DivisionByZero:
-            out.append(None)
-    return out
-
-
 def _listing(values: list[Fraction | None]) -> str:
-    return ", ".join("?" if v is None else _show(v) for v in values)
+    return ", ".join("?" if v is None else format_value(v) for v in values)
 
 
 def _stepper(a: str, op: str, b: str, c: str) -> Callable[[tuple[Node, ...]], Any]:
@@ -73,7 +60,7 @@ def _stepper(a: str, op: str, b: str, c: str) -> Callable[[tuple[Node, ...]], An
     op = _OPS.get(op.strip(), op.strip())
 
     def apply(state: tuple[Node, ...]) -> Any:
-        values = _values(state)
+        values = node_values(state)
         chosen: list[int] = []
         for written in (a, b):
             want, dec = _exact(written), _decimals(written)
@@ -87,7 +74,7 @@ def _stepper(a: str, op: str, b: str, c: str) -> Callable[[tuple[Node, ...]], An
         except DivisionByZero:
             return BrokenStep((f"{a} {op} {b} divides by zero",))
         if not _matches(value, _exact(c), _decimals(c)):
-            return BrokenStep((f"{a} {op} {b} = {_show(value)}, not {re.sub(r'[ ]+', '', c)}",))
+            return BrokenStep((f"{a} {op} {b} = {format_value(value)}, not {re.sub(r'[ ]+', '', c)}",))
         return (node,) + tuple(n for i, n in enumerate(state) if i not in chosen)
 
     return apply
@@ -101,14 +88,14 @@ def _number_list(items: list[Any], children: Callable[[tuple[Node, ...]], Iterat
         def same(values: list[Fraction | None]) -> bool:
             return None not in values and sorted(values) == written  # type: ignore[type-var]
 
-        if same(_values(state)):
+        if same(node_values(state)):
             return state
         if len(written) == len(state) - 1:
             for child in children(state):
-                if same(_values(child)):
+                if same(node_values(child)):
                     return child
-        shown = ", ".join(_show(v) for v in written)
-        return BrokenStep((f"[{shown}] cannot be reached from [{_listing(_values(state))}] with one operation",))
+        shown = ", ".join(format_value(v) for v in written)
+        return BrokenStep((f"[{shown}] cannot be reached from [{_listing(node_values(state))}] with one operation",))
 
     return apply
 
