@@ -19,7 +19,7 @@ from .engines import Engine, get_engine
 from .scoring import row_item, row_puzzle
 from .sources import rng_for
 from .verifiers import is_solvable
-from .verify_task import MODEL, VERIFY, oracle_verdict
+from .verify_task import VERIFY, candidate_text, oracle_verdict
 from .vocabulary import END_TO_END, STATE_CHECKING
 
 STRATEGIES = ("oracle", "random", "shallow")
@@ -39,7 +39,7 @@ def _choice(solvable: bool) -> str:
 
 def _candidate_breaks_no_rule(engine: Engine, row: dict) -> bool:
     """Whether a verify document's candidate reads as a state that breaks no rule already (no look-ahead)."""
-    text = row["candidate"] if row.get("kind") == MODEL else f"Answer: {row['candidate']}"
+    text = candidate_text(row.get("kind"), row["candidate"])
     puzzle = row_puzzle(row)
     try:
         return not engine.violations(puzzle, engine.parse_solution_text(puzzle, text))

@@ -35,6 +35,7 @@ from .feedback import read_self_verdict
 from .scoring import row_puzzle
 from .sources import rng_for
 from .textparse import strip_thinking
+from .verdict import Verdict
 from .verifiers import verify_end_to_end
 
 VERIFY = "verify"
@@ -65,9 +66,18 @@ def verify_prompt(row: dict, candidate: str) -> str:
     return f"{REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"
 
 
+def candidate_text(kind: str | None, candidate: str) -> str:
+    """A candidate as the end-to-end verifier reads it: a model's response as written, a made one after ``Answer:``."""
+    return candidate if kind == MODEL else f"Answer: {candidate}"
+
+
+def judge_candidate(row: dict, kind: str | None, candidate: str) -> Verdict:
+    """The sound verifier's verdict on a candidate solution of ``row``'s puzzle (the candidate's truth)."""
+    return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), candidate_text(kind, candidate))
+
+
 def _doc(row: dict, kind: str, candidate: str) -> dict:
-    engine = get_engine(row["puzzle"])
-    verdict = verify_end_to_end(engine, row_puzzle(row), candidate if kind == MODEL else f"Answer: {candidate}")
+    verdict = judge_candidate(row, kind, candidate)
     return {**row, "id": f"{row['id']}/{kind}", "source_id": row["id"], "task": VERIFY, "kind": kind,
             "candidate": candidate, "candidate_correct": verdict.correct,
             "candidate_reasons": json.dumps(list(verdict.reasons)), "label": "correct" if verdict.correct else "incorrect",
@@ -184,9 +194,7 @@ def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str,
 # ------------------------------------------------------------------ baselines
 def oracle_verdict(doc: dict) -> str:
     """The sound verifier as a verifier model: its verdict and, when wrong, its first reason."""
-    engine = get_engine(doc["puzzle"])
-    text = doc["candidate"] if doc.get("kind") == MODEL else f"Answer: {doc['candidate']}"
-    verdict = verify_end_to_end(engine, row_puzzle(doc), text)
+    verdict = judge_candidate(doc, doc.get("kind"), doc["candidate"])
     if verdict.correct:
         return "Verdict: correct"
     return f"The first error: {verdict.reasons[0] if verdict.reasons else 'the answer is not a valid solution'}.\nVerdict: incorrect"
@@ -224,5 +232,5 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
     return files
 
 
-__all__ = ["KINDS", "MUTATIONS", "REQUEST", "VERIFY", "VERIFY_METRICS", "VerifyScore", "candidates", "names_error",
-           "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]
+__all__ = ["KINDS", "MUTATIONS", "REQUEST", "VERIFY", "VERIFY_METRICS", "VerifyScore", "candidate_text", "candidates",
+           "judge_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]
