@@ -41,19 +41,27 @@ class PlanVerdict:
     final_state: frozenset = field(default=frozenset(), repr=False, compare=False)
 
 
+def execute(task: Task, state: frozenset[Atom], step: Step) -> tuple[frozenset[Atom] | None, tuple[str, ...]]:
+    """``(the state after step, ())``, or ``(None, why)`` when ``step`` cannot be executed in ``state``:
+    an unknown action, arity or object, or each unmet precondition (sorted)."""
+    try:
+        action = task.action(step.name, step.args)
+    except KeyError as err:
+        return None, (err.args[0],)
+    unmet = sorted(action.pre - state)
+    if unmet:
+        return None, tuple(describe_unmet(a) for a in unmet)
+    return apply(state, action), ()
+
+
 def validate(task: Task, steps: list[Step]) -> PlanVerdict:
     """Simulate ``steps`` from the initial state of ``task``."""
     state = task.init
     for number, step in enumerate(steps, start=1):
-        where = f"step {number} {step}"
-        try:
-            action = task.action(step.name, step.args)
-        except KeyError as err:
-            return PlanVerdict(False, (f"{where}: {err.args[0]}",), number, len(steps), state)
-        unmet = sorted(action.pre - state)
-        if unmet:
-            return PlanVerdict(False, tuple(f"{where}: {describe_unmet(a)}" for a in unmet), number, len(steps), state)
-        state = apply(state, action)
+        after, why = execute(task, state, step)
+        if after is None:
+            return PlanVerdict(False, tuple(f"step {number} {step}: {reason}" for reason in why), number, len(steps), state)
+        state = after
     missing = sorted(task.goal - state)
     if not missing:
         return PlanVerdict(True, (), None, len(steps), state)

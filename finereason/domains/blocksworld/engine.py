@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
@@ -38,8 +38,9 @@ from ...engines.base import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
 from ...planning.plan_text import COLOURS, PlanTextError, read_plan
 from ...planning.plan_text import Step as PlanStep
+from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, Task, apply
-from ...planning.validate import describe_unmet, validate
+from ...planning.validate import describe_unmet, execute, validate
 from ...verdict import ParseError, StateError, Undecided
 from ...vocabulary import END_TO_END
 
@@ -184,37 +185,11 @@ def _task(puzzle: BlocksPuzzle) -> Task:
     return Task(pddl_domain(puzzle.vocabulary), puzzle.problem)
 
 
-@dataclass(frozen=True)
-class _Compiled:
-    """Ground actions over bit masks (one bit per ground atom)."""
-
-    bit: dict[Atom, int]
-    actions: tuple[tuple[int, int, int, GroundAction], ...]  # (pre, keep, add, action)
-    goal: int
-
-    def mask(self, atoms: frozenset[Atom]) -> int | None:
-        out = 0
-        for atom in atoms:
-            b = self.bit.get(atom)
-            if b is None:
-                return None
-            out |= b
-        return out
-
-
 @lru_cache(maxsize=256)
-def _compiled(puzzle: BlocksPuzzle) -> _Compiled:
-    task = _task(puzzle)
-    ground = task.ground_actions()
-    atoms = set(task.init) | set(task.goal) | {a for act in ground for a in (*act.pre, *act.add, *act.delete)}
-    bit = {atom: 1 << i for i, atom in enumerate(sorted(atoms))}
-
-    def m(xs: frozenset[Atom]) -> int:
-        return sum(bit[a] for a in xs)
-
+def _compiled(puzzle: BlocksPuzzle) -> BitTask:
+    bits = bit_task(_task(puzzle))
     # an action naming one object twice ((stack a a)) never applies in a state reachable from consistent facts
-    actions = tuple((m(a.pre), ~m(a.delete), m(a.add), a) for a in ground if len(set(a.args)) == len(a.args))
-    return _Compiled(bit, actions, m(task.goal))
+    return replace(bits, actions=tuple(a for a in bits.actions if len(set(a[3].args)) == len(a[3].args)))
 
 
 @dataclass(frozen=True)
@@ -275,27 +250,10 @@ def distance(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> int | None:
     space = _space(puzzle)
     if mask in space.dist:
         return space.dist[mask]
-    return _search_distance(comp, mask)
-
-
-def _search_distance(comp: _Compiled, start: int) -> int | None:
-    """BFS from a state outside the initial state's component (bounded by :data:`MAX_NODES`)."""
-    goal = comp.goal
-    seen = {start: 0}
-    frontier = deque([start])
-    while frontier:
-        state = frontier.popleft()
-        if state & goal == goal:
-            return seen[state]
-        for pre, keep, add, _ in comp.actions:
-            if state & pre == pre:
-                child = (state & keep) | add
-                if child not in seen:
-                    if len(seen) >= MAX_NODES:
-                        raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
-                    seen[child] = seen[state] + 1
-                    frontier.append(child)
-    return None
+    found = search(comp, mask, MAX_NODES)  # a state outside the initial state's component
+    if found.status == UNDECIDED:
+        raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
+    return found.length
 
 
 def shortest_plan_to(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> list[GroundAction] | None:
@@ -471,16 +429,11 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         for step in steps:
             if state.steps >= puzzle.budget:
                 break
-            try:
-                action = puzzle.task.action(step.name, step.args)
-            except KeyError as err:
-                out.append(BrokenStep((f"{step}: {err.args[0]}",)))
+            after, why = execute(puzzle.task, state.atoms, step)
+            if after is None:
+                out.append(BrokenStep(tuple(f"{step}: {reason}" for reason in why)))
                 break
-            unmet = sorted(action.pre - state.atoms)
-            if unmet:
-                out.append(BrokenStep(tuple(f"{step}: {describe_unmet(a)}" for a in unmet)))
-                break
-            state = BlocksState(apply(state.atoms, action), state.steps + 1)
+            state = BlocksState(after, state.steps + 1)
             out.append(state)
         return out
 
