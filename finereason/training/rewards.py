@@ -40,13 +40,13 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from finereason.aggregation import PARSE_ERROR_RATE, rate_name
 from finereason.answers import final_region, format_ok
 from finereason.scoring import score_row
+from finereason.training.mixing import MATH_TASK, PUZZLE_COLUMNS
 from finereason.verdict import TRANSITION_CATEGORIES, Category
 from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 Reward = Callable[..., list]
 PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards judge (every FineReason task)
-MATH_TASK = "math"
-ROW_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
+ROW_COLUMNS = PUZZLE_COLUMNS  # the dataset columns a puzzle verdict reads
 REASONING_KEYS = ("reasoning_content", "reasoning", "thinking")  # parsed-out reasoning in a message
 
 # Bounds of the math reward (issue: math verification of any completion within a fixed time budget).
