@@ -48,3 +48,26 @@ def official_states():
         return read_jsonl(shared_path("finereason_official", f"{official_name}_states_sample.jsonl"))
 
     return load
+
+
+# Small builds that several modules only read: built once per test session. Never write into them
+# (copy one first, as the tamper tests do with their own build).
+@pytest.fixture(scope="session")
+def small_dataset(tmp_path_factory) -> Path:
+    """A small build of the default puzzles: 8 rows per state config, 2 end-to-end, no train rows."""
+    from finereason.cli import main
+
+    out = tmp_path_factory.mktemp("small-dataset") / "ds"
+    assert main(["build", "--out", str(out), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def e2e_dataset(tmp_path_factory) -> Path:
+    """A small build of the default puzzles for the end-to-end loops: 3 end-to-end instances each (seed 5)."""
+    from finereason.dataset_builders.build import BuildConfig, build
+
+    out = tmp_path_factory.mktemp("e2e-dataset") / "data"
+    build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
+                      progress=False))
+    return out

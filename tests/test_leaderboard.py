@@ -21,13 +21,12 @@ BASELINES = ("finereason-oracle", "finereason-random", "finereason-shallow")
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict[str, Path]:
+def runs(tmp_path_factory, small_dataset) -> dict[str, Path]:
     """A small build, the baselines on the `finereason` group (full), and one run with --limit."""
     from finereason.lm_eval_models import our_tasks_only
 
     root = tmp_path_factory.mktemp("board")
-    data = root / "ds"
-    assert main(["build", "--out", str(data), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
+    data = small_dataset
     saved = {k: os.environ.get(k) for k in ("FINEREASON_DATA_DIR",)}
     os.environ["FINEREASON_DATA_DIR"] = str(data)
     try:

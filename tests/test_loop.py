@@ -29,14 +29,9 @@ DOMAINS = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
+def data(e2e_dataset) -> Path:
     """A small built data folder: 3 end-to-end instances per domain."""
-    from finereason.dataset_builders.build import BuildConfig, build
-
-    out = tmp_path_factory.mktemp("loopdata") / "data"
-    build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
-                      progress=False))
-    return out
+    return e2e_dataset
 
 
 def transcript(folder: Path) -> list[dict]:

@@ -19,11 +19,10 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict[str, Path]:
+def runs(tmp_path_factory, small_dataset) -> dict[str, Path]:
     """One small dataset and two lm-eval runs (with samples) under one output root, as users do."""
     root = tmp_path_factory.mktemp("report")
-    data = root / "ds"
-    assert main(["build", "--out", str(data), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
+    data = small_dataset
     out = root / "evalout"
     from finereason.lm_eval_models import our_tasks_only
 

@@ -23,7 +23,6 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from finereason.baselines import oracle  # noqa: E402
-from finereason.cli import main  # noqa: E402
 from finereason.dataset_builders.layout import configs_in, read_config  # noqa: E402
 from finereason.engines import get_engine  # noqa: E402
 from finereason.scoring import row_item, score_row  # noqa: E402
@@ -37,10 +36,8 @@ PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory) -> dict[str, list[dict]]:
-    out = tmp_path_factory.mktemp("rewards") / "data"
-    assert main(["build", "--out", str(out), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
-    return {config: read_config(out, config) for config in configs_in(out)}
+def data(small_dataset) -> dict[str, list[dict]]:
+    return {config: read_config(small_dataset, config) for config in configs_in(small_dataset)}
 
 
 def kwargs_of(rows: list[dict], **extra) -> dict:

@@ -25,13 +25,9 @@ DOMAINS = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
-    from finereason.dataset_builders.build import BuildConfig, build
-
-    out = tmp_path_factory.mktemp("verifydata") / "data"
-    build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
-                      progress=False, puzzles=DOMAINS))
-    return out
+def data(e2e_dataset) -> Path:
+    """A small built data folder (the default puzzles, DOMAINS among them): 3 end-to-end instances each."""
+    return e2e_dataset
 
 
 def rows_of(data: Path, domain: str) -> list[dict]:
