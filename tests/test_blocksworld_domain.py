@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_planning import as_text, load_problem, rows, simulate, steps_of
+from test_planning import RENAME, as_text, load_problem, positions, rows, simulate, steps_of
 
 from finereason.engines import default_names, engine_names, get_engine
 from finereason.engines.base import BrokenStep, StepKind
@@ -21,24 +21,9 @@ from finereason.verdict import ParseError, StateError
 from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
 
 DOMAINS = ("blocksworld", "mystery_blocksworld")
-RENAME = {"craves": "on", "planet": "ontable", "province": "clear", "harmony": "handempty", "pain": "holding"}
 
 
 # ---------------------------------------------------------------- the independent oracle
-def positions(atoms) -> dict[str, str]:
-    """{block: what it stands on | 'table' | 'hand'} from facts in either vocabulary."""
-    pos: dict[str, str] = {}
-    for name, *args in atoms:
-        name = RENAME.get(name, name)
-        if name == "on":
-            pos[args[0]] = args[1]
-        elif name == "ontable":
-            pos[args[0]] = "table"
-        elif name == "holding":
-            pos[args[0]] = "hand"
-    return pos
-
-
 def moves(pos: dict[str, str]) -> list[dict[str, str]]:
     """Every position one 4-op action away (written from the rules, not from the PDDL)."""
     held = [b for b, p in pos.items() if p == "hand"]

@@ -23,26 +23,33 @@ MY_DOMAIN = "blocksworld/mystery/generated_domain.pddl"
 
 
 # ---------------------------------------------------------------- the independent simulator
+RENAME = {"craves": "on", "planet": "ontable", "province": "clear", "harmony": "handempty", "pain": "holding"}
+
+
 def _atoms(text: str) -> list[tuple[str, ...]]:
     return [tuple(m.split()) for m in re.findall(r"\(([a-z][a-z0-9\- ]*)\)", text.lower())]
+
+
+def positions(atoms) -> dict[str, str]:
+    """{block: what it stands on | 'table' | 'hand'} from facts in either vocabulary."""
+    pos: dict[str, str] = {}
+    for name, *args in atoms:
+        name = RENAME.get(name, name)
+        if name == "on":
+            pos[args[0]] = args[1]
+        elif name == "ontable":
+            pos[args[0]] = "table"
+        elif name == "holding":
+            pos[args[0]] = "hand"
+    return pos
 
 
 def load_problem(path: Path) -> tuple[dict[str, str], list[tuple[str, ...]]]:
     """Block positions ({block: below | 'table'}) and goal atoms, in 4-op Blocksworld words."""
     text = path.read_text()
     init_text, goal_text = text.lower().split("(:goal", 1)
-    rename = {"craves": "on", "planet": "ontable", "province": "clear", "harmony": "handempty", "pain": "holding"}
-    pos: dict[str, str] = {}
-    for atom in _atoms(init_text.split("(:init", 1)[1]):
-        name = rename.get(atom[0], atom[0])
-        if name == "on":
-            pos[atom[1]] = atom[2]
-        elif name == "ontable":
-            pos[atom[1]] = "table"
-        elif name == "holding":
-            pos[atom[1]] = "hand"
-    goal = [(rename.get(a[0], a[0]), *a[1:]) for a in _atoms(goal_text) if a[0] != "and"]
-    return pos, goal
+    goal = [(RENAME.get(a[0], a[0]), *a[1:]) for a in _atoms(goal_text) if a[0] != "and"]
+    return positions(_atoms(init_text.split("(:init", 1)[1])), goal
 
 
 def simulate(pos: dict[str, str], goal: list[tuple[str, ...]], plan: list[tuple[str, ...]]) -> tuple[bool, int | None]:
