@@ -34,8 +34,9 @@ import warnings
 from collections import Counter
 from contextlib import contextmanager
 from fractions import Fraction
+from collections.abc import Mapping  # not typing.Mapping: its isinstance check is several times slower
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator
 
 from finereason.aggregation import PARSE_ERROR_RATE, rate_name
 from finereason.answers import final_region, format_ok
@@ -64,6 +65,8 @@ class RewardConfigError(ValueError):
 # ------------------------------------------------------------------ completions
 def _content_text(content: Any) -> str:
     """A message's content: a string, or a list of parts whose text parts are joined in order."""
+    if isinstance(content, str):  # the common case first
+        return content
     if isinstance(content, list):
         return "".join(str(part.get("text") or "") for part in content
                        if isinstance(part, Mapping) and part.get("type", "text") == "text")
