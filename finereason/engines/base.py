@@ -137,6 +137,17 @@ class Engine(ABC, Generic[P, S]):
     def item_from_official(self, record: dict) -> StateItem[P, S]:
         """A state item from one official ``*_states`` line."""
 
+    def record_item(self, puzzle: P, current: S, inputs: dict, solvable: bool | None) -> StateItem[P, S]:
+        """The item of a states record's ``inputs`` whose ``current`` state and label the caller read:
+        its ``parent``, ``grandparent`` and ``unsolvable_child`` (``None`` when absent) read with
+        :meth:`parse_state`, in that order."""
+
+        def state(key: str) -> S | None:
+            value = inputs.get(key)
+            return None if value is None else self.parse_state(puzzle, value)
+
+        return StateItem(puzzle, current, state("parent"), state("grandparent"), state("unsolvable_child"), solvable)
+
     @abstractmethod
     def item_to_official(self, item: StateItem[P, S], record: dict) -> dict:
         """The official ``*_states`` line of ``item``; ``record`` is the puzzle's questions record.
@@ -262,6 +273,12 @@ class Engine(ABC, Generic[P, S]):
         return SOLVABLE if self.is_solvable(puzzle, state) else UNSOLVABLE
 
 
+def official_label(record: dict) -> bool | None:
+    """The label in a states record's ``outputs.current_status`` (``None`` when it has none)."""
+    status = (record.get("outputs") or {}).get("current_status")
+    return None if status is None else status == SOLVABLE
+
+
 _REGISTRY: dict[str, Engine[Any, Any]] = {}
 _ALIASES: dict[str, str] = {}
 _BUILTINS_LOADED = False
@@ -338,6 +355,6 @@ def train_names() -> list[str]:
 
 
 __all__ = [
-    "ORDERS", "BrokenStep", "Engine", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "ORDERS", "BrokenStep", "Engine", "official_label", "ParseError", "StateError", "StateItem", "Step", "StepKind",
     "default_names", "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
 ]

@@ -337,17 +337,11 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
     def item_from_official(self, record: dict) -> StateItem[BlocksPuzzle, BlocksState]:
         puzzle = self.puzzle_from_official(record)
         inputs = record["inputs"]
-
-        def state(key: str) -> BlocksState | None:
-            value = inputs.get(key)
-            return None if value is None else self.parse_state(puzzle, value)
-
-        current = state("current")
-        if current is None:
+        if inputs.get("current") is None:
             raise StateError("record has no inputs.current state")
+        current = self.parse_state(puzzle, inputs["current"])
         status = (record.get("outputs") or {}).get("current_status")
-        return StateItem(puzzle, current, state("parent"), state("grandparent"), state("unsolvable_child"),
-                         None if status is None else str(status).lower() == "solvable")
+        return self.record_item(puzzle, current, inputs, None if status is None else str(status).lower() == "solvable")
 
     def item_to_official(self, item: StateItem[BlocksPuzzle, BlocksState], record: dict) -> dict:
         def value(state: BlocksState | None) -> list | None:

@@ -46,7 +46,7 @@ from ...arith import (
 from ...answers import answer_region, arithmetic_answer, expression_items, next_state_payload
 from ...textparse import extract_marked_payload
 from ...verdict import ParseError, StateError
-from ...engines.base import Engine, StateItem, Step, StepKind
+from ...engines.base import Engine, StateItem, Step, StepKind, official_label
 from ...vocabulary import END_TO_END
 
 State = tuple[Node, ...]
@@ -298,23 +298,10 @@ class Game24Engine(Engine[Game24Puzzle, State]):
     def item_from_official(self, record: dict) -> StateItem[Game24Puzzle, State]:
         puzzle = self.puzzle_from_official(record)
         inputs = record["inputs"]
-        status = (record.get("outputs") or {}).get("current_status")
-
-        def state(key: str) -> State | None:
-            value = inputs.get(key)
-            return None if value is None else self.parse_state(puzzle, value)
-
-        current = state("current")
-        if current is None:
+        solvable = official_label(record)
+        if inputs.get("current") is None:
             raise ParseError("record has no inputs.current")
-        return StateItem(
-            puzzle=puzzle,
-            current=current,
-            parent=state("parent"),
-            grandparent=state("grandparent"),
-            unsolvable_child=state("unsolvable_child"),
-            solvable=None if status is None else status == "Solvable",
-        )
+        return self.record_item(puzzle, self.parse_state(puzzle, inputs["current"]), inputs, solvable)
 
     def from_input(self, obj: Any) -> tuple[Game24Puzzle, State]:
         """An official record, ``{"numbers": [...] or "1 2 4 7", "state": [...]}``, or a bare list of

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
 from ...verdict import ParseError, StateError, Undecided
-from ...engines.base import Engine, StateItem, Step, StepKind
+from ...engines.base import Engine, StateItem, Step, StepKind, official_label
 from ...vocabulary import MRV, PAPER
 
 State = tuple[int, ...]
@@ -490,20 +490,8 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         inputs = record.get("inputs", record)
         if "current" not in inputs:
             raise ParseError("a graph coloring state record needs inputs.current")
-
-        def state(key: str) -> State | None:
-            value = inputs.get(key)
-            return None if value is None else self.parse_state(puzzle, value)
-
-        status = (record.get("outputs") or {}).get("current_status")
-        return StateItem(
-            puzzle=puzzle,
-            current=self.parse_state(puzzle, inputs["current"]),
-            parent=state("parent"),
-            grandparent=state("grandparent"),
-            unsolvable_child=state("unsolvable_child"),
-            solvable=None if status is None else status == "Solvable",
-        )
+        solvable = official_label(record)
+        return self.record_item(puzzle, self.parse_state(puzzle, inputs["current"]), inputs, solvable)
 
     def to_official(self, puzzle: GraphColoringPuzzle, state: State) -> list[int]:
         """The official format: a list of ``n`` colors, ``0`` for uncolored."""

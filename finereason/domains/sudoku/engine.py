@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from ...verdict import StateError
-from ...engines.base import Engine, StateItem, Step, StepKind
+from ...engines.base import Engine, StateItem, Step, StepKind, official_label
 from ...vocabulary import MRV, PAPER
 
 Grid = tuple[int, ...]
@@ -354,20 +354,8 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
     def item_from_official(self, record: dict) -> StateItem[SudokuPuzzle, Grid]:
         puzzle = self.puzzle_from_official(record)
         inputs = record["inputs"]
-
-        def state(key: str) -> Grid | None:
-            value = inputs.get(key)
-            return None if value is None else self.parse_state(puzzle, value)
-
-        status = (record.get("outputs") or {}).get("current_status")
-        return StateItem(
-            puzzle=puzzle,
-            current=self.parse_state(puzzle, inputs.get("current", inputs["initial"])),
-            parent=state("parent"),
-            grandparent=state("grandparent"),
-            unsolvable_child=state("unsolvable_child"),
-            solvable=None if status is None else status == "Solvable",
-        )
+        solvable = official_label(record)
+        return self.record_item(puzzle, self.parse_state(puzzle, inputs.get("current", inputs["initial"])), inputs, solvable)
 
     def from_input(self, obj: Any) -> tuple[SudokuPuzzle, Grid]:
         """An 81-character string, a 9x9 (or flat) list, or an official record.
