@@ -29,6 +29,7 @@ Design (the choices a planning domain needs to fit the engine interface):
 from __future__ import annotations
 
 import re
+import string
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -384,8 +385,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
     def answer_readable(self, region: str, task: str) -> bool:
         if task != END_TO_END:
             return super().answer_readable(region, task)
-        objects = tuple(sorted(set(COLOURS.values()))) + tuple(chr(c) for c in range(ord("a"), ord("z") + 1))
-        self._read_answer_plan(region, Problem("any", "", tuple(dict.fromkeys(objects)), frozenset(), ()))
+        self._read_answer_plan(region, _ANY_PROBLEM)
         return True
 
     def _read_answer_plan(self, text: str, problem: Problem) -> list[PlanStep]:
@@ -559,6 +559,8 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
 
 
 _ANSWER_MARK = re.compile(r"\banswer\s*\**\s*[:：]", re.IGNORECASE)
+# a plan read before the puzzle is known: any letter may name an object (the colours name a..l)
+_ANY_PROBLEM = Problem("any", "", tuple(string.ascii_lowercase), frozenset(), ())
 
 
 def _reachable(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> bool:
