@@ -18,14 +18,14 @@ from test_cli_errors import one_line_error  # noqa: E402
 
 from finereason.baselines import oracle, random_answer  # noqa: E402
 from finereason.cli import main  # noqa: E402
-from finereason.engines import get_engine  # noqa: E402
+from finereason.engines import default_names, get_engine  # noqa: E402
 from finereason.scoring import row_puzzle  # noqa: E402
 from finereason.feedback import SOUND_LEVELS, read_self_verdict, sound_feedback  # noqa: E402
 from finereason.loop import TRANSCRIPTS, load_rows, run_condition  # noqa: E402
 from finereason.verdict import Verdict  # noqa: E402
 from finereason.verifiers import verify_end_to_end  # noqa: E402
 
-DOMAINS = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+DOMAINS = tuple(default_names())  # the domains the shared e2e_dataset build holds
 
 
 @pytest.fixture(scope="module")

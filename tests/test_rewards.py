@@ -24,7 +24,7 @@ if str(REPO) not in sys.path:
 
 from finereason.baselines import oracle  # noqa: E402
 from finereason.dataset_builders.layout import configs_in, read_config  # noqa: E402
-from finereason.engines import get_engine  # noqa: E402
+from finereason.engines import default_names, get_engine  # noqa: E402
 from finereason.scoring import row_item, score_row  # noqa: E402
 from finereason.verdict import TRANSITION_CATEGORIES  # noqa: E402
 from finereason.verifiers import is_solvable  # noqa: E402
@@ -32,7 +32,7 @@ from trainers import rewards as R  # noqa: E402
 from finereason.training.mixing import puzzle_identity  # noqa: E402
 
 COLUMNS = ("puzzle", "task", "label", "inputs", "outputs", "answer")
-PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.engines import get_engine
+from finereason.engines import default_names, get_engine
 from finereason.scoring import row_puzzle
 from finereason.verifiers import verify_end_to_end
 from finereason.verify_task import (
@@ -21,12 +21,12 @@ from finereason.verify_task import (
 
 pytest.importorskip("pyarrow")
 
-DOMAINS = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+DOMAINS = tuple(default_names())  # the domains the shared e2e_dataset build holds
 
 
 @pytest.fixture(scope="module")
 def data(e2e_dataset) -> Path:
-    """A small built data folder (the default puzzles, DOMAINS among them): 3 end-to-end instances each."""
+    """A small built data folder (DOMAINS): 3 end-to-end instances each."""
     return e2e_dataset
 
 
