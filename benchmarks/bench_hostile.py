@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,19 +21,10 @@ from finereason import arith  # noqa: E402
 from finereason.engines import default_names, get_engine  # noqa: E402
 from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle  # noqa: E402
 from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition  # noqa: E402
-from harness import SHARED  # noqa: E402
+from harness import SHARED, best_of  # noqa: E402
 from hostile import hostile_responses  # noqa: E402
 
 OFFICIAL = SHARED / "finereason_official"
-
-
-def worst(fn, repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 SIZES = {
@@ -69,8 +59,8 @@ def readers() -> float:
             "equations": (text.replace("1", "1\n="), lambda t: failing(lambda: engine.parse_solution_text(puzzle, t))),
         }
         for reader, (given, call) in inputs.items():
-            scan = worst(lambda: sum(1 for _ in MARKERS.finditer(given)))
-            took = worst(lambda: call(given))
+            scan = best_of(lambda: sum(1 for _ in MARKERS.finditer(given)))
+            took = best_of(lambda: call(given))
             ratio = took / scan
             worst_ratio = max(worst_ratio, ratio)
             print(f"{name:<26}{reader:<22}{took * 1e3:>8.2f}{scan * 1e3:>9.2f}{ratio:>7.2f}")
@@ -87,9 +77,9 @@ def main() -> None:
         item = engine.item_from_official(record)
         cases = {"(baseline)": "Next state: " + engine.render(item.puzzle, item.current), **hostile_responses()}
         for label, text in cases.items():
-            st = worst(lambda: verify_state_transition(engine, item, text))
-            sc = worst(lambda: verify_state_checking(engine, item, text))
-            e2e = worst(lambda: verify_end_to_end(engine, item.puzzle, text))
+            st = best_of(lambda: verify_state_transition(engine, item, text))
+            sc = best_of(lambda: verify_state_checking(engine, item, text))
+            e2e = best_of(lambda: verify_end_to_end(engine, item.puzzle, text))
             category = verify_state_transition(engine, item, text).category
             if label != "(baseline)":
                 slowest = max(slowest, st, sc, e2e)

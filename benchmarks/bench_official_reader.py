@@ -26,7 +26,6 @@ import argparse
 import json
 import random
 import sys
-import time
 import types
 from pathlib import Path
 from typing import Any, Callable
@@ -34,7 +33,7 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from harness import SHARED, add_shared_argument, banner  # noqa: E402
+from harness import SHARED, add_shared_argument, banner, best_of  # noqa: E402
 
 _OFFICIAL_CATEGORY = {"1": "correct", "unsolvable child": "unsolvable_child", "multiple moves": "multiple_moves",
                       "invalid move": "invalid_move", "backtracking failure": "backtracking_failure",
@@ -100,17 +99,6 @@ def responses(engine: Any, items: list, n: int, seed: int = 0) -> list[tuple[int
     return out
 
 
-def _rate(fn: Callable[[], object], n: int, repeat: int, setup: Callable[[], object] | None = None) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        if setup is not None:
-            setup()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return n / best
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--official", type=Path, default=Path("/tmp/reader/FineReason"),
@@ -158,9 +146,9 @@ def main() -> int:
         return run
 
     print(banner(f"{len(pairs)} {engine.title} state-transition responses over {len(items)} official states"))
-    official_rate = _rate(official, len(pairs), args.repeat)
-    paper_rate = _rate(ours("paper"), len(pairs), args.repeat)
-    strict_rate = _rate(ours("strict"), len(pairs), args.repeat, setup=_cached_solvable.cache_clear)
+    official_rate = len(pairs) / best_of(official, args.repeat)
+    paper_rate = len(pairs) / best_of(ours("paper"), args.repeat)
+    strict_rate = len(pairs) / best_of(ours("strict"), args.repeat, setup=_cached_solvable.cache_clear)
     print(f"{'checker':<36}{'responses/s':>12}{'ratio':>8}")
     print(f"{'official get_answer':<36}{official_rate:>12.0f}{1.0:>7.2f}x")
     print(f"{'ours, paper mode':<36}{paper_rate:>12.0f}{paper_rate / official_rate:>7.2f}x   (bar: >= 1.0x)")

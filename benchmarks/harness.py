@@ -50,6 +50,18 @@ def banner(*notes: str) -> str:
     return ", ".join([f"Python {sys.version.split()[0]}", pin_one_core(), *notes])
 
 
+def best_of(fn: Callable[[], object], repeat: int = 3, *, setup: Callable[[], object] | None = None) -> float:
+    """Seconds of the fastest of ``repeat`` calls of ``fn()``; ``setup()`` (when given) runs, untimed, before each."""
+    best = float("inf")
+    for _ in range(max(repeat, 1)):
+        if setup is not None:
+            setup()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def timed(fn: Solver, items: Sequence[Item], repeat: int = 1, *, setup: Callable[[], object] | None = None,
           min_seconds: float = 0.0) -> tuple[float, Labels]:
     """Seconds for one pass labelling every item, best of ``repeat`` runs, and the labels.
