@@ -27,7 +27,6 @@ COLOURS: dict[str, str] = {
     "red": "a", "blue": "b", "orange": "c", "yellow": "d", "white": "e", "magenta": "f",
     "black": "g", "cyan": "h", "green": "i", "violet": "j", "silver": "k", "gold": "l",
 }
-LETTER_COLOURS: dict[str, str] = {v: k for k, v in COLOURS.items()}
 
 _PAREN = re.compile(r"\(([^()]*)\)")
 _WORD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")

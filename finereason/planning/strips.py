@@ -12,8 +12,6 @@ from .pddl import Atom, ActionSchema, Domain, PDDLError, Problem
 
 MAX_GROUND_ACTIONS = 200_000
 
-State = frozenset  # frozenset[Atom]
-
 
 @dataclass(frozen=True)
 class GroundAction:
@@ -35,10 +33,6 @@ def ground(schema: ActionSchema, args: tuple[str, ...]) -> GroundAction:
         return frozenset((a[0], *(binding[x] for x in a[1:])) for a in atoms)
 
     return GroundAction(schema.name, tuple(args), sub(schema.pre), sub(schema.add), sub(schema.delete))
-
-
-def applicable(state: frozenset[Atom], action: GroundAction) -> bool:
-    return action.pre <= state
 
 
 def apply(state: frozenset[Atom], action: GroundAction) -> frozenset[Atom]:
@@ -70,9 +64,6 @@ class Task:
     @property
     def goal(self) -> frozenset[Atom]:
         return frozenset(self.problem.goal)
-
-    def is_goal(self, state: frozenset[Atom]) -> bool:
-        return self.goal <= state
 
     def ground_actions(self) -> list[GroundAction]:
         """Every ground action, objects bound in every combination (repeats included, as in PDDL)."""
