@@ -1,8 +1,9 @@
 """Puzzle domains: one package each, owning everything about its puzzle.
 
-A domain package holds its engine (rules, minimal moves, exact oracle, official-format I/O, prompt
-text, difficulty and identity fields, display title) in ``engine.py``, its seeded generators in
-``source.py``, and registers the engine in ``__init__.py``. Importing this package imports every
+A domain package holds its engine (rules, minimal moves, exact oracle, official-format I/O) in
+``engine.py``, its seeded generators in ``source.py``, its domain description (prompt text,
+difficulty and identity fields, display title, seeded ``source``) in ``domain.py``, a subclass of
+the engine, and registers that class in ``__init__.py``. Importing this package imports every
 domain package found here, so adding a domain is adding a folder (see DEVELOPERS.md).
 """
 from __future__ import annotations
