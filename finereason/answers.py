@@ -790,14 +790,15 @@ def clean_math(text: str) -> str:
     return text
 
 
-def _statement_node(segment: str, target: int) -> Any:
-    """The expression of one answer statement: ``expr``, ``expr = 24``, ``24 = expr`` or ``expr = 6 * 4 = 24``.
+def _statement_node(cleaned: str, target: int) -> Any:
+    """The expression of one answer statement (text already through :func:`clean_math`): ``expr``,
+    ``expr = 24``, ``24 = expr`` or ``expr = 6 * 4 = 24``.
 
     The whole statement must read: every side of ``=`` parses and has the expression's value.
     """
     from .arith import DivisionByZero, evaluate, parse  # noqa: PLC0415
 
-    text = clean_math(segment).strip()
+    text = cleaned.strip()
     lead = _LEAD_PROSE.match(text)
     if lead:
         text = text[lead.end():]
@@ -838,8 +839,9 @@ def _answer_lines(region: str, end: int) -> str:
     return line[:_MAX_LINE_CHARS]
 
 
-def _answer_bearing(segment: str) -> bool:
-    text = clean_math(segment).lstrip()
+def _answer_bearing(cleaned: str) -> bool:
+    """Whether an answer's text (already through :func:`clean_math`) starts with an expression."""
+    text = cleaned.lstrip()
     lead = _LEAD_PROSE.match(text)
     if lead:
         text = text[lead.end():]
@@ -860,11 +862,12 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
             segment = segment if close < 0 else segment[:close]
         else:
             segment = _answer_lines(region, end)
-        stripped = clean_math(segment).lstrip(" \t*_:")
+        cleaned = clean_math(segment)
+        stripped = cleaned.lstrip(" \t*_:")
         if stripped.startswith("["):
             return marked_list(region[start:], _SOLUTION_MARKS)
-        if _answer_bearing(segment):
-            return _statement_node(segment, target)
+        if _answer_bearing(cleaned):
+            return _statement_node(cleaned, target)
         if stripped.strip() and _COLON_AFTER.match(region, end, min(len(region), end + 8)):
             raise ParseError(f"the answer is not an arithmetic expression: {stripped.strip()[:40]!r}")
     body = region.rstrip()
@@ -877,7 +880,7 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
     line = line if stop < 0 else line[:stop]
     if not line.strip():
         raise ParseError("no arithmetic expression found in the answer")
-    return _statement_node(line[-_MAX_LINE_CHARS:], target)
+    return _statement_node(clean_math(line[-_MAX_LINE_CHARS:]), target)
 
 
 def expression_items(payload: str) -> list[Any]:
