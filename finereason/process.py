@@ -37,10 +37,12 @@ MAX_STEPS = 400               # steps read per answer (the rest are not judged; 
 MAX_LISTS = 2_000             # bracketed lists examined per answer
 MIN_PROCESS_STEPS = 2         # fewer written steps: a final answer, not a process
 
-PROCESS_METRICS: tuple[str, ...] = (
-    "process_rate_readable", "process_rate_invalid_step", "process_rate_dead_end", "process_rate_undecided",
-    "process_steps_read",
-)
+# The process metrics in report order (a public contract), each with whether higher is better.
+PROCESS_HIGHER_IS_BETTER: dict[str, bool] = {
+    "process_rate_readable": True, "process_rate_invalid_step": False, "process_rate_dead_end": False,
+    "process_rate_undecided": False, "process_steps_read": True,
+}
+PROCESS_METRICS: tuple[str, ...] = tuple(PROCESS_HIGHER_IS_BETTER)
 
 
 @dataclass(frozen=True)
@@ -159,11 +161,6 @@ def summarize_process(verdicts: Sequence[ProcessVerdict]) -> dict[str, float]:
         "process_rate_undecided": ratio(sum(v.undecided for v in shown), k),
         "process_steps_read": ratio(sum(v.steps_read for v in verdicts), n),
     }
-
-
-PROCESS_HIGHER_IS_BETTER = {"process_rate_readable": True, "process_rate_invalid_step": False,
-                            "process_rate_dead_end": False, "process_rate_undecided": False,
-                            "process_steps_read": True}
 
 
 def as_record(verdict: ProcessVerdict) -> tuple:
