@@ -31,14 +31,13 @@ PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")
 
 _NO_CODE = "Think step by step. Do not solve using programming."
+_NOTE_CURRENT = "Clues applied so far"  # labels of the domain's state note (Engine.state_note)
+_NOTE_PREVIOUS = "Clues applied in the previous state"
+
 
 def rules(engine: Engine, puzzle: Any) -> str:
     """The puzzle's rules and fixed data (graph, numbers, clues): the domain's own text."""
     return engine.rules(puzzle)
-
-
-def _applied(engine: Engine, state: Any, label: str = "Clues applied so far") -> str:
-    return engine.state_note(state, label)
 
 
 def _check_version(version: str) -> None:
@@ -52,7 +51,7 @@ def state_checking_prompt(engine: Engine, item: StateItem, version: str = PROMPT
     yes, no = engine.choice_words
     return (
         f"{rules(engine, item.puzzle)}\n\n"
-        f"Current state:\n{engine.render(item.puzzle, item.current)}{_applied(engine, item.current)}\n\n"
+        f"Current state:\n{engine.render(item.puzzle, item.current)}{engine.state_note(item.current, _NOTE_CURRENT)}\n\n"
         f"Question: {engine.checking_question} {_NO_CODE}\n"
         f"(A) {yes}\n(B) {no}\n"
         f"End your response with \"Answer: (A)\" or \"Answer: (B)\"."
@@ -65,7 +64,7 @@ def state_transition_prompt(engine: Engine, item: StateItem, version: str = PROM
     puzzle = item.puzzle
     previous = engine.render(puzzle, item.parent) if item.parent is not None else "(none: the current state is the initial state)"
     if item.parent is not None and version != "v1":
-        previous += _applied(engine, item.parent, "Clues applied in the previous state")
+        previous += engine.state_note(item.parent, _NOTE_PREVIOUS)
     explored = (
         f"\nAlready explored from the current state, and found to lead to a dead end:\n{engine.render(puzzle, item.unsolvable_child)}"
         if item.unsolvable_child is not None else ""
@@ -73,7 +72,7 @@ def state_transition_prompt(engine: Engine, item: StateItem, version: str = PROM
     return (
         f"{rules(engine, puzzle)}\n\n"
         f"Previous state:\n{previous}\n\n"
-        f"Current state:\n{engine.render(puzzle, item.current)}{_applied(engine, item.current)}\n{explored}\n\n"
+        f"Current state:\n{engine.render(puzzle, item.current)}{engine.state_note(item.current, _NOTE_CURRENT)}\n{explored}\n\n"
         f"Make exactly one move. If the current state can still be completed to a solution, {engine.move_text} "
         f"so that the new state can still be completed (do not repeat an explored state). If it cannot be "
         f"completed, backtrack: return to the previous state. {_NO_CODE}\n"
