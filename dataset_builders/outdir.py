@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Iterator
 
 from finereason.atomic_io import fsync_dir
+from finereason.input_errors import InputError
 
 
-class BuildError(ValueError):
+class BuildError(InputError):
     """Bad build arguments, or an unusable or busy output folder (one clear line)."""
 
 

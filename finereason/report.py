@@ -30,6 +30,7 @@ from typing import Any, Iterable, Sequence
 from .aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from .atomic_io import atomic_file
 from .engines import engine_names, get_engine
+from .input_errors import InputError
 from .jsonl import iter_json_lines
 from .redact import redact
 from .scoring import RowScore, aggregate, score_row
@@ -67,7 +68,7 @@ def _plot_fields(puzzle: str) -> tuple[str, ...]:
         return ()
 
 
-class ReportError(Exception):
+class ReportError(InputError):
     """A user-facing error (the CLI prints it on one line and exits with status 2)."""
 
 

