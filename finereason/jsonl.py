@@ -8,7 +8,23 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
+
+
+def json_lines(lines: Iterable[str], path: str, what: str = "JSON Lines",
+               error: type[Exception] = ValueError) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each non-empty line of ``lines``, text already read from ``path``
+    (named in the messages); a line that is not JSON raises ``error(message)``."""
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise error(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+        except RecursionError:
+            raise error(f"{path}:{lineno}: {what} line is nested too deeply") from None
+        yield lineno, value
 
 
 def iter_json_lines(path: str, what: str = "JSON Lines", error: type[Exception] = ValueError) -> Iterator[tuple[int, Any]]:
@@ -17,23 +33,20 @@ def iter_json_lines(path: str, what: str = "JSON Lines", error: type[Exception] 
         handle = sys.stdin if str(path) == "-" else open(path, encoding="utf-8")
     except OSError as err:
         raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
-    lineno = 0
+    read = 0  # lines decoded so far: a decoding error is on the next one
+
+    def counted() -> Iterator[str]:
+        nonlocal read
+        for read, line in enumerate(handle, start=1):
+            yield line
+
     with handle:
         try:
-            for lineno, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    value = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise error(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
-                except RecursionError:
-                    raise error(f"{path}:{lineno}: {what} line is nested too deeply") from None
-                yield lineno, value
+            yield from json_lines(counted(), path, what, error)
         except UnicodeDecodeError:
-            raise error(f"{path}:{lineno + 1}: {what} file is not UTF-8 text (a binary file?)") from None
+            raise error(f"{path}:{read + 1}: {what} file is not UTF-8 text (a binary file?)") from None
         except OSError as err:
             raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
 
 
-__all__ = ["iter_json_lines"]
+__all__ = ["iter_json_lines", "json_lines"]

@@ -64,7 +64,7 @@ def check_states_file(path: str | Path, *, progress: Progress = no_progress) -> 
         raise OfficialDataError(f"{path}: no states (an empty file)")
     start = time.perf_counter()
     agree = child_ok = n_solvable = ok = children = undecided = 0
-    for _, item in progress(iter_items(path), len(records), engine.name):
+    for _, item in progress(iter_items(path, records), len(records), engine.name):
         ours = oracle_label(engine, item.puzzle, item.current)
         label_ok = ours is not None and (item.solvable is None or ours == item.solvable)
         child_good = item.unsolvable_child is None or oracle_label(engine, item.puzzle, item.unsolvable_child) is False

@@ -4,13 +4,15 @@ The official files are JSON Lines despite the ``.json`` suffix; a JSON array is 
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from .engines import Engine, get_engine, official_names
-from .jsonl import iter_json_lines
+from .input_errors import InputError
+from .jsonl import json_lines
 
 
 def _states_file(name: str) -> bool:
@@ -19,7 +21,7 @@ def _states_file(name: str) -> bool:
     return bool(match) and match.group(1) in official_names()
 
 
-class OfficialDataError(ValueError):
+class OfficialDataError(InputError):
     """An official file that cannot be read; the message names the file and line."""
 
 
@@ -44,7 +46,7 @@ def read_records(path: str | Path) -> list[dict]:
             raise OfficialDataError(f"{path}: expected a list of objects")
         return data
     records = []
-    for lineno, record in iter_json_lines(str(path), "official", OfficialDataError):
+    for lineno, record in json_lines(io.StringIO(text), str(path), "official", OfficialDataError):
         if not isinstance(record, dict):
             raise OfficialDataError(f"{path}:{lineno}: expected a JSON object")
         records.append(record)
@@ -73,10 +75,11 @@ def find_state_files(directory: str | Path) -> list[Path]:
     return files
 
 
-def iter_items(path: str | Path) -> Iterator[tuple[int, object]]:
-    """(line index, StateItem) for each record of an official states file."""
+def iter_items(path: str | Path, records: Sequence[dict] | None = None) -> Iterator[tuple[int, object]]:
+    """(line index, StateItem) for each record of an official states file (``records``: the file's
+    records when the caller has already read them with :func:`read_records`)."""
     engine = engine_for_file(path)
-    for index, record in enumerate(read_records(path)):
+    for index, record in enumerate(read_records(path) if records is None else records):
         try:
             yield index, engine.item_from_official(record)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:

@@ -84,8 +84,8 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
     if task not in STATE_TASKS:
         raise InputError(f"--task {task!r}: an official states file is scored for {' or '.join(STATE_TASKS)}")
     engine = engine_for_file(official)
-    count = sum(1 for _ in iter_items(official))  # every record must give a state item
     records = tuple(read_records(official))
+    count = sum(1 for _ in iter_items(official, records))  # every record must give a state item
     read: list[tuple[int, str]] = []
     seen: set[int] = set()
     for lineno, obj in iter_json_lines(responses, "responses", InputError):
