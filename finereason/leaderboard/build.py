@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, rate_name
 from ..atomic_io import atomic_file
-from ..report import CATEGORY_COLORS, MISSING, ReportError, puzzle_title, load_models, md_table, puzzle_order
+from ..report import CATEGORY_COLORS, ReportError, puzzle_title, load_models, md_table, pct, puzzle_order
 from ..verdict import TRANSITION_CATEGORIES
 from ..vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from . import LeaderboardError
@@ -120,12 +120,8 @@ def columns(entries: list[Entry], puzzles: list[str]) -> list[Column]:
     return cols
 
 
-def _pct(value: float | None) -> str:
-    return MISSING if value is None else f"{100 * value:.1f}"
-
-
 def markdown(entries: list[Entry], cols: list[Column]) -> str:
-    rows = [[e.label] + [_pct(c.values[i]) for c in cols] for i, e in enumerate(entries)]
+    rows = [[e.label] + [pct(c.values[i]) for c in cols] for i, e in enumerate(entries)]
     return ("# FineReason leaderboard\n\nAccuracies in %, generated benchmark (`finereason_*` tasks). ST strict: "
             "the child must stay solvable; ST paper: the official scoring. SC P/R/F1 treat *unsolvable* as positive. "
             "Parse err: share of unreadable answers (lower is better).\n\n"
@@ -147,8 +143,8 @@ def _bar_chart(title: str, groups: list[str], series: list[tuple[str, str, list[
             v = values[gi]
             w = 0 if v is None else max(0.0, min(1.0, v)) * width
             out.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar - 2}" fill="{color}"><title>'
-                       f'{html.escape(group)}: {html.escape(name)} {_pct(v)}</title></rect>')
-            out.append(f'<text x="{left + w + 4:.1f}" y="{y + bar - 4}" font-size="11">{_pct(v)}</text>')
+                       f'{html.escape(group)}: {html.escape(name)} {pct(v)}</title></rect>')
+            out.append(f'<text x="{left + w + 4:.1f}" y="{y + bar - 4}" font-size="11">{pct(v)}</text>')
             y += bar
         y += gap
     for tick in (0, 50, 100):
@@ -180,7 +176,7 @@ def _breakdown_svg(entry: Entry, puzzles: list[str]) -> str:
                 continue
             w = v * width
             out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar}" fill="{CATEGORY_COLORS.get(cat, "#777")}">'
-                       f'<title>{html.escape(puzzle_title(p))}: {cat} {_pct(v)}%</title></rect>')
+                       f'<title>{html.escape(puzzle_title(p))}: {cat} {pct(v)}%</title></rect>')
             x += w
         y += bar + 6
     x = 4
@@ -211,7 +207,7 @@ def page(entries: list[Entry], cols: list[Column], puzzles: list[str]) -> str:
         f'title="{esc(c.tip)}">{esc(c.title)}</th>' for c in cols)
     rows = []
     for i, e in enumerate(entries):
-        cells = "".join(f'<td data-value="{"" if c.values[i] is None else repr(c.values[i])}">{_pct(c.values[i])}</td>' for c in cols)
+        cells = "".join(f'<td data-value="{"" if c.values[i] is None else repr(c.values[i])}">{pct(c.values[i])}</td>' for c in cols)
         rows.append(f"<tr><td>{esc(e.label)}</td>{cells}</tr>")
     charts = []
     labels = [e.label for e in entries]
