@@ -29,10 +29,8 @@ MAX_GEN_TOKS = 16
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("lm_eval_hf") / "data"
-    assert main(["build", "--out", str(out), "--per-task", "4", "--train-size", "0", "--e2e-size", "1"]) == 0
-    return out
+def data_dir(small_dataset) -> Path:
+    return small_dataset
 
 
 @pytest.fixture(scope="module")
