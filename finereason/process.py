@@ -22,8 +22,9 @@ the loop's ``first_error`` feedback then keeps the verdict's first reason.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .aggregation import ratio
 from .answers import final_region, list_end
@@ -84,10 +85,6 @@ class ProcessVerdict:
                 "truncated": self.truncated}
 
 
-def _engine(engine: Engine | str) -> Engine:
-    return get_engine(engine) if isinstance(engine, str) else engine
-
-
 def _judge_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tuple[str, ...]]:
     """``("valid" | "invalid" | "none", reasons)`` for the move ``prev -> cur``."""
     try:
@@ -111,7 +108,7 @@ def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps
     Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
     ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
     """
-    eng = _engine(engine)
+    eng = get_engine(engine)
     text = final_region(response, starts_in_think=starts_in_think) or ""
     try:
         states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
@@ -206,6 +203,22 @@ def literal_states(eng: Engine, puzzle: Any, text: str) -> Iterator[tuple[int, A
             continue
 
 
+# A number followed by more candidates ("5, 7", "2 or 3") is a list of options, not a written move.
+NOT_A_LIST = r"(?![0-9])(?!\s*(?:,|/|or\b|and\b)\s*[0-9])"
+
+
+def written_steps(eng: Engine, puzzle: Any, text: str, pattern: re.Pattern,
+                  move_of: Callable[[re.Match], Any]) -> list[Any]:
+    """The steps of ``text``: whole states written as literals and single moves matched by ``pattern``
+    (``move_of(match)`` turns one into an event for :func:`apply_in_order`), in the order written."""
+    events: list[tuple[int, Any]] = list(literal_states(eng, puzzle, text))
+    for m in pattern.finditer(text):
+        if len(events) > 4 * MAX_STEPS:
+            break
+        events.append((m.start(), move_of(m)))
+    return apply_in_order(eng.initial(puzzle), events)
+
+
 def apply_in_order(start: Any, events: Iterable[tuple[int, Any]], limit: int = MAX_STEPS + 1) -> list[Any]:
     """Successive states from ``(offset, event)`` pairs sorted by offset: an event is a whole state, a
     :class:`BrokenStep`, or a callable ``state -> state | BrokenStep`` (one written move applied to the
@@ -223,5 +236,5 @@ def apply_in_order(start: Any, events: Iterable[tuple[int, Any]], limit: int = M
     return out
 
 
-__all__ = ["MIN_PROCESS_STEPS", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict", "apply_in_order", "bracketed_lists",
+__all__ = ["MIN_PROCESS_STEPS", "NOT_A_LIST", "written_steps", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict", "apply_in_order", "bracketed_lists",
            "literal_states", "process_score", "summarize_process"]

@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from ...engines.base import BrokenStep
+from ...process import NOT_A_LIST
 from ...sources import SourcePuzzle, rng_for, split_stream
 from .engine import GraphColoringEngine, GraphColoringPuzzle, State
 
@@ -12,14 +13,13 @@ from .engine import GraphColoringEngine, GraphColoringPuzzle, State
 # "color vertex 3 with color 2". A number followed by more candidates ("2, 3", "2 or 3") is a list of
 # options (or neighbours), not a coloring.
 _NUM = r"(?P<{p}>[0-9]{{1,6}})"
-_NOT_A_LIST = r"(?![0-9])(?!\s*(?:,|/|or\b|and\b)\s*[0-9])"
 _COLOR_WORD = r"(?:colou?r\s*#?\s*)"
 _COLORING = re.compile(
     r"(?<![A-Za-z0-9])(?:vertex|node|v)\s*#?\s*" + _NUM.format(p="av")
     + r"\s*(?:(?:=|:|->|→|←)\s*" + _COLOR_WORD + r"?|(?:gets|takes|receives|is\s+colou?red(?:\s+with)?|is\s+assigned"
-    r"|is|colou?red(?:\s+with)?)\s+" + _COLOR_WORD + r"?)" + _NUM.format(p="ac") + _NOT_A_LIST
+    r"|is|colou?red(?:\s+with)?)\s+" + _COLOR_WORD + r"?)" + _NUM.format(p="ac") + NOT_A_LIST
     + r"|(?<![A-Za-z])colou?r\s+(?:vertex|node)\s*#?\s*" + _NUM.format(p="bv") + r"\s+(?:with\s+|as\s+|in\s+)?"
-    + _COLOR_WORD + r"?" + _NUM.format(p="bc") + _NOT_A_LIST,
+    + _COLOR_WORD + r"?" + _NUM.format(p="bc") + NOT_A_LIST,
     re.IGNORECASE,
 )
 
@@ -46,16 +46,14 @@ class GraphColoringDomain(GraphColoringEngine):
     def read_steps(self, puzzle: GraphColoringPuzzle, text: str) -> list[Any]:
         """Written colorings ("vertex 3: color 2", "color vertex 3 with 2", "v3 = 2") and whole coloring
         lists, in the order written; a vertex the graph does not have is a broken step."""
-        from ...process import MAX_STEPS, apply_in_order, literal_states
+        from ...process import written_steps
 
-        events: list[tuple[int, Any]] = list(literal_states(self, puzzle, text))
-        for m in _COLORING.finditer(text):
-            if len(events) > 4 * MAX_STEPS:
-                break
+        def coloring(m: re.Match) -> Any:
             g = m.groupdict()
             vertex, color = (g["av"], g["ac"]) if g["av"] is not None else (g["bv"], g["bc"])
-            events.append((m.start(), _colorer(puzzle.n, int(vertex), int(color))))
-        return apply_in_order(self.initial(puzzle), events)
+            return _colorer(puzzle.n, int(vertex), int(color))
+
+        return written_steps(self, puzzle, text, _COLORING, coloring)
 
     def mutate_solution(self, puzzle: GraphColoringPuzzle, solution: State, rng: Any, kind: str) -> State | None:
         """``broken``: one end of an edge takes the other end's color; ``ablated``: one vertex is left

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...process import NOT_A_LIST
 from ...sources import SourcePuzzle, split_stream
 from .engine import Grid, SudokuEngine, SudokuPuzzle
 
@@ -12,10 +13,9 @@ from .engine import Grid, SudokuEngine, SudokuPuzzle
 # "5 or 7") is a list of options, not a fill.
 _CELL = r"(?:r\s*(?P<{p}r>[1-9])\s*c\s*(?P<{p}c>[1-9])|\(\s*(?P<{p}pr>[1-9])\s*,\s*(?P<{p}pc>[1-9])\s*\)" \
         r"|row\s*(?P<{p}wr>[1-9])\s*,?\s*(?:and\s*)?col(?:umn)?\s*(?P<{p}wc>[1-9]))"
-_NOT_A_LIST = r"(?![0-9])(?!\s*(?:,|/|or\b|and\b)\s*[0-9])"
 _FILL = re.compile(
     r"(?<![A-Za-z0-9])(?:" + _CELL.format(p="a") + r")\s*(?:=|:|->|→|←|is\b|gets\b|becomes\b|takes\b)\s*(?P<ad>[0-9])"
-    + _NOT_A_LIST + r"|(?<![A-Za-z])(?:place|put|write|fill(?:\s+in)?|enter)\s+(?:a\s+)?(?P<bd>[1-9])\s+(?:at|in|into)\s+"
+    + NOT_A_LIST + r"|(?<![A-Za-z])(?:place|put|write|fill(?:\s+in)?|enter)\s+(?:a\s+)?(?P<bd>[1-9])\s+(?:at|in|into)\s+"
     r"(?:cell\s+)?(?:" + _CELL.format(p="b") + ")",
     re.IGNORECASE,
 )
@@ -40,23 +40,17 @@ class SudokuDomain(SudokuEngine):
     def read_steps(self, puzzle: SudokuPuzzle, text: str) -> list[Any]:
         """Written fills ("r1c3 = 5", "(1, 3) -> 5", "place 5 at row 1, column 3") and whole grids, in
         the order written (rows and columns 1-9)."""
-        from ...process import MAX_STEPS, apply_in_order, literal_states
+        from ...process import written_steps
 
-        events: list[tuple[int, Any]] = list(literal_states(self, puzzle, text))
-        for m in _FILL.finditer(text):
-            if len(events) > 4 * MAX_STEPS:
-                break
+        def fill(m: re.Match) -> Any:
             g = m.groupdict()
             if g["ad"] is not None:
-                row = g["ar"] or g["apr"] or g["awr"]
-                col = g["ac"] or g["apc"] or g["awc"]
-                digit = g["ad"]
+                row, col, digit = g["ar"] or g["apr"] or g["awr"], g["ac"] or g["apc"] or g["awc"], g["ad"]
             else:
-                row = g["br"] or g["bpr"] or g["bwr"]
-                col = g["bc"] or g["bpc"] or g["bwc"]
-                digit = g["bd"]
-            events.append((m.start(), _filler((int(row) - 1) * 9 + int(col) - 1, int(digit))))
-        return apply_in_order(self.initial(puzzle), events)
+                row, col, digit = g["br"] or g["bpr"] or g["bwr"], g["bc"] or g["bpc"] or g["bwc"], g["bd"]
+            return _filler((int(row) - 1) * 9 + int(col) - 1, int(digit))
+
+        return written_steps(self, puzzle, text, _FILL, fill)
 
     def mutate_solution(self, puzzle: SudokuPuzzle, solution: Grid, rng: Any, kind: str) -> Grid | None:
         """``broken``: one filled cell gets another digit; ``ablated``: one filled cell is left empty;
