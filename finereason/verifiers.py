@@ -34,10 +34,6 @@ def is_solvable(engine: Engine, puzzle: Any, state: Any) -> bool:
         return engine.is_solvable(puzzle, state)
 
 
-def _engine(engine: Engine | str) -> Engine:
-    return get_engine(engine) if isinstance(engine, str) else engine
-
-
 # ------------------------------------------------------------------ state checking
 def _unfinished() -> Verdict:
     return Verdict(False, Category.PARSE_ERROR.value, (UNFINISHED,))
@@ -52,7 +48,7 @@ def verify_state_checking(
     ``solvable`` may carry an oracle label computed earlier (e.g. stored at build time);
     otherwise the oracle is asked.
     """
-    eng = _engine(engine)
+    eng = get_engine(engine)
     try:
         reading = read_choice(response, starts_in_think=starts_in_think)
     except (ParseError, RecursionError) as err:
@@ -104,7 +100,7 @@ def verify_state_transition_modes(
     for mode in modes:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
-    eng = _engine(engine)
+    eng = get_engine(engine)
     puzzle = item.puzzle
     malformed: str | None = None
     proposed: Any = None
@@ -181,7 +177,7 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
 # ------------------------------------------------------------------ end to end
 def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, starts_in_think: bool = False) -> Verdict:
     """Judge a full solution against the puzzle's rules (any valid solution counts)."""
-    eng = _engine(engine)
+    eng = get_engine(engine)
     region = final_region(response, starts_in_think=starts_in_think)
     if region is None:
         return _unfinished()

@@ -316,8 +316,10 @@ def unregister(name: str) -> None:
         del _ALIASES[alias]
 
 
-def get_engine(name: str) -> Engine[Any, Any]:
-    """The domain for a canonical name, official name or alias."""
+def get_engine(name: str | Engine[Any, Any]) -> Engine[Any, Any]:
+    """The domain for a canonical name, official name or alias (an engine is returned as it is)."""
+    if isinstance(name, Engine):
+        return name
     _load_builtins()
     key = _ALIASES.get(name, name)
     try:
