@@ -23,10 +23,11 @@ import pytest
 from finereason import smol_model
 from finereason.atomic_io import TMP_MARK
 from finereason.cli import main
+from finereason.engines import default_names
 from finereason.scoring import score_row
 
 REPO = Path(__file__).resolve().parents[1]
-PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
+PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds
 TASK_KINDS = ("state_checking", "state_transition", "end_to_end")
 TASKS = tuple(f"finereason_{p}_{t}" for p in PUZZLES for t in TASK_KINDS)
 LIMIT = 1
@@ -125,12 +126,10 @@ def test_smol_model_folder_loads_without_gguf(smol):
 
 @needs_smol
 @pytest.mark.slow
-def test_smol_model_eval_rescores_and_reports_parse_errors(smol, tmp_path_factory):
+def test_smol_model_eval_rescores_and_reports_parse_errors(smol, small_dataset, tmp_path_factory):
     from test_lm_eval_hf import _env  # the offline environment of the tiny-model runs
 
-    scratch = tmp_path_factory.mktemp("smol_eval")
-    data = scratch / "data"
-    assert main(["build", "--out", str(data), "--per-task", "4", "--train-size", "0", "--e2e-size", str(LIMIT)]) == 0
+    scratch, data = tmp_path_factory.mktemp("smol_eval"), small_dataset
     out = scratch / "out"
     cmd = [
         sys.executable, "-m", "finereason", "eval",
