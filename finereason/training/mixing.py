@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from finereason.engines import engine_names, get_engine
+from finereason.input_errors import InputError
 from finereason.official_files import OfficialDataError, read_records
 from finereason.vocabulary import TASKS
 from finereason.sources import rng_for
@@ -41,7 +42,7 @@ def test_configs() -> tuple[str, ...]:
     return tuple(f"{p}_{t}" for p in engine_names() for t in TASKS)
 
 
-class DataError(ValueError):
+class DataError(InputError):
     """Unusable training data: a missing file or column, too few rows, a bad ratio (one clear line)."""
 
 
@@ -124,20 +125,23 @@ def embedded_math_records(n: int = 200, seed: int = 0) -> list[dict]:
 
 
 def _read_config(source: str, config: str) -> list[dict]:
-    """Rows of one config: a ``finereason build`` folder (``<config>/*.parquet``), a file, a Hub id,
+    """Rows of one config: a ``finereason build`` folder (read and verified by :mod:`finereason.datafolder`), a file, a Hub id,
     or ``embedded`` (a small set built offline into the cache)."""
     if source == EMBEDDED:
         source = str(embedded_puzzle_dir())
     path = Path(source).expanduser()
     if _is_file_source(path):
         return _read_file(path)
-    if path.is_dir():
-        files = sorted((path / config).glob("*.parquet"))
-        if not files:
-            raise DataError(f"{path} has no config {config!r} (no {config}/*.parquet)")
-        import pyarrow.parquet as pq
+    if path.is_dir():  # read through the dataset folder's README configs, verified by content
+        from finereason.datafolder import DataFolderError, open_data_folder
 
-        return [row for f in files for row in pq.read_table(f).to_pylist()]
+        try:
+            folder = open_data_folder(path)
+            if config not in folder.configs:
+                raise DataError(f"{path} has no config {config!r} (its configs: {', '.join(folder.configs) or 'none'})")
+            return folder.read_table(config).to_pylist()
+        except DataFolderError as err:
+            raise DataError(str(err)) from None
     if source.startswith((".", "/", "~")) or source.count("/") != 1:
         raise DataError(f"{source}: no such folder or file, and not a Hub dataset id (ORG/NAME)")
     try:
