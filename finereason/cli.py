@@ -408,7 +408,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .loop import SAMPLING, LoopError, load_rows, plot, run_condition, summarize, write_summary
+    from .loop import SAMPLING, load_rows, plot, run_condition, summarize, write_summary
 
     if args.max_rounds < 1 or (args.limit is not None and args.limit < 1):
         raise CliError("--max-rounds and --limit must be at least 1")
@@ -422,10 +422,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
     check_output(out, [("--data", args.data)])
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} exists and is not a folder")
-    try:
-        rows, source = load_rows(engine.name, args.data, args.limit)
-    except LoopError as err:
-        raise CliError(str(err)) from None
+    rows, source = load_rows(engine.name, args.data, args.limit)
     generate = _generator(args, temperature=temperature)
     run = {"model": args.model, "model_args": args.model_args, "domain": engine.name, "temperature": temperature,
            "apply_chat_template": args.apply_chat_template, "max_gen_toks": args.max_gen_toks,
@@ -435,11 +432,8 @@ def cmd_loop(args: argparse.Namespace) -> int:
     for condition in conditions:
         bar = _progress(range(len(rows) * args.max_rounds), len(rows) * args.max_rounds, f"loop {condition}")
         update = getattr(bar, "update", None)
-        try:
-            dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=args.max_rounds, run=run,
-                                    progress=update)
-        except LoopError as err:
-            raise CliError(str(err)) from None
+        dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=args.max_rounds, run=run,
+                                progress=update)
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize(dialogs, args.max_rounds)
     facts = {**run, "data": source, "max_rounds": args.max_rounds}

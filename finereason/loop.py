@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .engines import Engine, get_engine
+from .input_errors import InputError
 from .scoring import row_puzzle
 from .feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from .process import process_score
@@ -43,7 +44,7 @@ RUN_FILE = "run.json"
 Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
 
 
-class LoopError(ValueError):
+class LoopError(InputError):
     """A user-facing problem with a loop run (bad data, an output folder of another run)."""
 
 
