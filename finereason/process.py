@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .aggregation import ratio
-from .answers import final_region, list_end
+from .reading import final_region, list_end
 from .engines import Engine, StepKind, get_engine
 from .engines.base import BrokenStep
 from .textparse import parse_literal

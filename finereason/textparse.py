@@ -1,6 +1,6 @@
 """Bounded readers for hostile model text: the literal reader, and entry points into the answer reader.
 
-Answers are located by :mod:`finereason.answers` (the one answer reader); list payloads are read
+Answers are located by :mod:`finereason.reading` (the one answer reader); list payloads are read
 here by a small tokenizer that accepts only nested lists of ASCII integers, plain decimals and quoted
 strings, with limits on size, depth and element count. Everything runs in time linear in the input
 and never evaluates code.
@@ -12,7 +12,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from .answers import answer_region, final_region, list_end, next_state_payload, read_choice, solution_payload
+from .reading.region import final_region
 from .verdict import ParseError
 
 MAX_PAYLOAD_CHARS = 50_000
@@ -25,42 +25,12 @@ MAX_STRING_CHARS = 2_000
 def strip_thinking(text: str) -> str:
     """The final region of ``text`` (after the last ``</think>``); empty when reasoning is unfinished.
 
-    See :func:`finereason.answers.final_region`, which tells the two apart (``None``).
+    See :func:`finereason.reading.final_region`, which tells the two apart (``None``).
     """
     if not isinstance(text, str):
         raise ParseError("response is not a string")
     region = final_region(text)
     return "" if region is None else region
-
-
-def extract_choice(text: str, *, starts_in_think: bool = False) -> str | None:
-    """The committed (A)/(B) choice in ``text``, or ``None`` (see :func:`finereason.answers.read_choice`)."""
-    return read_choice(text, starts_in_think=starts_in_think).choice
-
-
-def extract_marked_payload(text: str) -> str:
-    """The list after the last "Next state:" that is directly followed by a complete list.
-
-    Raises :class:`ParseError` when reasoning is unfinished or no such list exists (see
-    :func:`finereason.answers.next_state_payload`).
-    """
-    return next_state_payload(answer_region(text))
-
-
-def extract_solution_payload(text: str) -> str:
-    """The end-to-end list: after the last "Answer:"/"Solution:", else the last list in the answer."""
-    return solution_payload(answer_region(text))
-
-
-def bracketed(text: str, start: int = 0) -> str:
-    """The first balanced ``[...]`` span at or after ``start`` (quotes respected)."""
-    begin = text.find("[", start)
-    if begin < 0:
-        raise ParseError("no list found after the marker")
-    end = list_end(text, begin, MAX_PAYLOAD_CHARS)
-    if end < 0:
-        raise ParseError("unbalanced brackets or payload too long")
-    return text[begin:end]
 
 
 _TOKEN = re.compile(
@@ -197,8 +167,3 @@ def _unquote(raw: str) -> str:
             out.append(_SIMPLE_ESCAPES.get(nxt, nxt))
             i += 2
     return "".join(out)
-
-
-def read_payload(text: str) -> Any:
-    """Locate the last "Next state:" list in ``text`` and parse it."""
-    return parse_literal(extract_marked_payload(text))

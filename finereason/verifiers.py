@@ -4,7 +4,7 @@ Metrics (lm-eval), dataset builders, GRPO rewards and feedback loops all call th
 They never raise on model text: unreadable answers become ``parse_error`` verdicts; an oracle that
 runs out of its work budget (:class:`~finereason.verdict.Undecided`) gives an ``undecided`` verdict
 (no credit, never a guessed category). Model text is
-read by :mod:`finereason.answers` (the one answer reader): only the final region after the reasoning
+read by :mod:`finereason.reading` (the one answer reader): only the final region after the reasoning
 counts, and unfinished reasoning is a ``parse_error``. Callers whose prompt already opened ``<think>``
 (R1-distill, QwQ, Qwen3 thinking templates) pass ``starts_in_think=True``.
 """
@@ -14,8 +14,10 @@ from functools import lru_cache
 from typing import Any
 
 from .engines import Engine, StateItem, StepKind, get_engine
-from .answers import UNFINISHED, final_region, read_choice
+from .reading import NEXT_STATE_MARKS, SOLUTION_MARKS, UNFINISHED, choice_reading, final_region, list_reading, read_choice
+from .textparse import parse_literal
 from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
+from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 
 MODES = ("strict", "paper")
 _ORACLE_CACHE = 65_536
@@ -198,3 +200,34 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, start
 
 __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
            "verify_state_transition_modes"]
+
+
+# ------------------------------------------------------------------ format check (rewards)
+def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: str | None = None) -> bool:
+    """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked, in
+    the form the task's prompt asks for (what the verifier reads without a parse error).
+
+    Exactly one: the committed answer is the only one left standing (:attr:`Reading.live`), so a
+    response that states several different answers ("Answer: (A)\nAnswer: (B)\n...") fails even
+    though its last one is read. state_checking: a marked ``(A)``/``(B)``; state_transition: a
+    ``Next state:`` list; end_to_end: the named ``puzzle``'s answer syntax (a plain list literal
+    when no puzzle is named).
+    """
+    region = final_region(text, starts_in_think=starts_in_think)
+    if region is None:
+        return False
+    if task == STATE_CHECKING:
+        reading = choice_reading(region)
+        return reading.single and reading.marked
+    if task not in (STATE_TRANSITION, END_TO_END):
+        raise ValueError(f"unknown task {task!r}")
+    try:
+        if puzzle is None:  # a plain list literal
+            reading = (list_reading(region, NEXT_STATE_MARKS) if task == STATE_TRANSITION
+                       else list_reading(region, SOLUTION_MARKS, bare=True))
+            return reading.single and reading.marked and parse_literal(reading.value) is not None
+        engine = get_engine(puzzle)
+        reading = engine.read_answer(region, task)
+        return reading.single and reading.marked and engine.answer_readable(region, task)
+    except (ParseError, RecursionError):
+        return False

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from finereason.answers import (
-    arithmetic_answer, final_region, format_ok, next_state_payload, read_choice, solution_payload,
-)
+from finereason.domains.game_of_24.answer import arithmetic_answer
+from finereason.reading import final_region, next_state_payload, read_choice, solution_payload
+from finereason.verifiers import format_ok
 from finereason.arith import evaluate, parse, to_text
 from finereason.engines import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle

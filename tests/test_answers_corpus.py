@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from finereason.answers import format_ok
+from finereason.verifiers import format_ok
 from finereason.engines import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle
 from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition_modes

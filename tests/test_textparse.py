@@ -5,7 +5,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finereason.textparse import extract_choice, extract_marked_payload, parse_literal, read_payload, strip_thinking
+from finereason.reading import answer_region, next_state_payload, read_choice
+from finereason.textparse import parse_literal, strip_thinking
+
+
+def extract_choice(text: str) -> str | None:
+    return read_choice(text).choice
+
+
+def extract_marked_payload(text: str) -> str:
+    return next_state_payload(answer_region(text))
+
+
+def read_payload(text: str) -> object:
+    return parse_literal(extract_marked_payload(text))
 from finereason.verdict import ParseError
 
 

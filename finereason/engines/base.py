@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
-from ..answers import next_state_payload, solution_payload
-from ..textparse import extract_solution_payload, parse_literal, read_payload
+from ..reading import NEXT_STATE_MARKS, SOLUTION_MARKS, Reading, answer_region, list_reading
+from ..textparse import parse_literal
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
-from ..vocabulary import ORDERS, PAPER, STATE_TRANSITION
+from ..vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 
 P = TypeVar("P")
 S = TypeVar("S")
@@ -174,17 +174,34 @@ class Engine(ABC, Generic[P, S]):
         Raises :class:`ParseError` when no list can be read and :class:`StateError` when the list
         is not a well-formed state of this puzzle.
         """
-        return self.parse_state(puzzle, read_payload(text))
+        return self.parse_state(puzzle, parse_literal(self.answer(answer_region(text), STATE_TRANSITION)))
 
     def parse_solution_text(self, puzzle: P, text: str) -> S:
         """A full solution proposed in model text (end-to-end task)."""
-        return self.parse_state(puzzle, parse_literal(extract_solution_payload(text)))
+        return self.parse_state(puzzle, parse_literal(self.answer(answer_region(text), END_TO_END)))
+
+    def read_answer(self, region: str, task: str) -> Reading:
+        """The committed answer in the final ``region`` of a response for ``task`` (the commitment
+        rule of :mod:`finereason.reading` applied to this domain's answer syntax): ``state_transition``,
+        the list of the last "Next state:"; ``end_to_end``, the solution list. Domains with another
+        answer syntax (expressions, plans) override it; the rule stays the reader's."""
+        if task == STATE_TRANSITION:
+            return list_reading(region, NEXT_STATE_MARKS)
+        return list_reading(region, SOLUTION_MARKS, bare=True, what="solution")
+
+    def answer(self, region: str, task: str) -> Any:
+        """The committed answer's value (:meth:`read_answer`); :class:`ParseError` with the reason
+        when nothing commits."""
+        reading = self.read_answer(region, task)
+        if reading.value is None:
+            raise ParseError(reading.reason)
+        return reading.value
 
     def answer_readable(self, region: str, task: str) -> bool:
         """Whether the final-answer ``region`` of a response holds a readable answer of this domain
         for ``task`` (``state_transition``: a "Next state:" list; ``end_to_end``: a solution), before
         any puzzle is consulted. Raises :class:`ParseError` when it does not."""
-        parse_literal(next_state_payload(region) if task == STATE_TRANSITION else solution_payload(region))
+        parse_literal(self.answer(region, task))
         return True
 
     def from_input(self, obj: Any) -> tuple[P, S]:

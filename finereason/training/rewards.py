@@ -3,7 +3,7 @@
 Every function has TRL's signature ``f(completions, **columns) -> list[float | None]``: dataset
 columns arrive as keyword arguments, and ``None`` means "not applicable" (a puzzle reward on a math
 row and vice versa). Rewards read model text exactly as evaluation does: puzzle verdicts come from
-``finereason.scoring.score_row`` and the format check from ``finereason.answers.format_ok`` (the
+``finereason.scoring.score_row`` and the format check from ``finereason.verifiers.format_ok`` (the
 one answer reader), so a reward never pays for what a published score would not credit.
 
 Registry names: ``state_checking``, ``state_transition``, ``end_to_end``, ``puzzle`` (any puzzle
@@ -39,7 +39,8 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
 from finereason.aggregation import PARSE_ERROR_RATE, rate_name
-from finereason.answers import final_region, format_ok
+from finereason.reading import final_region
+from finereason.verifiers import format_ok
 from finereason.scoring import score_row
 from finereason.training.mixing import MATH_TASK, PUZZLE_COLUMNS
 from finereason.verdict import TRANSITION_CATEGORIES, Category
@@ -206,7 +207,7 @@ def puzzle_reward(completions: list, *, starts_in_think: bool = False, **kwargs:
 
 def format_reward(completions: list, *, starts_in_think: bool = False, **kwargs: Any) -> list:
     """1.0 for exactly one committed final answer in the requested form (puzzle rows:
-    ``answers.format_ok``; math rows: a committed final ``\\boxed{}`` answer that reads as math),
+    ``verifiers.format_ok``; math rows: a committed final ``\\boxed{}`` answer that reads as math),
     right or wrong; else 0.0. ``None`` on rows of an unknown task."""
     n = len(completions)
     tasks = kwargs.get("task") or [None] * n

@@ -42,6 +42,7 @@ from ...planning.plan_text import Step as PlanStep
 from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, Task, apply
 from ...planning.validate import describe_unmet, execute, validate
+from ...reading import Reading, Statement, commit, find_signals
 from ...verdict import ParseError, StateError, Undecided
 from ...vocabulary import END_TO_END
 
@@ -382,10 +383,21 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         """The plan after the last ``Answer:`` (:class:`ParseError` when there is none or it has no step)."""
         return Plan(tuple(self._read_answer_plan(text, puzzle.problem)))
 
+    def read_answer(self, region: str, task: str) -> Reading:  # type: ignore[override]
+        """End to end: the committed plan (a tuple of steps); other tasks: the list reader."""
+        if task != END_TO_END:
+            return super().read_answer(region, task)
+        try:
+            steps = self._read_answer_plan(region, _ANY_PROBLEM)
+        except ParseError as err:
+            return Reading(None, str(err))
+        plan = tuple(steps)
+        return commit([Statement(0, len(region), value=plan, key=plan, marked=True)], find_signals(region, solving=True))
+
     def answer_readable(self, region: str, task: str) -> bool:
         if task != END_TO_END:
             return super().answer_readable(region, task)
-        self._read_answer_plan(region, _ANY_PROBLEM)
+        self.answer(region, task)
         return True
 
     def _read_answer_plan(self, text: str, problem: Problem) -> list[PlanStep]:

@@ -43,11 +43,11 @@ from typing import Any, Iterable, Iterator
 from ...arith import (
     MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
 )
-from ...answers import answer_region, arithmetic_answer, expression_items, next_state_payload
-from ...textparse import extract_marked_payload
+from ...reading import Reading, answer_region
+from .answer import expression_items, expression_reading
 from ...verdict import ParseError, StateError
 from ...engines.base import Engine, StateItem, Step, StepKind, official_label
-from ...vocabulary import END_TO_END
+from ...vocabulary import END_TO_END, STATE_TRANSITION
 
 State = tuple[Node, ...]
 
@@ -388,24 +388,35 @@ class Game24Engine(Engine[Game24Puzzle, State]):
 
     def parse_state_text(self, puzzle: Game24Puzzle, text: str) -> State:
         """The list after the last "Next state:"; items may be quoted or bare, plain or LaTeX."""
-        return self.parse_state(puzzle, expression_items(extract_marked_payload(text)))
+        return self.parse_state(puzzle, expression_items(self.answer(answer_region(text), STATE_TRANSITION)))
 
     def parse_solution_text(self, puzzle: Game24Puzzle, text: str) -> State:
         """The answer expression as a one-expression state (see :func:`finereason.answers.arithmetic_answer`).
 
         A bracketed list right after the marker is read as a state instead.
         """
-        answer = arithmetic_answer(answer_region(text), puzzle.target)
+        answer = self.answer(answer_region(text), END_TO_END, puzzle.target)
         if isinstance(answer, str):
             return self.parse_state(puzzle, expression_items(answer))
         return (answer,)
 
+    def read_answer(self, region: str, task: str, target: int = 24) -> Reading:
+        """End to end: one whole expression (:func:`~.answer.expression_reading`); next state: a list."""
+        if task == END_TO_END:
+            return expression_reading(region, target)
+        return super().read_answer(region, task)
+
+    def answer(self, region: str, task: str, target: int = 24) -> Any:  # type: ignore[override]
+        reading = self.read_answer(region, task, target)
+        if reading.value is None:
+            raise ParseError(reading.reason)
+        return reading.value
+
     def answer_readable(self, region: str, task: str) -> bool:
         """One whole expression (end-to-end) or a list of expressions (next state)."""
-        if task == END_TO_END:
-            arithmetic_answer(region)
-        else:
-            expression_items(next_state_payload(region))
+        answer = self.answer(region, task)
+        if task != END_TO_END:
+            expression_items(answer)
         return True
 
     # ---------------------------------------------------------------- rules and moves

@@ -1,0 +1,497 @@
+"""State-checking answers: options ``(A)``/``(B)`` and their keywords, read as answer statements.
+
+The scanner lists every answer statement of the final region (marked, ``Answer: (B)``,
+``\\boxed{B}``; or bare, ``The state is unsolvable.``, a lone ``B`` on its line) and the commitment
+rule (:mod:`finereason.reading.commit`) picks the answer. What is *not* an answer statement:
+
+- a hypothetical mention (``(B) would only be right if ...``, ``placing 5 would make it
+  unsolvable``, ``rather than (B)``): explanation, it neither confirms nor replaces;
+- a rejection (``(B) is wrong``, ``not (A)``): explanation, unless it rejects the answer given.
+
+Hedged statements never commit: two options at once (``(A) or (B)``, ``A/B``), a condition
+(``(A) if ...``, ``otherwise (B)``), a question, or a hedge word (``my best guess``, ``probably``).
+The scanner splits the region once into tokens and looks a bounded number of tokens around each
+option, so it runs in linear time; there is no window: the whole final region is read.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .commit import Reading, Statement, commit
+from .region import UNFINISHED, blank_tags, final_region
+from .withdrawals import find_signals
+
+_MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marker and an option
+_SENTENCE_TOKENS = 40          # how far a sentence is searched for conditions
+_HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
+                           "might", "may", "unclear", "hopefully"})
+_HEDGE_AFTER = frozenset({"probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely"})
+_HYPOTHETICAL_AFTER = frozenset({"would", "could", "might", "may", "means", "mean", "meaning", "implies", "requires",
+                                 "require", "corresponds", "stands", "refers", "represents", "denotes", "says"})
+_HYPOTHETICAL_BEFORE = frozenset({"would", "could", "might", "make", "makes", "making", "made", "render", "renders",
+                                  "rendering", "leave", "leaves", "leaving", "become", "becomes", "becoming", "unlike",
+                                  "than", "instead", "rather", "versus", "vs", "whether", "if", "unless", "avoid",
+                                  "avoids", "prevent", "prevents", "keep", "keeps"})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a state-checking answer commits to.
+
+    ``choice`` is ``"A"`` (solvable / colorable), ``"B"`` (unsolvable / uncolorable) or ``None``;
+    ``explicit`` tells whether the committed statement carries a marker (``Answer:``, ``\\boxed{}``,
+    ...); ``reason`` says why nothing was read when ``choice`` is ``None``; ``live`` counts the
+    distinct options left standing (the format reward asks for exactly one).
+    """
+
+    choice: str | None
+    explicit: bool = False
+    reason: str = ""
+    live: int = 0
+
+
+_TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|\S")
+_OPEN = frozenset("([{【「〔")
+_CLOSE = {"(": ")", "[": "]", "{": "}", "【": "】", "「": "」", "〔": "〕"}
+_KEYWORDS = {
+    "solvable": "A", "solveable": "A", "colorable": "A", "colourable": "A",
+    "unsolvable": "B", "unsolveable": "B", "insolvable": "B", "uncolorable": "B", "uncolourable": "B",
+    "noncolorable": "B", "nonsolvable": "B",
+}
+_MARKERS = frozenset({"answer", "answers", "boxed", "correction", "corrected", "verdict", "conclusion", "choose", "chose",
+                      "pick", "picked", "select", "selected"})
+_NEGATIONS = frozenset({"not", "non", "never", "cannot", "no", "nor", "neither"})
+_NEGATION_SKIP = frozenset({"-", "be", "is", "currently", "still", "actually", "really", "longer", "yet", "even",
+                            "truly", "definitely", "certainly", "3", "4", "k", "2", "5", "6", "7", "8", "9"})
+# tokens allowed between a marker and its option ("Answer: the state is (B)", "\boxed{\text{(B)}}")
+_FILLER_WORDS = frozenset({
+    "is", "would", "be", "will", "should", "must", "the", "my", "our", "final", "therefore", "thus", "hence",
+    "so", "here", "it", "this", "that", "state", "current", "puzzle", "graph", "grid", "text", "textbf",
+    "mathrm", "mathbf", "boxed", "i", "think", "believe", "choose", "chose", "pick", "select",
+    "correct", "answer", "not", "option", "choice", "given", "as", "follows", "we", "have", "get", "a", "an",
+    "clearly", "definitely", "remains", "stays", "status", "label", "accordingly", "in", "conclusion",
+    "either", "neither",
+})
+_FILLER_MARKS = frozenset(":：*_`$=-–—>{}\\#\"'“”‘’.,!|")
+# tokens allowed between two options of one answer ("(A) or (B)", "Solvable / Unsolvable")
+_CONNECTOR_WORDS = frozenset({
+    "or", "and", "either", "maybe", "perhaps", "possibly", "probably", "likely", "the", "is", "it", "state",
+    "final", "option", "options", "choice", "both", "vs", "versus", "i", "think", "say", "would", "be", "so",
+    "then", "also", "but", "could", "might", "can", "neither", "nor", "than", "text", "textbf", "mathrm",
+    "boxed", "not", "answer", "well", "hmm", "um", "uh", "wait", "no", "yes", "actually", "really", "which",
+    "one", "between",
+})
+_GLUE = frozenset("\\$*_{}()[]`,;:/|")
+_HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
+_ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",
+                                   "choice", "answer", "vs", "versus", "nor", "either"})
+_CONDITION_AFTER = frozenset({"if", "unless", "otherwise", "when", "provided", "assuming", "only"})
+_CONDITION_BEFORE = frozenset({"otherwise", "else", "if", "unless", "when"})
+_QUESTION_BEFORE = frozenset({"whether", "if", "check", "checking", "determine", "determining", "decide", "deciding"})
+_SENTENCE_END = frozenset(".!?;")
+_STARTERS = _MARKERS | frozenset(_KEYWORDS) | _OPEN | {"option", "choice", "a", "b"}
+_LINE_MARKUP = frozenset("*_#>`.:-)$")
+
+
+class _Tokens:
+    """A response split once into word, number and single-symbol tokens (linear time)."""
+
+    __slots__ = ("text", "words", "low", "starts", "ends", "n")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for m in _TOKEN.finditer(text):
+            self.words.append(m.group())
+            self.starts.append(m.start())
+            self.ends.append(m.end())
+        self.low = [w.lower() for w in self.words]
+        self.n = len(self.words)
+
+    def newline_before(self, i: int) -> bool:
+        """Whether a line break separates token ``i`` from the token before it (or it is first)."""
+        if i <= 0:
+            return True
+        return self.text.find("\n", self.ends[i - 1], self.starts[i]) >= 0
+
+    def newline_after(self, i: int) -> bool:
+        return i >= self.n - 1 or self.newline_before(i + 1)
+
+    def sentence_break_before(self, i: int) -> bool:
+        return i <= 0 or self.newline_before(i) or self.words[i - 1] in _SENTENCE_END
+
+
+@dataclass
+class _Mention:
+    cls: str | None   # "A", "B" or None for a rejected option ("not (A)")
+    start: int        # first token
+    end: int          # one past the last token
+    letter: str | None = None  # the option named, rejected or not
+
+
+class _ChoiceReader:
+    def __init__(self, text: str) -> None:
+        self.t = _Tokens(text)
+
+    # -------------------------------------------------------------- single options
+    def _negated(self, i: int) -> bool:
+        """Whether the option starting at token ``i`` is negated ("not solvable", "isn't 3-colorable")."""
+        low = self.t.low
+        j = i - 1
+        for _ in range(5):
+            if j < 0:
+                return False
+            tok = low[j]
+            if tok in _NEGATIONS:
+                return True
+            if tok == "t" and j >= 1 and low[j - 1] in ("'", "’") and j >= 2 and low[j - 2].endswith("n"):
+                return True
+            if tok not in _NEGATION_SKIP:
+                return False
+            j -= 1
+        return False
+
+    def _letter(self, i: int) -> str | None:
+        w = self.t.words[i] if i < self.t.n else ""
+        return w.upper() if w in ("A", "B", "a", "b") else None
+
+    def _bare_letter_ok(self, i: int, strict_case: bool) -> bool:
+        """A lone letter ``A``/``B`` read as an option (never an English article)."""
+        t = self.t
+        w = t.words[i]
+        nxt = t.low[i + 1] if i + 1 < t.n else ""
+        if t.newline_after(i) or nxt == "":
+            return True
+        if w in ("a", "b"):
+            # lower case only at the end of a line/answer: "answer: b" or "answer: a."
+            return (nxt in (".", "*", "`", "$", "}") and t.newline_after(i + 1)) or nxt == ")"
+        if strict_case and w not in ("A", "B"):
+            return False
+        if nxt.isalpha():
+            # "B I hope this helps": an article is never followed by the pronoun I
+            return t.words[i + 1] == "I" or nxt in _ARTICLE_FOLLOWERS_OK or t.words[i + 1] in ("A", "B") or nxt in _KEYWORDS or nxt in ("not", "un")
+        if nxt == "'" or nxt == "’":
+            return False  # "A's"
+        return not nxt.isdigit()
+
+    def option(self, i: int, bare: bool, nested: bool = False) -> _Mention | None:
+        """The option starting at token ``i`` (see :meth:`_option`); one that the text calls wrong
+        right after ("(B) would be wrong", "(A) is incorrect") is a rejection (``cls`` ``None``)."""
+        found = self._option(i, bare, nested)
+        if found is not None and found.cls is not None and self._rejected_after(found.end):
+            return _Mention(None, found.start, found.end, found.cls)
+        return found
+
+    def _rejected_after(self, k: int) -> bool:
+        t = self.t
+        for step in range(5):
+            if k + step >= t.n or t.words[k + step] in _SENTENCE_END or step and t.newline_before(k + step):
+                return False
+            word = t.low[k + step]
+            if word in ("wrong", "incorrect", "false"):
+                return True
+            if word == "not" and k + step + 1 < t.n and t.low[k + step + 1] in ("correct", "right", "the"):
+                return True
+        return False
+
+    def _option(self, i: int, bare: bool, nested: bool = False) -> _Mention | None:
+        """The option starting at token ``i``: ``(B)``, ``[B]``, ``B)``, ``option B``, a keyword,
+        or (when ``bare``) a lone letter. ``None`` when there is none."""
+        t = self.t
+        if i >= t.n:
+            return None
+        w, lw = t.words[i], t.low[i]
+        if w in _OPEN and i + 2 < t.n:
+            letter = self._letter(i + 1)
+            if letter and t.words[i + 2] == _CLOSE[w]:
+                return _Mention(None if self._negated(i) else letter, i, i + 3, letter)
+            if (w == "{" or w == "(") and not nested:  # \boxed{\text{(B)}}, ({B}) and similar wrappers
+                inner = i + 1
+                while inner < t.n and inner - i < 6 and t.words[inner] in ("\\", "text", "textbf", "mathrm", "mathbf", "{", "("):
+                    inner += 1
+                if inner > i + 1:
+                    found = self.option(inner, True, nested=True)
+                    if found is not None:
+                        return _Mention(found.cls, i, found.end, found.letter)
+            return None
+        if lw in _KEYWORDS:
+            cls = _KEYWORDS[lw]
+            if self._negated(i):
+                cls = "B" if cls == "A" else "A"
+            return _Mention(cls, i, i + 1, cls)
+        if lw in ("option", "choice") and i + 1 < t.n:
+            nxt = i + 1
+            if t.words[nxt] in (":", "-"):
+                nxt += 1
+            inner = (self.option(nxt, True, nested=True)
+                     if nxt < t.n and (t.words[nxt] in _OPEN or self._letter(nxt)) else None)
+            if inner is not None and inner.cls is not None:
+                return _Mention(None if self._negated(i) else inner.cls, i, inner.end, inner.cls)
+            return None
+        letter = self._letter(i)
+        if letter is None:
+            return None
+        prev = t.words[i - 1] if i > 0 else ""
+        if i + 1 < t.n and t.words[i + 1] == ")" and prev not in _OPEN:  # "B)" / "b)"
+            return _Mention(None if self._negated(i) else letter, i, i + 2, letter)
+        if (bare or self._alone_on_line(i)) and self._bare_letter_ok(i, strict_case=not bare):
+            return _Mention(None if self._negated(i) else letter, i, i + 1, letter)
+        return None
+
+    def _alone_on_line(self, i: int) -> bool:
+        """A letter with nothing but markup around it on its line ("A", "**B**", "> A.")."""
+        t = self.t
+        j = i - 1
+        while j >= 0 and not t.newline_before(j + 1):
+            if t.words[j] not in _LINE_MARKUP:
+                return False
+            j -= 1
+        k = i + 1
+        while k < t.n and not t.newline_before(k):
+            if t.words[k] not in _LINE_MARKUP:
+                return False
+            k += 1
+        return True
+
+    # -------------------------------------------------------------- answers and clusters
+    def _after_marker(self, i: int) -> _Mention | None:
+        """The option a marker at token ``i`` introduces ("Answer: the state is (B)")."""
+        t = self.t
+        j = i + 1
+        for _ in range(_MAX_GAP_TOKENS):
+            if j >= t.n:
+                return None
+            found = self.option(j, True)
+            if found is not None:
+                return found
+            if t.low[j] in _FILLER_WORDS or t.words[j] in _FILLER_MARKS or t.low[j] in _NEGATION_SKIP:
+                j += 1
+                continue
+            if t.low[j] in ("yes", "no") and not (j + 1 < t.n and (t.low[j + 1] in _KEYWORDS or t.low[j + 1] == "longer")):
+                return _Mention("A" if t.low[j] == "yes" else "B", j, j + 1, "A" if t.low[j] == "yes" else "B")
+            return None
+        return None
+
+    def _extend(self, first: _Mention, explicit: bool) -> tuple[set[str], int, bool]:
+        """The classes named by one answer: ``first`` and every option chained to it by connectors.
+
+        Also tells whether the chain took in an explicit marker ("(A) or \\boxed{B}"): a loose
+        mention joins a later marked answer only through a hedge word (or, /, vs, ...).
+        """
+        t = self.t
+        classes = {first.cls} if first.cls else set()
+        end = first.end
+        while end < t.n:
+            j = end
+            skipped = 0
+            hedged, glued = False, True
+            while j < t.n and skipped < _MAX_GAP_TOKENS:
+                word = t.low[j]
+                if word in _MARKERS and not (hedged or skipped <= 6 and not t.newline_before(j) and glued):
+                    break  # a new answer ("Correction: (B)"), unless chained by a hedge word or glued on
+                if (word in _CONNECTOR_WORDS or word in _NEGATION_SKIP or word in _MARKERS
+                        or (len(word) == 1 and not word.isalnum() and word != "?")):
+                    if self.option(j, True) is not None:
+                        break
+                    hedged = hedged or word in _HEDGE_WORDS
+                    glued = glued and word in _GLUE
+                    explicit = explicit or (word in _MARKERS and hedged)
+                    j += 1
+                    skipped += 1
+                    continue
+                break
+            nxt = self.option(j, True) if j < t.n else None
+            if nxt is not None and (self._hypothetical(nxt.start, nxt.end)
+                                    or t.newline_before(nxt.start) and not self._alone_on_line(nxt.start)):
+                break  # "(A)\n\n(B) would only be right if ...": a new sentence about the other option
+            if nxt is None and (hedged or glued and j > end) and j < t.n and t.words[j] in ("A", "B"):
+                # "A or B I hope this helps", "A, B I hope ...": after a hedge word or a comma/slash
+                # a capital letter is an option
+                nxt = _Mention(None if self._negated(j) else t.words[j], j, j + 1, t.words[j])
+            if nxt is None:
+                break
+            if nxt.cls:
+                classes.add(nxt.cls)
+            end = nxt.end
+        return classes, end, explicit
+
+    def _hedged_letter_before(self, i: int, floor: int) -> str | None:
+        """A bare capital letter just before the option at ``i``, with only punctuation, hedge words
+        or one line break between ("A or (B)", "A (B)", "A/B", "So: A\n(B)"): both are named."""
+        t = self.t
+        j = i - 1
+        breaks = 0
+        for _ in range(8):
+            if j < floor:
+                return None
+            if t.newline_before(j + 1):
+                breaks += 1
+                if breaks > 1:
+                    return None
+            word = t.words[j]
+            if word in ("A", "B"):
+                return word if j == 0 or t.words[j - 1] not in _OPEN else None
+            low = t.low[j]
+            if not (len(word) == 1 and not word.isalnum() or low in _HEDGE_WORDS or low in _NEGATIONS
+                    or low in _NEGATION_SKIP or low in _CONNECTOR_WORDS and low not in _MARKERS):
+                return None
+            j -= 1
+        return None
+
+    def _conditional(self, start: int, end: int) -> bool:
+        """Whether the answer at tokens ``[start, end)`` is stated under a condition or as a question."""
+        t = self.t
+        k = end
+        for _ in range(3):  # "(A) if a solution exists", "(A) only if ..."
+            if k >= t.n or t.words[k] in _SENTENCE_END or t.newline_before(k):
+                break
+            if t.low[k] in _CONDITION_AFTER:
+                return True
+            k += 1
+        k = end
+        for _ in range(_SENTENCE_TOKENS):  # a question
+            if k >= t.n or t.newline_before(k) and k > end:
+                break
+            if t.words[k] == "?":
+                return True
+            if t.words[k] in ".!;":
+                break
+            k += 1
+        j = start - 1
+        for _ in range(3):  # "otherwise (B)", "if not, (B)"
+            if j < 0 or t.sentence_break_before(j + 1):
+                break
+            if t.low[j] in _CONDITION_BEFORE:
+                return True
+            j -= 1
+        j = start - 1
+        saw_would = False
+        for _ in range(_SENTENCE_TOKENS):  # "if it were ..., the answer would be (A)"
+            if j < 0 or t.sentence_break_before(j + 1):
+                break
+            if t.low[j] in ("would", "could"):
+                saw_would = True
+            if t.low[j] in ("if", "unless", "suppose", "supposing") and saw_would:
+                return True
+            j -= 1
+        return False
+
+    def _question_context(self, i: int) -> bool:
+        """A bare keyword right after "whether"/"check if" ("check whether it is solvable")."""
+        t = self.t
+        j = i - 1
+        for _ in range(4):
+            if j < 0 or t.sentence_break_before(j + 1):
+                return False
+            if t.low[j] in _QUESTION_BEFORE:
+                return True
+            j -= 1
+        return False
+
+    def _hedged(self, start: int, end: int) -> bool:
+        """A hedge word in the sentence before the option or right after it ("my best guess is (A)")."""
+        t = self.t
+        j = start - 1
+        for _ in range(10):
+            if j < 0 or t.sentence_break_before(j + 1):
+                break
+            if t.low[j] in _HEDGE_BEFORE:
+                return True
+            j -= 1
+        k = end
+        for _ in range(4):
+            if k >= t.n or t.words[k] in _SENTENCE_END or t.newline_before(k):
+                break
+            if t.low[k] in _HEDGE_AFTER:
+                return True
+            k += 1
+        return False
+
+    def _hypothetical(self, start: int, end: int) -> bool:
+        """A bare mention that only describes or supposes an option ("(B) would only be right if",
+        "would make it unsolvable", "rather than (B)")."""
+        t = self.t
+        k = end
+        for _ in range(2):
+            if k >= t.n or t.words[k] in _SENTENCE_END or t.newline_before(k):
+                break
+            if t.low[k] in _HYPOTHETICAL_AFTER:
+                return True
+            k += 1
+        j = start - 1
+        for _ in range(6):
+            if j < 0 or t.sentence_break_before(j + 1):
+                break
+            if t.low[j] in _HYPOTHETICAL_BEFORE:
+                return True
+            j -= 1
+        return False
+
+    def statements(self) -> list[Statement]:
+        """Every answer statement, in text order (see the module docstring)."""
+        t = self.t
+        out: list[Statement] = []
+        i = 0
+        low = t.low
+        floor = 0  # where the previous answer ended
+        while i < t.n:
+            lw = low[i]
+            if lw not in _STARTERS:
+                i += 1
+                continue
+            first: _Mention | None = None
+            explicit = False
+            if lw in _MARKERS and (lw != "boxed" or (i > 0 and t.words[i - 1] == "\\")):
+                first = self._after_marker(i)
+                explicit = first is not None
+            if first is None:
+                first = self.option(i, False)
+                if first is not None and t.low[first.start] in _KEYWORDS and self._question_context(first.start):
+                    first = None
+            if first is None:
+                i += 1
+                continue
+            classes, end, explicit = self._extend(first, explicit)
+            before = self._hedged_letter_before(min(i - (lw == "boxed"), first.start), floor)
+            if before:
+                classes.add(before)
+            start_tok = min(i, first.start)
+            span = (t.starts[start_tok], t.ends[end - 1])
+            if not classes:
+                if first.letter and end == first.end and not (explicit or self._hypothetical(first.start, end)):
+                    out.append(Statement(*span, rejects=first.letter))
+            elif not explicit and len(classes) == 1 and self._hypothetical(first.start, end):
+                pass  # explanation: "(B) would only be right if ..."
+            else:
+                hedged = ""
+                if len(classes) > 1:
+                    hedged = "the final answer names both options"
+                elif self._conditional(first.start, end):
+                    hedged = "the final answer is stated under a condition or as a question"
+                elif self._hedged(first.start, end):
+                    hedged = "the final answer is hedged"
+                cls = next(iter(classes)) if len(classes) == 1 else "/".join(sorted(classes))
+                out.append(Statement(*span, value=cls, key=cls, marked=explicit, hedged=hedged))
+            i = floor = max(end, i + 1)
+        return out
+
+
+def choice_reading(text: str, *, starts_in_think: bool = False) -> Reading:
+    """The commitment reading of a state-checking response (:class:`~finereason.reading.commit.Reading`)."""
+    region = final_region(text, starts_in_think=starts_in_think)
+    if region is None:
+        return Reading(None, UNFINISHED)
+    if not region.isascii():
+        region = unicodedata.normalize("NFKC", region)  # fullwidth （B）, ：, Ａ
+    region = blank_tags(region)
+    return commit(_ChoiceReader(region).statements(), find_signals(region), what="answer")
+
+
+def read_choice(text: str, *, starts_in_think: bool = False) -> Choice:
+    """The committed (A)/(B) answer of a state-checking response (see the module docstring)."""
+    reading = choice_reading(text, starts_in_think=starts_in_think)
+    return Choice(reading.value, reading.marked, reading.reason, reading.live)

@@ -1,0 +1,123 @@
+"""The one commitment rule: the answer is the final commitment.
+
+Every answer kind (an option, a state list, a solution list, an expression, a plan) is read the same
+way. A kind's scanner lists the *answer statements* of the final region in text order
+(:class:`Statement`: marked or bare, each with a normalised ``key``); :func:`commit` then applies the
+rule, stated once:
+
+1. The last answer statement is the candidate (a statement that only *rejects* an option, "(B) is
+   wrong", is explanation unless it rejects the candidate itself).
+2. It commits only if nothing after it withdraws it: a retraction, doubt or inability
+   (:mod:`finereason.reading.withdrawals`) anywhere after it voids it (no credit), and so does a later
+   rejection of the same answer.
+3. A later different answer replaces it and must itself commit: a candidate cut off by the end of the
+   text (``complete=False``) is no answer, with no fallback to the answer it was replacing.
+4. A restatement of the same answer confirms it (it is simply the last statement, with the same key).
+5. A conditional or hedged candidate (``hedged``: two answers at once, "if ...", "my best guess") never
+   commits.
+
+:attr:`Reading.live` counts the distinct answers left standing (not withdrawn by a later signal or
+rejection): the format reward asks for exactly one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+from .withdrawals import Signals
+
+NO_ANSWER = "no final answer found"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One answer statement in a final region.
+
+    ``start``/``end``: its span (the marker included); ``value``: what it answers (the kind's
+    payload); ``key``: a normalised form, equal for two statements of the same answer; ``marked``:
+    introduced by an answer marker (``Answer:``, ``\\boxed{}``, ``Next state:``, ``Plan:``, ...);
+    ``hedged``: why it does not commit (empty when it does); ``complete``: ``False`` when the text
+    ends inside it; ``rejects``: the key this statement rules out ("(B) is wrong"), for rejections
+    (whose ``value`` is ``None``).
+    """
+
+    start: int
+    end: int
+    value: Any = None
+    key: Hashable = None
+    marked: bool = False
+    hedged: str = ""
+    complete: bool = True
+    rejects: Hashable = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The committed answer of a response: ``value`` (``None`` when nothing commits) and ``reason``
+    (why not); ``statement`` is the committed statement; ``live`` the number of distinct answers left
+    standing; ``statements`` everything the scanner found."""
+
+    value: Any
+    reason: str = ""
+    statement: Statement | None = None
+    live: int = 0
+    statements: tuple[Statement, ...] = field(default=(), repr=False)
+
+    @property
+    def marked(self) -> bool:
+        """Whether the committed answer carries an answer marker."""
+        return self.statement is not None and self.statement.marked
+
+    @property
+    def single(self) -> bool:
+        """Exactly one committed answer: it commits and no other answer is left standing."""
+        return self.value is not None and self.live == 1
+
+
+def _quote(text: str) -> str:
+    return repr(text[:40])
+
+
+def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "answer") -> Reading:
+    """Apply the commitment rule (module docstring) to ``statements`` (in text order)."""
+    stated = tuple(statements)
+    rejected: dict[Hashable, int] = {}
+    candidate: Statement | None = None
+    for s in reversed(stated):
+        if s.rejects is not None:
+            rejected.setdefault(s.rejects, s.start)
+            continue
+        candidate = s
+        break
+    live = _live(stated, signals)
+    if candidate is None:
+        reason = f"the final {what} only rules an option out" if rejected else f"no final {what} found"
+        return Reading(None, reason, None, live, stated)
+    signal = signals.first_in(candidate.end)
+    if signal is not None:
+        return Reading(None, f"the {what} is withdrawn after it is given ({_quote(signal)})", candidate, live, stated)
+    if candidate.key in rejected:
+        return Reading(None, f"the {what} is ruled out after it is given", candidate, live, stated)
+    if not candidate.complete:
+        return Reading(None, f"the final {what} is cut off before it ends", candidate, live, stated)
+    if candidate.hedged:
+        return Reading(None, candidate.hedged, candidate, live, stated)
+    return Reading(candidate.value, "", candidate, live, stated)
+
+
+def _live(stated: tuple[Statement, ...], signals: Signals) -> int:
+    """Distinct keys of the statements that no later signal, rejection or cut-off withdraws."""
+    keys: set[Hashable] = set()
+    rejected: set[Hashable] = set()
+    following: int | None = None  # start of the next statement
+    for s in reversed(stated):
+        if s.rejects is not None:
+            rejected.add(s.rejects)
+            continue
+        hi = None if following is None else following + 1  # a "Correction:" opening the next one counts
+        withdrawn = (signals.first_in(s.end, hi) is not None or s.key in rejected
+                     or not s.complete or bool(s.hedged))
+        if not withdrawn:
+            keys.add(s.key)
+        following = s.start
+    return len(keys)

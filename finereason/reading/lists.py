@@ -1,0 +1,311 @@
+"""State lists in model text: the list syntax (bounded bracket matching) and the list scanner.
+
+A list answer statement is a marker (``Next state:``, ``Answer:``, ``Solution:``, ``Corrected:``)
+directly followed by a list; a bare list (no marker) is an answer statement when the region has no
+marked list at all (an end-to-end answer without a marker) or when it follows a withdrawal ("wait,
+that's wrong, it should be [...]"). The commitment rule (:mod:`finereason.reading.commit`) then
+picks the answer: a final list cut off by the token limit is no answer, "[...] or [...]" never
+commits, a retraction after the list voids it.
+
+Every scan is bounded: markers are found backwards with ``str.rfind`` (at most ``MAX_MARKS``), list
+ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, within
+``SCAN_BUDGET`` characters per answer; patterns applied at a position have bounded repeats.
+"""
+from __future__ import annotations
+
+import re
+
+from ..verdict import ParseError
+from .commit import Reading, Statement, commit
+from .region import blank_tags
+from .withdrawals import Signals, find_signals
+
+MAX_LIST_CHARS = 50_000        # longest list payload read
+MAX_LIST_DEPTH = 8             # deepest list nesting
+MAX_ATTEMPTS = 16              # marked lists tried, last first
+MAX_MARKS = 256                # markers examined, last first (later prose mentions are skipped)
+SCAN_BUDGET = 4 * MAX_LIST_CHARS  # characters scanned for lists per answer
+_INTRO_CHARS = 300             # text allowed between a marker and its list
+_STRUCT = re.compile(r"[\[\]'\"\n\\]")
+_INTRO_WORDS = (
+    "is", "are", "would", "be", "will", "the", "new", "becomes", "become", "as", "follows", "here", "python", "json",
+    "plaintext", "text", "final", "answer", "solution", "solved", "complete", "completed", "full", "filled", "grid",
+    "coloring", "colouring", "table", "state", "puzzle", "list", "of", "my", "our", "this", "that", "it", "looks",
+    "like", "then", "so", "thus", "therefore", "after", "move", "we", "get", "have", "left", "right", "in", "format",
+)
+_INTRO = re.compile(
+    r"(?:[\s*_:：=>→`$#.,-]|\\\[|\\\(|\\left|\\displaystyle|\\begin\{[a-z]{1,12}\}|"
+    r"\((?=[^()\[\]\n]{0,200}\))[^()\[\]\n]{0,200}\)|"
+    r"\b(?:" + "|".join(_INTRO_WORDS) + r")\b)*",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"[\s*_`$.,;/|]{0,40}(?:(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20})?(?:\\\[\s{0,10})?\[",
+    re.IGNORECASE,
+)
+_TRUNCATED = -1
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
+NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),)
+SOLUTION_MARKS: Marks = (("answer", None), ("solution", None))
+EXPRESSION_MARKS: Marks = (("answer", None), ("solution", None), ("\\boxed{", None))
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case with the same offsets (ASCII-only lowering when unicode changes lengths)."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS) -> list[tuple[int, int]]:
+    """``(start, end)`` of the last ``limit`` markers in ``text``, in text order (case-insensitive).
+
+    Searched backwards with ``str.rfind`` (C speed, from the end, where answers are); a marker word
+    is confirmed by its pattern, and at most ``4 * limit`` occurrences of each word are examined.
+    """
+    low = _lowered(text)
+    found: list[tuple[int, int]] = []
+    for word, pattern in marks:
+        pos, kept = len(low), 0
+        for _ in range(4 * limit):
+            at = low.rfind(word, 0, pos)
+            if at < 0 or kept >= limit:
+                break
+            pos = at
+            if pattern is None:
+                found.append((at, at + len(word)))
+                kept += 1
+            else:
+                m = pattern.match(low, at)
+                if m is not None:
+                    found.append((at, m.end()))
+                    kept += 1
+    found.sort()
+    return found[-limit:]
+
+
+def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
+    """The offset just past the list opening at ``text[begin] == "["``, or ``-1`` when the text ends
+    before it closes (cut off). Quotes are respected (a quote ends at a line break); raises
+    :class:`ParseError` past ``limit`` characters or ``MAX_LIST_DEPTH`` levels."""
+    end_limit = min(len(text), begin + limit)
+    fast = _plain_list_end(text, begin, end_limit)
+    if fast is not None:
+        return fast
+    depth = 0
+    quote = ""
+    skip_to = -1
+    for m in _STRUCT.finditer(text, begin, end_limit):
+        at = m.start()
+        if at < skip_to:
+            continue
+        ch = m.group()
+        if quote:
+            if ch == "\\":
+                skip_to = at + 2
+            elif ch == quote or ch == "\n":
+                quote = ""
+        elif ch == "'" or ch == '"':
+            quote = ch
+        elif ch == "[":
+            depth += 1
+            if depth > MAX_LIST_DEPTH:
+                raise ParseError(f"list nested deeper than {MAX_LIST_DEPTH} levels")
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return at + 1
+    if end_limit < len(text):
+        raise ParseError(f"list longer than {limit} characters")
+    return _TRUNCATED
+
+
+def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
+    """:func:`list_end` for a list without quotes or backslashes (most states), with C-speed searches;
+    ``None`` when the list holds a quote or a backslash, or does not close (the full scanner decides)."""
+    opens, at = 0, begin
+    while True:
+        close = text.find("]", at, end_limit)
+        if close < 0:
+            return None
+        opens += text.count("[", at, close)
+        depth = opens  # before this ']'
+        if depth > MAX_LIST_DEPTH:
+            return None
+        opens -= 1
+        at = close + 1
+        if opens == 0:
+            for quote in "'\"\\":
+                if text.find(quote, begin, at) >= 0:
+                    return None
+            return at
+
+
+def _has_content(payload: str) -> bool:
+    """Whether a bracketed span could be a state (digits or quoted text), not prose like "[valid]"."""
+    return any(c.isdigit() for c in payload) or "'" in payload or '"' in payload or not payload[1:-1].strip()
+
+
+_ROW_GAP = re.compile(r"[ \t]{0,20},?[ \t]{0,20}(?:\r?\n[ \t]{0,20})?(?=\[)")
+MAX_ROWS = 64
+
+
+def _row_sequence(region: str, begin: int, stop: int) -> tuple[list[str], int]:
+    """Flat lists that follow each other on consecutive lines (or after commas): ``[1, 2]\n[3, 4]``."""
+    rows = [region[begin:stop]]
+    while len(rows) < MAX_ROWS:
+        gap = _ROW_GAP.match(region, stop, min(len(region), stop + 64))
+        if gap is None:
+            break
+        try:
+            end = list_end(region, gap.end())
+        except ParseError:
+            break
+        row = region[gap.end():end] if end != _TRUNCATED else ""
+        if not row or "[" in row[1:]:
+            break
+        rows.append(row)
+        stop = end
+    return rows, stop
+
+
+def _offers_another(region: str, stop: int, payload: str) -> bool:
+    """Whether a different list follows the answer's list with only "or"/separators between ("[..] or [..]")."""
+    hedge = _HEDGE.match(region, stop, min(len(region), stop + 80))
+    if hedge is None:
+        return False
+    try:
+        other_end = list_end(region, hedge.end() - 1)
+    except ParseError:
+        return True
+    if other_end == _TRUNCATED:
+        return True
+    other = region[hedge.end() - 1:other_end]
+    return "".join(other.split()) != "".join(payload.split())
+
+
+CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
+
+
+def _key(payload: str) -> str:
+    return "".join(payload.split())
+
+
+def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
+    """The list answer statements of ``region`` in text order (see the module docstring).
+
+    ``marks``: the answer markers of the task; ``bare``: a region without any marked list may answer
+    with its last bare list (end-to-end answers).
+    """
+    found: list[Statement] = []
+    seen: set[int] = set()
+    budget = SCAN_BUDGET
+    for start, end in last_marks(region, marks + CORRECTION_MARKS):
+        if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
+            break
+        intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
+        begin = intro.end() if intro else end
+        if begin >= len(region) or region[begin] != "[" or begin in seen:
+            continue
+        seen.add(begin)
+        try:
+            stop = list_end(region, begin, min(MAX_LIST_CHARS, budget))
+        except ParseError as err:
+            found.append(Statement(start, begin + 1, key=("unreadable", begin), marked=True, hedged=str(err)))
+            budget -= MAX_LIST_CHARS
+            continue
+        if stop == _TRUNCATED:
+            found.append(Statement(start, len(region), key=("cut", begin), marked=True, complete=False))
+            break
+        budget -= stop - begin
+        statement = _list_statement(region, start, begin, stop, marked=True)
+        if statement is not None:
+            found.append(statement)
+    floor = 0
+    if found:
+        after = found[-1].end
+        floor = next((at for at in _signal_starts(signals, after)), -1)
+    if floor >= 0 and (bare or found):
+        try:
+            span = _last_list_span(region[floor:])
+        except ParseError:
+            span = None
+        if span is not None:
+            statement = _list_statement(region, floor + span[0], floor + span[0], floor + span[1], marked=False)
+            if statement is not None:
+                found.append(statement)
+    return found
+
+
+def _signal_starts(signals: Signals, after: int) -> list[int]:
+    """Where the first withdrawal signal after offset ``after`` starts (a one-item list, or empty)."""
+    from bisect import bisect_left  # noqa: PLC0415
+
+    k = bisect_left(signals.starts, after)
+    return list(signals.starts[k:k + 1])
+
+
+def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state") -> Reading:
+    """The committed list answer of a final region (:func:`list_statements` + the commitment rule)."""
+    region = blank_tags(region)
+    signals = find_signals(region, solving=bare)
+    return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
+
+
+def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: bool) -> Statement | None:
+    payload = region[begin:stop]
+    if not _has_content(payload):
+        return None
+    if "[" not in payload[1:]:  # rows printed one per line without the outer brackets
+        rows, stop = _row_sequence(region, begin, stop)
+        if len(rows) > 1:
+            payload = "[" + ", ".join(rows) + "]"
+    hedged = "the final answer offers more than one state" if _offers_another(region, stop, payload) else ""
+    return Statement(start, stop, value=payload, key=_key(payload), marked=marked, hedged=hedged)
+
+
+def _last_list_span(region: str) -> tuple[int, int] | None:
+    """``(begin, stop)`` of the last complete top-level list in ``region`` with content, or ``None``.
+
+    Found backwards from the last ``[``: the first complete list with content, widened to any
+    earlier ``[`` whose list encloses it. At most ``4 * MAX_ATTEMPTS`` openings and ``SCAN_BUDGET``
+    characters are examined, so degenerate text ("[[[[...") costs a bounded amount.
+    """
+    found: tuple[int, int] | None = None
+    pos, budget = len(region), SCAN_BUDGET
+    for _ in range(4 * MAX_ATTEMPTS):
+        begin = region.rfind("[", 0, pos)
+        if begin < 0 or budget <= 0:
+            break
+        pos = begin
+        try:
+            stop = list_end(region, begin, min(MAX_LIST_CHARS, budget))
+        except ParseError:
+            budget -= MAX_LIST_CHARS
+            continue
+        budget -= (len(region) if stop == _TRUNCATED else stop) - begin
+        if stop == _TRUNCATED:
+            found = None  # lists found so far sit inside a list cut off by the end of the text
+            continue
+        if found is None:
+            if _has_content(region[begin:stop]):
+                found = (begin, stop)
+        elif stop >= found[1]:
+            found = (begin, stop)  # an enclosing list (siblings and earlier lists are passed over)
+    return found
+
+
+def _value(reading: Reading) -> str:
+    if reading.value is None:
+        raise ParseError(reading.reason)
+    return reading.value
+
+
+def next_state_payload(region: str) -> str:
+    """The committed state-transition list ("Next state: [...]"); :class:`ParseError` with the reason."""
+    return _value(list_reading(region, NEXT_STATE_MARKS))
+
+
+def solution_payload(region: str) -> str:
+    """The committed end-to-end list (after "Answer:"/"Solution:", else a bare list); :class:`ParseError`."""
+    return _value(list_reading(region, SOLUTION_MARKS, bare=True, what="solution"))
