@@ -217,7 +217,7 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
     if region is None:
         return False
     if task == STATE_CHECKING:
-        reading = choice_reading(region)
+        reading = choice_reading(region, every=True)
         return reading.single and reading.marked
     if task not in (STATE_TRANSITION, END_TO_END):
         raise ValueError(f"unknown task {task!r}")

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from .commit import Reading, Statement, commit
 from .region import UNFINISHED, blank_tags, final_region
 from .withdrawals import find_signals
 
+TAIL_CHARS = 16_384            # the first tail of the region listed for statements (it grows x4 as needed)
+_MAX_CHAIN = 64                # options chained into one answer at most ("(A) (A) (A) ..." is read in pieces)
 _MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marker and an option
 _SENTENCE_TOKENS = 40          # how far a sentence is searched for conditions
 _HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
@@ -32,7 +35,7 @@ _HYPOTHETICAL_AFTER = frozenset({"would", "could", "might", "may", "means", "mea
                                  "require", "corresponds", "stands", "refers", "represents", "denotes", "says"})
 _HYPOTHETICAL_BEFORE = frozenset({"would", "could", "might", "make", "makes", "making", "made", "render", "renders",
                                   "rendering", "leave", "leaves", "leaving", "become", "becomes", "becoming", "unlike",
-                                  "than", "instead", "rather", "versus", "vs", "whether", "if", "unless", "avoid",
+                                  "than", "instead", "rather", "unlike", "avoid",
                                   "avoids", "prevent", "prevents", "keep", "keeps"})
 
 
@@ -80,8 +83,7 @@ _CONNECTOR_WORDS = frozenset({
     "or", "and", "either", "maybe", "perhaps", "possibly", "probably", "likely", "the", "is", "it", "state",
     "final", "option", "options", "choice", "both", "vs", "versus", "i", "think", "say", "would", "be", "so",
     "then", "also", "but", "could", "might", "can", "neither", "nor", "than", "text", "textbf", "mathrm",
-    "boxed", "not", "answer", "well", "hmm", "um", "uh", "wait", "no", "yes", "actually", "really", "which",
-    "one", "between",
+    "boxed", "not", "answer", "um", "uh", "really", "which", "one", "between",
 })
 _GLUE = frozenset("\\$*_{}()[]`,;:/|")
 _HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
@@ -98,25 +100,30 @@ _LINE_MARKUP = frozenset("*_#>`.:-)$")
 class _Tokens:
     """A response split once into word, number and single-symbol tokens (linear time)."""
 
-    __slots__ = ("text", "words", "low", "starts", "ends", "n")
+    __slots__ = ("text", "words", "low", "starts", "ends", "n", "breaks")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lo: int = 0) -> None:
         self.text = text
         self.words: list[str] = []
         self.starts: list[int] = []
         self.ends: list[int] = []
-        for m in _TOKEN.finditer(text):
+        for m in _TOKEN.finditer(text, lo):
             self.words.append(m.group())
             self.starts.append(m.start())
             self.ends.append(m.end())
         self.low = [w.lower() for w in self.words]
         self.n = len(self.words)
+        self.breaks = [False] * (self.n + 1)  # a line break right before token i
+        self.breaks[0] = True
+        at = text.find("\n", lo)
+        while at >= 0:
+            k = bisect_right(self.starts, at)
+            self.breaks[k] = True
+            at = text.find("\n", self.starts[k] if k < self.n else len(text))
 
     def newline_before(self, i: int) -> bool:
         """Whether a line break separates token ``i`` from the token before it (or it is first)."""
-        if i <= 0:
-            return True
-        return self.text.find("\n", self.ends[i - 1], self.starts[i]) >= 0
+        return i <= 0 or self.breaks[i]
 
     def newline_after(self, i: int) -> bool:
         return i >= self.n - 1 or self.newline_before(i + 1)
@@ -134,8 +141,8 @@ class _Mention:
 
 
 class _ChoiceReader:
-    def __init__(self, text: str) -> None:
-        self.t = _Tokens(text)
+    def __init__(self, text: str, lo: int = 0) -> None:
+        self.t = _Tokens(text, lo)
 
     # -------------------------------------------------------------- single options
     def _negated(self, i: int) -> bool:
@@ -189,7 +196,7 @@ class _ChoiceReader:
     def _rejected_after(self, k: int) -> bool:
         t = self.t
         for step in range(5):
-            if k + step >= t.n or t.words[k + step] in _SENTENCE_END or step and t.newline_before(k + step):
+            if k + step >= t.n or t.words[k + step] in _SENTENCE_END or t.newline_before(k + step):
                 return False
             word = t.low[k + step]
             if word in ("wrong", "incorrect", "false"):
@@ -285,7 +292,9 @@ class _ChoiceReader:
         t = self.t
         classes = {first.cls} if first.cls else set()
         end = first.end
-        while end < t.n:
+        for _ in range(_MAX_CHAIN):
+            if end >= t.n:
+                break
             j = end
             skipped = 0
             hedged, glued = False, True
@@ -305,8 +314,7 @@ class _ChoiceReader:
                     continue
                 break
             nxt = self.option(j, True) if j < t.n else None
-            if nxt is not None and (self._hypothetical(nxt.start, nxt.end)
-                                    or t.newline_before(nxt.start) and not self._alone_on_line(nxt.start)):
+            if nxt is not None and self._hypothetical(nxt.start, nxt.end):
                 break  # "(A)\n\n(B) would only be right if ...": a new sentence about the other option
             if nxt is None and (hedged or glued and j > end) and j < t.n and t.words[j] in ("A", "B"):
                 # "A or B I hope this helps", "A, B I hope ...": after a hedge word or a comma/slash
@@ -375,9 +383,22 @@ class _ChoiceReader:
                 break
             if t.low[j] in ("would", "could"):
                 saw_would = True
-            if t.low[j] in ("if", "unless", "suppose", "supposing") and saw_would:
-                return True
+            if t.low[j] in ("if", "unless", "suppose", "supposing", "assuming", "provided") and (
+                    saw_would or self._alternative_after(end)):
+                return True  # "If ..., the answer is (A); otherwise it is (B)."
             j -= 1
+        return False
+
+    def _alternative_after(self, end: int) -> bool:
+        """An "otherwise" / "else" / a second "if" later in the same sentence."""
+        t = self.t
+        k = end
+        for _ in range(_SENTENCE_TOKENS):
+            if k >= t.n or t.words[k] in ".!?" or t.newline_before(k) and k > end:
+                return False
+            if t.low[k] in ("otherwise", "else", "if", "unless"):
+                return True
+            k += 1
         return False
 
     def _question_context(self, i: int) -> bool:
@@ -467,28 +488,45 @@ class _ChoiceReader:
             elif not explicit and len(classes) == 1 and self._hypothetical(first.start, end):
                 pass  # explanation: "(B) would only be right if ..."
             else:
-                hedged = ""
+                hedged, conditional = "", False
                 if len(classes) > 1:
                     hedged = "the final answer names both options"
                 elif self._conditional(first.start, end):
-                    hedged = "the final answer is stated under a condition or as a question"
+                    hedged, conditional = "the final answer is stated under a condition or as a question", True
                 elif self._hedged(first.start, end):
                     hedged = "the final answer is hedged"
                 cls = next(iter(classes)) if len(classes) == 1 else "/".join(sorted(classes))
-                out.append(Statement(*span, value=cls, key=cls, marked=explicit, hedged=hedged))
+                out.append(Statement(*span, value=cls, key=cls, marked=explicit, hedged=hedged, conditional=conditional))
             i = floor = max(end, i + 1)
         return out
 
 
-def choice_reading(text: str, *, starts_in_think: bool = False) -> Reading:
-    """The commitment reading of a state-checking response (:class:`~finereason.reading.commit.Reading`)."""
+def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = False) -> Reading:
+    """The commitment reading of a state-checking response (:class:`~finereason.reading.commit.Reading`).
+
+    Statements are listed from a tail of the region that grows (x4) until it holds a candidate,
+    so a long response costs little when it ends with its answer; whatever follows the candidate is
+    always read to the end (withdrawal signals are searched in the whole rest of the region).
+    ``every``: grow until a second answer left standing shows up, or the whole region is read, so
+    :attr:`Reading.live` is exact (the format check).
+    """
     region = final_region(text, starts_in_think=starts_in_think)
     if region is None:
         return Reading(None, UNFINISHED)
     if not region.isascii():
         region = unicodedata.normalize("NFKC", region)  # fullwidth （B）, ：, Ａ
     region = blank_tags(region)
-    return commit(_ChoiceReader(region).statements(), find_signals(region), what="answer")
+    signals = find_signals(region)
+    size = TAIL_CHARS
+    while True:
+        lo = max(0, len(region) - size)
+        if lo > 0:
+            line = region.find("\n", lo, lo + TAIL_CHARS // 4)
+            lo = line + 1 if line >= 0 else lo
+        reading = commit(_ChoiceReader(region, lo).statements(), signals, what="answer")
+        if lo == 0 or (reading.live >= 2 if every else reading.statement is not None):
+            return reading
+        size *= 4
 
 
 def read_choice(text: str, *, starts_in_think: bool = False) -> Choice:

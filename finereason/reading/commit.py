@@ -13,8 +13,9 @@ rule, stated once:
 3. A later different answer replaces it and must itself commit: a candidate cut off by the end of the
    text (``complete=False``) is no answer, with no fallback to the answer it was replacing.
 4. A restatement of the same answer confirms it (it is simply the last statement, with the same key).
-5. A conditional or hedged candidate (``hedged``: two answers at once, "if ...", "my best guess") never
-   commits.
+5. A hedged candidate (two answers at once, "my best guess") never commits. A conditional statement
+   ("if ..., the answer would be (A)") never commits either; after a committed answer it is
+   explanation ("The answer is (B). If the 5 were not there, it would be (A)." reads B).
 
 :attr:`Reading.live` counts the distinct answers left standing (not withdrawn by a later signal or
 rejection): the format reward asks for exactly one.
@@ -38,7 +39,8 @@ class Statement:
     introduced by an answer marker (``Answer:``, ``\\boxed{}``, ``Next state:``, ``Plan:``, ...);
     ``hedged``: why it does not commit (empty when it does); ``complete``: ``False`` when the text
     ends inside it; ``rejects``: the key this statement rules out ("(B) is wrong"), for rejections
-    (whose ``value`` is ``None``).
+    (whose ``value`` is ``None``); ``conditional``: stated under a condition ("if ..., the answer
+    would be (A)"), which never commits and, after a committed answer, is explanation.
     """
 
     start: int
@@ -49,6 +51,7 @@ class Statement:
     hedged: str = ""
     complete: bool = True
     rejects: Hashable = None
+    conditional: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,18 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
     stated = tuple(statements)
     rejected: dict[Hashable, int] = {}
     candidate: Statement | None = None
+    condition: Statement | None = None
     for s in reversed(stated):
         if s.rejects is not None:
             rejected.setdefault(s.rejects, s.start)
             continue
+        if s.conditional:
+            condition = condition or s
+            continue
         candidate = s
         break
+    if candidate is None and condition is not None:
+        return Reading(None, condition.hedged, condition, 0, stated)
     live = _live(stated, signals)
     if candidate is None:
         reason = f"the final {what} only rules an option out" if rejected else f"no final {what} found"
@@ -113,6 +122,8 @@ def _live(stated: tuple[Statement, ...], signals: Signals) -> int:
     for s in reversed(stated):
         if s.rejects is not None:
             rejected.add(s.rejects)
+            continue
+        if s.conditional:
             continue
         hi = None if following is None else following + 1  # a "Correction:" opening the next one counts
         withdrawn = (signals.first_in(s.end, hi) is not None or s.key in rejected

@@ -224,7 +224,8 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
     floor = 0
     if found:
         after = found[-1].end
-        floor = next((at for at in _signal_starts(signals, after)), -1)
+        signal = signals.first(after)
+        floor = -1 if signal is None else signal[0]
     if floor >= 0 and (bare or found):
         try:
             span = _last_list_span(region[floor:])
@@ -235,14 +236,6 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
             if statement is not None:
                 found.append(statement)
     return found
-
-
-def _signal_starts(signals: Signals, after: int) -> list[int]:
-    """Where the first withdrawal signal after offset ``after`` starts (a one-item list, or empty)."""
-    from bisect import bisect_left  # noqa: PLC0415
-
-    k = bisect_left(signals.starts, after)
-    return list(signals.starts[k:k + 1])
 
 
 def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state") -> Reading:

@@ -1,7 +1,7 @@
 """What withdraws an answer once it is given: retractions, doubt and inability.
 
-The one list of withdrawal signals, found in one linear pass over the final region. The
-commitment rule (:mod:`finereason.reading.commit`) voids an answer when any signal follows it:
+The one list of withdrawal signals (:data:`PHRASES`). The commitment rule
+(:mod:`finereason.reading.commit`) voids an answer when any signal follows it:
 
 - *retraction*: ``wait``, ``actually no``, sentence-initial ``Actually``/``No,``, ``scratch that``,
   ``never mind``, ``this is wrong``, ``I made a mistake``, ``let me redo / reconsider``,
@@ -12,82 +12,154 @@ commitment rule (:mod:`finereason.reading.commit`) voids an answer when any sign
   expression, a filled grid): ``I could not find``, ``no valid plan found``. For a state-checking
   answer "I cannot find a placement" is an argument, not a doubt.
 
-Every pattern is a bounded alternation of phrases (no nested repeats), so the pass is linear.
+Signals are found lazily, range by range (:meth:`Signals.first_in`): each phrase's keyword is
+located with ``str.find`` (C speed) and its context checked by a small pattern anchored around the
+keyword, so finding the first signal after an answer costs one pass over the text after it.
 """
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable
 
-_S = r"[ \t]{1,3}"           # a space between the words of a phrase
-_SUBJ = r"(?:this|that|which|the above|my (?:previous |last |first )?(?:answer|plan|solution|expression|state|list|reasoning))"
-_COPULA = r"(?:'s|’s|" + _S + r"(?:is|was|seems|looks|must be|might be|may be|could be|is definitely|is clearly))"
-_BAD = r"(?:wrong|incorrect|not right|not correct|a mistake|mistaken|invalid|not valid|flawed|an error)"
-_I = r"(?:i|we)"
-_CANNOT = r"(?:can't|can’t|cannot|can not|couldn't|couldn’t|could not|am unable to|was unable to|'m unable to|are unable to|am not able to|was not able to|wasn't able to|were unable to)"
-_DECIDE = r"(?:determine|decide|tell|say|answer|be sure|be certain|figure|verify|conclude|confirm|know|give an answer|choose)"
-_SOLVE = r"(?:find|solve|complete|reach|make|get|come up with|construct|produce|build)"
-_REDO = r"(?:re-?do|re-?consider|re-?think|re-?check|re-?examine|re-?evaluate|re-?calculate|re-?compute|re-?verify|start over|try again|correct (?:this|that|it|myself)|fix (?:this|that|it))"
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_WORD = re.compile(r"[a-z0-9]")
+_CONTEXT = 60  # characters looked at around a keyword
 
-_RETRACT = (
-    r"\bwait\b", r"\bhold on\b", r"\bscratch that\b", r"\bstrike that\b", r"\bnever" + r"[ \t]{0,1}" + r"mind\b",
-    r"\bdisregard\b", r"\bignore (?:that|this|the above|my (?:previous|last|above))\b", r"\bon second thought",
-    r"\bon further (?:thought|reflection|inspection)", r"\boops\b", r"\bwhoops\b", r"\bmy (?:bad|mistake|error)\b",
-    _I + _S + r"made (?:a |an )?(?:mistake|error)", _I + r"(?:'m|" + _S + r"am|" + _S + r"was|" + _S + r"were)" + _S + r"wrong\b",
-    r"\b" + _SUBJ + _COPULA + _S + _BAD + r"\b", r"\bthat" + _S + r"(?:doesn't|does not|can't|cannot) be right\b",
-    r"\bactually,?" + _S + r"(?:no|not)\b", r"\bno,?" + _S + r"wait\b",
-    r"(?:^|[.!?;:]|\n)[ \t*_>#-]{0,6}(?:actually|no|nope|correction|instead|rather)\b[ \t]{0,2}[,:—–-]",
-    r"(?:^|[.!?;]|\n)[ \t*_>#-]{0,6}actually\b",
-    r"\blet(?:'s| me| us)" + _S + _REDO, _I + _S + r"(?:need|have|should|must) to" + _S + _REDO,
-    r"\b(?:correction|corrected|revised|revision|amended|update)\b[ \t*_]{0,3}:",
-    r"\bcorrected (?:answer|plan|solution|expression|state|list|version)\b",
+Check = Callable[[str, int, int], bool]
+
+
+def _before(pattern: str) -> Check:
+    """The keyword counts when ``pattern`` ends right before it (within :data:`_CONTEXT` chars)."""
+    rx = re.compile(r"(?:" + pattern + r")[ \t,]{0,3}$")
+    return lambda low, at, end: rx.search(low, max(0, at - _CONTEXT), at) is not None
+
+
+def _after(pattern: str) -> Check:
+    """The keyword counts when ``pattern`` follows it."""
+    rx = re.compile(r"[ \t]{0,3}(?:" + pattern + r")")
+    return lambda low, at, end: rx.match(low, end, end + _CONTEXT) is not None
+
+
+def _both(first: Check, second: Check) -> Check:
+    return lambda low, at, end: first(low, at, end) and second(low, at, end)
+
+
+_SENTENCE_START = _before(r"(?:^|[.!?;:\n])[ \t*_>#-]{0,6}")
+_SUBJECT = (r"\b(?:this|that|which|the above|it|my (?:previous |last |first |above )?(?:answer|plan|solution|expression"
+            r"|state|list|reasoning|calculation))(?:'s|’s|[ \t]{1,3}(?:is|was|seems|looks|must be|might be|may be|could be|"
+            r"is definitely|is clearly|is also))?[ \t]{1,3}")
+_FIRST_PERSON = r"\b(?:i|we)[ \t]{1,3}"
+_DECIDE = (r"(?:[a-z]+[ \t]{1,3}){0,2}?(?:determine|decide|tell|say|answer|be sure|be certain|figure|verify|conclude|"
+           r"confirm|know|give an answer|choose)\b")
+_SOLVE = (r"(?:[a-z]+[ \t]{1,3}){0,2}?(?:find|solve|complete|reach|make|get|come up with|construct|produce|build|"
+          r"see a way)\b")
+_CANNOT = ("can't", "can’t", "cannot", "can not", "couldn't", "couldn’t", "could not", "unable to", "not able to",
+           "wasn't able to", "weren't able to")
+
+#: (keyword, context check or None, solving only): one withdrawal phrase each.
+PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
+    # retraction
+    ("wait", None, False), ("hold on", None, False), ("scratch that", None, False), ("strike that", None, False),
+    ("never mind", None, False), ("nevermind", None, False), ("disregard", None, False),
+    ("ignore", _after(r"that|this|the above|my (?:previous|last|above)|what i"), False),
+    ("second thought", None, False), ("on further", None, False), ("oops", None, False), ("whoops", None, False),
+    ("my bad", None, False), ("my mistake", None, False), ("my error", None, False),
+    ("mistake", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)[ \t]{1,3}(?:a|an|one)?"), False),
+    ("an error", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)"), False),
+    ("wrong", _before(_SUBJECT + r"(?:all[ \t]{1,3})?|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
+    ("incorrect", _before(_SUBJECT), False), ("invalid", _before(_SUBJECT), False), ("flawed", _before(_SUBJECT), False),
+    ("mistaken", _before(_SUBJECT + r"|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
+    ("not right", _before(_SUBJECT), False), ("not correct", _before(_SUBJECT), False),
+    ("be right", _before(r"\b(?:that|this|it)[ \t]{1,3}(?:doesn't|does not|can't|cannot|can not|couldn't)[ \t]{1,3}"), False),
+    ("actually", _SENTENCE_START, False), ("actually", _after(r",?[ \t]{0,3}(?:no|not)\b"), False),
+    ("no", _both(_SENTENCE_START, _after(r"[,!:—–-]|[ \t]{1,3}wait\b")), False), ("nope", None, False),
+    ("correction", _after(r"[ \t*_]{0,3}:"), False), ("corrected", None, False), ("revised", None, False),
+    ("revision", None, False), ("amended", None, False), ("instead", _both(_SENTENCE_START, _after(r",")), False),
+    ("redo", None, False), ("re-do", None, False), ("reconsider", None, False), ("rethink", None, False),
+    ("re-think", None, False), ("recheck", None, False), ("re-check", None, False), ("re-examine", None, False),
+    ("reexamine", None, False), ("re-evaluate", None, False), ("reevaluate", None, False), ("recalculate", None, False),
+    ("recompute", None, False), ("start over", None, False), ("try again", None, False), ("think again", None, False),
+    ("correct myself", None, False), ("fix this", None, False), ("fix that", None, False),
+    # doubt
+    ("not sure", None, False), ("not entirely sure", None, False), ("not completely sure", None, False),
+    ("not certain", None, False), ("not confident", None, False), ("unsure", None, False), ("uncertain", None, False),
+    ("doubt", _before(_FIRST_PERSON + r"(?:have[ \t]{1,3}(?:some[ \t]{1,3})?)?|\bsome[ \t]{1,3}|\bin[ \t]{1,3}"), False),
+    ("ruled out", _before(r"\b(?:can't|can’t|cannot|can not|couldn't|not)[ \t]{1,3}be[ \t]{1,3}"), False),
+    ("rule out", _before(r"\b(?:can't|can’t|cannot|can not|couldn't|could not)[ \t]{1,3}"), False),
+    ("be wrong", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
+    ("be incorrect", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
+    ("be mistaken", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
+    ("hmm", None, False), ("no idea", None, False),
+    # inability to decide
+    *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
+                   _after(_DECIDE)), False) for word in _CANNOT),
+    ("unable to", _after(_DECIDE), False),
+    ("know", _before(_FIRST_PERSON + r"(?:don't|don’t|do not|really don't)[ \t]{1,3}"), False),
+    ("to determine", _before(r"\b(?:impossible|hard|difficult)[ \t]{1,3}(?:for me[ \t]{1,3})?"), False),
+    # inability to solve (solutions only)
+    *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
+                   _after(_SOLVE)), True) for word in _CANNOT),
+    ("unable to", _after(_SOLVE), True),
+    ("found", _before(r"\bno[ \t]{1,3}(?:valid[ \t]{1,3}|correct[ \t]{1,3}|working[ \t]{1,3}|possible[ \t]{1,3})?"
+                      r"(?:plan|solution|expression|answer)s?[ \t]{1,3}(?:was[ \t]{1,3}|were[ \t]{1,3}|could be[ \t]{1,3}"
+                      r"|can be[ \t]{1,3})?"), True),
+    ("no valid", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
+    ("no solution", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
+    ("no plan", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
+    ("no way", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
 )
-_DOUBT = (
-    r"\bnot" + _S + r"(?:entirely |completely |totally |100% )?(?:sure|certain|confident)\b", r"\bunsure\b",
-    r"\buncertain\b", _I + _S + r"doubt\b", r"\b(?:can't|can’t|cannot|can not)" + _S + r"be ruled out\b",
-    r"\bcan(?:'t|’t|not| not)" + _S + r"rule out\b", r"\b(?:might|may|could) be (?:wrong|incorrect|mistaken|off)\b",
-    r"\bhmm+\b", r"\bi'?m" + _S + r"not" + _S + r"(?:sure|certain|confident)\b", r"\bno idea\b",
-)
-_UNDECIDED = (
-    _I + _S + _CANNOT + _S + r"(?:\w+" + _S + r"){0,2}?" + _DECIDE + r"\b",
-    _I + _S + r"(?:don't|don’t|do not|really don't)" + _S + r"know\b",
-    r"\bunable to" + _S + _DECIDE + r"\b", r"\b(?:impossible|hard|difficult) (?:for me )?to (?:determine|decide|tell)\b",
-)
-_UNSOLVED = (
-    _I + _S + _CANNOT + _S + r"(?:\w+" + _S + r"){0,2}?" + _SOLVE + r"\b",
-    r"\bunable to" + _S + _SOLVE + r"\b",
-    r"\bno (?:valid |correct |working |possible )?(?:plan|solution|expression|answer)s?" + _S + r"(?:was |were |could be |can be )?found\b",
-    r"\b(?:there is|there's|there are) no (?:valid |correct |working |possible )?(?:plan|solution|expression|way)\b",
-)
-
-_GENERAL = re.compile("|".join(_RETRACT + _DOUBT + _UNDECIDED), re.IGNORECASE | re.MULTILINE)
-_SOLVING = re.compile("|".join(_RETRACT + _DOUBT + _UNDECIDED + _UNSOLVED), re.IGNORECASE | re.MULTILINE)
 
 
-@dataclass(frozen=True)
+def _lowered(text: str) -> str:
+    """``text`` in lower case with the same offsets (ASCII-only lowering when unicode changes lengths)."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def _word_at(low: str, at: int, end: int) -> bool:
+    """Whether ``low[at:end]`` is a whole word (no letter or digit joined on either side)."""
+    return (at == 0 or not _WORD.match(low, at - 1)) and (end >= len(low) or not _WORD.match(low, end))
+
+
+@dataclass
 class Signals:
-    """The withdrawal signals of one final region: sorted ``starts`` and the matched ``texts``."""
+    """The withdrawal signals of one final region, found lazily by range."""
 
-    starts: tuple[int, ...]
-    texts: tuple[str, ...]
+    low: str
+    solving: bool = False
+    _cache: dict = field(default_factory=dict, repr=False)
 
     def first_in(self, lo: int, hi: int | None = None) -> str | None:
         """The text of the first signal starting in ``[lo, hi)`` (``hi`` ``None``: to the end)."""
-        k = bisect_left(self.starts, lo)
-        if k < len(self.starts) and (hi is None or self.starts[k] < hi):
-            return self.texts[k]
-        return None
+        found = self.first(lo, hi)
+        return None if found is None else found[1]
+
+    def first(self, lo: int, hi: int | None = None) -> tuple[int, str] | None:
+        """``(offset, text)`` of the first signal starting in ``[lo, hi)``, or ``None``."""
+        hi = len(self.low) if hi is None else min(hi, len(self.low))
+        if (lo, hi) in self._cache:
+            return self._cache[(lo, hi)]
+        best: tuple[int, str] | None = None
+        low = self.low
+        for word, check, solving_only in PHRASES:
+            if solving_only and not self.solving:
+                continue
+            pos, stop = lo, hi if best is None else min(hi, best[0])
+            while True:
+                at = low.find(word, pos, stop + len(word))
+                if at < 0 or at >= stop:
+                    break
+                end = at + len(word)
+                if _word_at(low, at, end) and (check is None or check(low, at, end)):
+                    best = (at, low[at:end])
+                    break
+                pos = at + 1
+        self._cache[(lo, hi)] = best
+        return best
 
 
 def find_signals(region: str, *, solving: bool = False) -> Signals:
-    """Every withdrawal signal in ``region`` (one pass). ``solving``: the answer is a solution, so
-    "I could not find one" withdraws it too."""
-    pattern = _SOLVING if solving else _GENERAL
-    starts: list[int] = []
-    texts: list[str] = []
-    for m in pattern.finditer(region):
-        text = m.group()
-        starts.append(m.start() + len(text) - len(text.lstrip(".!?;:\n \t*_>#-")))
-        texts.append(text.strip(".!?;:\n \t*_>#-,—–"))
-    return Signals(tuple(starts), tuple(texts))
+    """The withdrawal signals of ``region``. ``solving``: the answer is a solution, so "I could not
+    find one" withdraws it too."""
+    return Signals(_lowered(region), solving)
