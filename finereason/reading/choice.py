@@ -29,14 +29,13 @@ _MAX_CHAIN = 64                # options chained into one answer at most ("(A) (
 _MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marker and an option
 _SENTENCE_TOKENS = 40          # how far a sentence is searched for conditions
 _HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
-                           "might", "may", "unclear", "hopefully"})
+                           "unclear", "hopefully"})
+_HEDGE_MODALS = frozenset({"might", "may"})  # hedges when followed by "be" ("the answer might be (A)")
 _HEDGE_AFTER = frozenset({"probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely"})
 _HYPOTHETICAL_AFTER = frozenset({"would", "could", "might", "may", "means", "mean", "meaning", "implies", "requires",
                                  "require", "corresponds", "stands", "refers", "represents", "denotes", "says"})
-_HYPOTHETICAL_BEFORE = frozenset({"would", "could", "might", "make", "makes", "making", "made", "render", "renders",
-                                  "rendering", "leave", "leaves", "leaving", "become", "becomes", "becoming", "unlike",
-                                  "than", "instead", "rather", "unlike", "avoid",
-                                  "avoids", "prevent", "prevents", "keep", "keeps"})
+_HYPOTHETICAL_BEFORE = frozenset({"would", "could", "might", "unlike", "than", "instead", "rather", "avoid", "avoids",
+                                  "prevent", "prevents"})
 
 
 @dataclass(frozen=True)
@@ -417,10 +416,10 @@ class _ChoiceReader:
         """A hedge word in the sentence before the option or right after it ("my best guess is (A)")."""
         t = self.t
         j = start - 1
-        for _ in range(10):
+        for _ in range(6):
             if j < 0 or t.sentence_break_before(j + 1):
                 break
-            if t.low[j] in _HEDGE_BEFORE:
+            if t.low[j] in _HEDGE_BEFORE or t.low[j] in _HEDGE_MODALS and j + 1 < t.n and t.low[j + 1] == "be":
                 return True
             j -= 1
         k = end

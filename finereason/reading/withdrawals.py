@@ -3,7 +3,7 @@
 The one list of withdrawal signals (:data:`PHRASES`). The commitment rule
 (:mod:`finereason.reading.commit`) voids an answer when any signal follows it:
 
-- *retraction*: ``wait``, ``actually no``, sentence-initial ``Actually``/``No,``, ``scratch that``,
+- *retraction*: ``wait``, ``actually no``, sentence-initial ``Actually,``/``No,``, ``scratch that``,
   ``never mind``, ``this is wrong``, ``I made a mistake``, ``let me redo / reconsider``,
   ``Correction:``;
 - *doubt*: ``not sure``, ``unsure``, ``uncertain``, ``can't be ruled out``, ``might be wrong``, ``hmm``;
@@ -46,7 +46,7 @@ def _both(first: Check, second: Check) -> Check:
 
 
 _SENTENCE_START = _before(r"(?:^|[.!?;:\n])[ \t*_>#-]{0,6}")
-_SUBJECT = (r"\b(?:this|that|which|the above|it|my (?:previous |last |first |above )?(?:answer|plan|solution|expression"
+_SUBJECT = (r"\b(?:this|that|the above|my (?:previous |last |first |above )?(?:answer|plan|solution|expression"
             r"|state|list|reasoning|calculation))(?:'s|’s|[ \t]{1,3}(?:is|was|seems|looks|must be|might be|may be|could be|"
             r"is definitely|is clearly|is also))?[ \t]{1,3}")
 _FIRST_PERSON = r"\b(?:i|we)[ \t]{1,3}"
@@ -72,7 +72,7 @@ PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
     ("mistaken", _before(_SUBJECT + r"|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
     ("not right", _before(_SUBJECT), False), ("not correct", _before(_SUBJECT), False),
     ("be right", _before(r"\b(?:that|this|it)[ \t]{1,3}(?:doesn't|does not|can't|cannot|can not|couldn't)[ \t]{1,3}"), False),
-    ("actually", _SENTENCE_START, False), ("actually", _after(r",?[ \t]{0,3}(?:no|not)\b"), False),
+    ("actually", _both(_SENTENCE_START, _after(r",")), False), ("actually", _after(r",?[ \t]{0,3}(?:no|not)\b"), False),
     ("no", _both(_SENTENCE_START, _after(r"[,!:—–-]|[ \t]{1,3}wait\b")), False), ("nope", None, False),
     ("correction", _after(r"[ \t*_]{0,3}:"), False), ("corrected", None, False), ("revised", None, False),
     ("revision", None, False), ("amended", None, False), ("instead", _both(_SENTENCE_START, _after(r",")), False),

@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
 from finereason.aggregation import PARSE_ERROR_RATE, rate_name
-from finereason.reading import final_region
+from finereason.reading import final_region, find_signals
 from finereason.verifiers import format_ok
 from finereason.scoring import score_row
 from finereason.training.mixing import MATH_TASK, PUZZLE_COLUMNS
@@ -318,7 +318,8 @@ def math_answer(text: str, *, starts_in_think: bool = False, gold: str | None = 
     """The committed final math answer of ``text``: the content of its ``\\boxed{}`` answers after
     the reasoning, or ``None`` when there is none to grade.
 
-    ``None`` when: reasoning is unfinished; no box; boxes that disagree (``\\boxed{3} or \\boxed{5}``)
+    ``None`` when: reasoning is unfinished; no box; a withdrawal after the last box (the commitment
+    rule of :mod:`finereason.reading`: "wait, that's wrong", "I'm not sure"); boxes that disagree (``\\boxed{3} or \\boxed{5}``)
     or more than :data:`MAX_BOXES` of them; an empty, unclosed, over-long or over-nested box; a hedge
     inside the box (``3 \\text{ or } 5``, ``?``) unless the reference answer has one too; sums,
     products, integrals, limits, binomials or exponent towers the reference answer does not use.
@@ -329,6 +330,8 @@ def math_answer(text: str, *, starts_in_think: bool = False, gold: str | None = 
     contents = _boxed_contents(region)
     if not contents or any(c is None for c in contents):
         return None
+    if find_signals(region, solving=True).first(region.rfind("\\boxed")) is not None:
+        return None  # withdrawn after it is given ("wait, that's wrong", "I'm not sure")
     normal = {_normal(c) for c in contents}
     if len(normal) != 1 or not next(iter(normal)):
         return None  # boxes that disagree, or an empty box
