@@ -56,10 +56,16 @@ def test_included_file_is_never_read(tmp_path):
     assert report.status == "rejected" and "leaked" not in report.feedback()
 
 
-def test_directive_words_inside_strings_and_comments_are_fine():
-    report = run('say("#include @f").\n% #script (python) in a comment\n%* #include "x" *%\nok.')
+@pytest.mark.parametrize("text", ['say("#include x").', "% #script (python) in a comment\nok.",
+                                  '%* #include "x" *%\nok.', 'mail("a@b").', "% AT&T\nok.", "#INCLUDE \"x\".",
+                                  "# \t\n include \"x\".", "#%* *%include \"x\".", "#Program base.", "#EXTERNAL a."])
+def test_directive_names_are_refused_anywhere_even_in_strings_and_comments(text):
+    assert run(text).status == "rejected"
+
+
+def test_harmless_words_after_hashes_are_fine():
+    report = run('% C# programmer, #1 in the list, #included\nsay("include script program").\nok.')
     assert report.status == "ok" and report.answer_sets == 1
-    assert 'say("#include @f")' in report.sample
 
 
 def test_harmless_directives_are_allowed():
@@ -121,8 +127,8 @@ def test_every_test_type_passes_and_fails_correctly():
         {"type": "infer-True-All", "query": "mammal(tom)"},
         {"type": "infer-True-All", "query": "black(tom)"},          # only in some answer sets
         {"type": "infer-True-Any", "query": "black(tom)"},
-        {"type": "infer-True-Any", "query": "dog(tom)"},
-        {"type": "infer-False", "query": "dog(tom)"},
+        {"type": "infer-True-Any", "query": "cat(kit)"},
+        {"type": "infer-False", "query": "cat(kit)"},
         {"type": "infer-False", "query": "black(tom)"},
         {"type": "expect-Contradiction", "facts": ":- mammal(tom)."},
         {"type": "expect-Contradiction", "facts": "dog(rex)."},
@@ -171,7 +177,13 @@ def test_conclusion_label_and_its_explanation():
     assert report.answer == "True"
     assert {r["label"] for r in report.explanation} == {"P1", "P2"}
     assert run(CATS, query="black(tom)").answer == "Uncertain"
-    assert run(CATS, query="dog(tom)").answer == "False"
+    assert run(CATS, query="cat(kit)").answer == "False"
+    unknown = run(CATS, query="dog(tom)")  # closed world would say False: a misspelt name is a finding
+    assert unknown.answer is None and unknown.query_error.startswith("unknown predicate dog/1")
+    assert "unknown predicate dog/1" in unknown.feedback()
+    test = run(CATS, [{"type": "infer-False", "query": "mamal(tom)"}]).tests[0]
+    assert not test.passed and "unknown predicate mamal/1" in test.message
+    assert run(CATS, [{"type": "infer-False", "query": "dog(rex)", "facts": "dog(kit)."}]).tests[0].passed
     assert run(CATS, query="AND(cat(tom), NOT(").query_error
 
 
