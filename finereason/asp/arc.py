@@ -44,7 +44,7 @@ Write, in this order:
 The critic runs the program and the tests and answers with errors and failed tests; then fix the
 program and send both blocks again."""
 
-_BLOCK = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
+_TAG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
 _PROGRAM_TAGS = {"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""}
 
 
@@ -56,16 +56,35 @@ class ActorOutput:
     problems: list[str]
 
 
+def fenced_blocks(body: str) -> list[tuple[str, str]]:
+    """``(tag, content)`` of every ```-fenced block, left to right. Linear: each search starts where
+    the previous one ended (an opening fence's tag runs to the end of its line; the block to the
+    next ```)."""
+    out, pos = [], 0
+    while True:
+        start = body.find("```", pos)
+        if start < 0:
+            return out
+        newline = body.find("\n", start + 3)
+        if newline < 0:
+            return out
+        end = body.find("```", newline + 1)
+        if end < 0:
+            return out
+        tag = _TAG.match(body, start + 3, newline).group(1).lower()
+        out.append((tag, body[newline + 1:end]))
+        pos = end + 3
+
+
 def parse_actor(text: str) -> ActorOutput:
     """The last program block and the last JSON block of a response (after any ``</think>``)."""
     body = strip_thinking(text if isinstance(text, str) else "")[-MAX_RESPONSE_CHARS:]
     program = spec = None
-    for m in _BLOCK.finditer(body):
-        tag = m.group(1).lower()
+    for tag, content in fenced_blocks(body):
         if tag == "json":
-            spec = m.group(2)
+            spec = content
         elif tag in _PROGRAM_TAGS:
-            program = m.group(2)
+            program = content
     problems: list[str] = []
     query, tests = None, []
     if program is None:

@@ -182,10 +182,10 @@ def screen_job(program: str, tests: Sequence[Any], query: Any, limits: Limits) -
 
 def _failure(returncode: int, stderr: bytes) -> Report:
     """The verdict for a worker that died; nothing it printed is echoed (it could name files)."""
-    text = stderr[-4000:].decode("utf-8", "replace")
+    text = stderr[-4000:].decode("utf-8", "replace").lower()
     if returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return Report("timeout", errors=[Diagnostic(0, 0, "CPU time limit reached")])
-    if "MemoryError" in text or "bad_alloc" in text or "Cannot allocate memory" in text or "out of memory" in text:
+    if any(w in text for w in ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory")):
         return Report("memory", errors=[Diagnostic(0, 0, "the memory limit was reached")])
     if returncode == -signal.SIGSEGV:
         return Report("too_large", errors=[Diagnostic(0, 0, "the solver's stack overflowed: terms or expressions "

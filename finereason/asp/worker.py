@@ -27,6 +27,7 @@ from .sandbox import restrict
 from .screen import Limits, from_ascii, screen, status_of, to_ascii
 
 MAX_SAMPLE_ATOMS = 200
+UNIVERSE_DEPTH = 16  # SOME/ALL range over atom arguments and their subterms down to this depth
 RESERVED = "__fr_"
 
 
@@ -63,21 +64,22 @@ class Session:
         self.use(range(n))
 
     def _universe(self) -> None:
-        """``__fr_u(T) :- A.`` for every term T (and subterm) of every possible atom A."""
+        """``__fr_u(T) :- A.`` for every term T of every possible atom A and its subterms down to
+        :data:`UNIVERSE_DEPTH` (clingo's atom table costs the depth of a term per lookup)."""
         with self.ctl.backend() as backend:
             for sa in self.ctl.symbolic_atoms:
                 sym = sa.symbol
                 if sym.type != clingo.SymbolType.Function or sym.name.startswith(RESERVED):
                     continue
-                stack, seen = list(sym.arguments), set()
+                stack, seen = [(t, 1) for t in sym.arguments], set()
                 while stack:
-                    term = stack.pop()
+                    term, depth = stack.pop()
                     if term in seen:
                         continue
                     seen.add(term)
                     backend.add_rule([backend.add_atom(clingo.Function(UNIVERSE, [term]))], [sa.literal])
-                    if term.type == clingo.SymbolType.Function:
-                        stack.extend(term.arguments)
+                    if term.type == clingo.SymbolType.Function and depth < UNIVERSE_DEPTH:
+                        stack.extend((t, depth + 1) for t in term.arguments)
 
     def use(self, rules: Any) -> None:
         """Switch the guard externals so that exactly ``rules`` are part of the program."""
