@@ -65,21 +65,25 @@ class Session:
 
     def _universe(self) -> None:
         """``__fr_u(T) :- A.`` for every term T of every possible atom A and its subterms down to
-        :data:`UNIVERSE_DEPTH` (clingo's atom table costs the depth of a term per lookup)."""
-        with self.ctl.backend() as backend:
-            for sa in self.ctl.symbolic_atoms:
-                sym = sa.symbol
-                if sym.type != clingo.SymbolType.Function or sym.name.startswith(RESERVED):
+        :data:`UNIVERSE_DEPTH`, grounded as a program part of its own (rules added through the
+        backend are not seen as a domain by later grounding)."""
+        lines = []
+        for sa in list(self.ctl.symbolic_atoms):
+            sym = sa.symbol
+            if sym.type != clingo.SymbolType.Function or sym.name.startswith(RESERVED):
+                continue
+            atom, stack, seen = str(sym), [(t, 1) for t in sym.arguments], set()
+            while stack:
+                term, depth = stack.pop()
+                if term in seen:
                     continue
-                stack, seen = [(t, 1) for t in sym.arguments], set()
-                while stack:
-                    term, depth = stack.pop()
-                    if term in seen:
-                        continue
-                    seen.add(term)
-                    backend.add_rule([backend.add_atom(clingo.Function(UNIVERSE, [term]))], [sa.literal])
-                    if term.type == clingo.SymbolType.Function and depth < UNIVERSE_DEPTH:
-                        stack.extend((t, depth + 1) for t in term.arguments)
+                seen.add(term)
+                lines.append(f"{UNIVERSE}({term}) :- {atom}.")
+                if term.type == clingo.SymbolType.Function and depth < UNIVERSE_DEPTH:
+                    stack.extend((t, depth + 1) for t in term.arguments)
+        if lines:
+            self.ctl.add(f"{RESERVED}universe", [], "\n".join(lines))
+            self.ctl.ground([(f"{RESERVED}universe", [])], context=None)
 
     def use(self, rules: Any) -> None:
         """Switch the guard externals so that exactly ``rules`` are part of the program."""
