@@ -141,3 +141,21 @@ def test_numbered_queries_and_tests_as_sets_of_propositions():
     assert report.answer == "True"
     assert [t.passed for t in report.tests] == [True, True, True, True, False, False]
     assert "proposition 2 is not defined" in report.tests[5].message
+
+
+def test_readme_asp_example_prints_what_it_says(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Logic programs: an ASP critic", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    expected = [line.split("# ", 1)[1].strip() for line in code.splitlines() if line.startswith("print(")]
+    assert printed == expected
+
+
+def test_exactly_one_of_three_as_documented():
+    query = "OR(AND(a, NOT(b), NOT(c)), AND(NOT(a), b, NOT(c)), AND(NOT(a), NOT(b), c))"
+    assert run_program("a. b. c.", [], query, limits=FAST).answer == "False"
+    assert run_program("a. b :- c. c :- b. {b}. :- b.", [], query, limits=FAST).answer == "True"
