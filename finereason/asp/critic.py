@@ -141,8 +141,9 @@ def check_tests(tests: Sequence[Any], limits: Limits = Limits()) -> list[str]:
             problems.append(f"test {i} is not a JSON object")
         elif t.get("type") not in TEST_TYPES:
             problems.append(f"test {i}: type {t.get('type')!r} is not one of {', '.join(TEST_TYPES)}")
-        elif t.get("type") != "expect-Contradiction" and not isinstance(t.get("query"), str):
-            problems.append(f"test {i}: needs a \"query\" string")
+        elif t.get("type") != "expect-Contradiction" and not (
+                isinstance(t.get("query"), str) or (_query_texts(t.get("query")) and len(_query_texts(t.get("query"))) == len(t.get("query")))):
+            problems.append(f"test {i}: needs a \"query\" string (or a list of numbered propositions)")
         elif t.get("facts") is not None and not isinstance(t.get("facts"), str):
             problems.append(f"test {i}: \"facts\" must be a string of ASP facts")
         elif t.get("rules-referenced") is not None and not isinstance(t.get("rules-referenced"), list):
