@@ -204,6 +204,8 @@ class _Parser:
             self.take("-")
             negated = True
         name = self.take(kind="name")
+        if name == "not":
+            raise QueryError("'not' is a reserved word in clingo: use NOT(q) or another name")
         return Atom(negated, name, self.arguments())
 
     def arguments(self) -> tuple[Term, ...]:
@@ -230,6 +232,8 @@ class _Parser:
         if kind == "str":
             return Lit(quote(re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value[1:-1])))
         if kind == "name":
+            if value == "not":
+                raise QueryError("'not' is a reserved word in clingo: use another name")
             self.depth += 1
             if self.depth > MAX_QUERY_DEPTH:
                 raise QueryError(f"the query is nested more than {MAX_QUERY_DEPTH} deep")

@@ -97,8 +97,11 @@ class Session:
         """Ground the query's rules; the program literal of "the query holds" (None: never derivable)."""
         self.queries += 1
         root, part = f"{RESERVED}query{self.queries}", f"{RESERVED}part{self.queries}"
-        self.ctl.add(part, [], compile_query(query, root))
-        self.ctl.ground([(part, [])], context=None)
+        try:
+            self.ctl.add(part, [], compile_query(query, root))
+            self.ctl.ground([(part, [])], context=None)
+        except RuntimeError:
+            raise QueryError("the query cannot be compiled into clingo rules (a name clingo reserves?)") from None
         sa = self.ctl.symbolic_atoms[clingo.Function(root)]
         return None if sa is None else sa.literal
 
@@ -277,13 +280,20 @@ def run_test(parsed: ParsedProgram, test: dict, max_models: int, explain: bool) 
                               "or expect-Contradiction")
     except TooMany as err:
         out["message"] = f"more than {err.args[0]} optimal answer sets: cannot decide"
+    except QueryError as err:
+        out["message"] = f"bad query: {err}"
     return out
 
 
 def _screened(job: dict) -> list[dict]:
-    texts = [("", job.get("program", ""))] + [
-        (f"test {i} facts", t.get("facts")) for i, t in enumerate(job.get("tests") or [], start=1)
-        if isinstance(t, dict) and isinstance(t.get("facts"), str)]
+    def queries(value: Any) -> list[str]:
+        return [value] if isinstance(value, str) else [q for q in value if isinstance(q, str)] if isinstance(value, list) else []
+
+    texts = [("", job.get("program", ""))] + [("query", q) for q in queries(job.get("query"))]
+    for i, t in enumerate(job.get("tests") or [], start=1):
+        if isinstance(t, dict):
+            texts += [(f"test {i} facts", t["facts"])] if isinstance(t.get("facts"), str) else []
+            texts += [(f"test {i} query", q) for q in queries(t.get("query"))]
     limits = Limits(max_program_chars=10**7)
     found = [d for where, text in texts for d in screen(text, limits, where)]
     return [{"line": d.line, "column": d.column, "severity": "error", "text": d.text, "where": d.where, "code": d.code}
