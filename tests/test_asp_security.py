@@ -229,3 +229,34 @@ def test_memory_exhaustion_is_a_memory_verdict(program):
 
     report = run_program(program, limits=Limits(time_s=60.0, memory_mb=256))
     assert report.status == "memory", report.feedback()
+
+
+def test_the_worker_screens_again_whatever_the_parent_sent(secret):
+    pytest.importorskip("clingo")
+    from finereason.asp.worker import guarded_run
+
+    exploit = EXPLOIT.format(path=secret)
+    for job in ({"program": exploit}, {"program": "ok.", "tests": [{"type": "infer-True-All", "query": "ok", "facts": exploit}]},
+                {"program": "ok.", "query": f'p("#include {secret}")'}):
+        report = guarded_run({"tests": [], **job})
+        assert report["status"] == "rejected" and "topsecret" not in repr(report)
+
+
+def test_random_token_soups_never_give_an_error_verdict():
+    pytest.importorskip("clingo")
+    import random
+
+    from finereason.asp.worker import guarded_run
+
+    rng = random.Random(5)
+    query_tokens = ["AND(", "OR(", "NOT(", "XOR(", "IF-THEN(", "SOME(", "ALL(", "ATOM(", ")", ",", "X", "p(", "a", "1",
+                    "-", '"s"', "not", "1. ", "\n", "2. ", "inf", "(", "f("]
+    program_tokens = ["p(X)", ":-", ".", ",", "q(a)", "{", "}", "1", "..", "X", "not ", "-", "#show", "#minimize{", ":",
+                      "%", "\n", "%*", "*%", '"', "\\", "(", ")", "=", "+", ";", "#count{", "é", "X=1..3", "|"]
+    for _ in range(300):
+        query = "".join(rng.choice(query_tokens) for _ in range(rng.randint(1, 12)))
+        program = "".join(rng.choice(program_tokens) for _ in range(rng.randint(1, 20)))
+        for job in ({"program": "p(a). {q(a)}. r(f(a)).", "query": query, "tests": [{"type": "infer-True-All", "query": query}]},
+                    {"program": program, "query": "SOME(X, p(X))", "tests": [{"type": "infer-False", "query": "p(a)", "facts": program}]}):
+            report = guarded_run(job)
+            assert report["status"] in ("ok", "no_answer_set", "syntax_error", "rejected"), (job, report)
