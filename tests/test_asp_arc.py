@@ -110,7 +110,7 @@ def test_arc_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["arc", "--model", "finereason-replay", "--data", str(folio), "--rounds", "0"]) == 2
 
 
-def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch):
+def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch, capsys):
     pytest.importorskip("lm_eval")
     pytest.importorskip("datasets")
     from finereason.asp.folio import load_folio
@@ -128,6 +128,7 @@ def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch):
         code = main(["eval", "--model", "finereason-replay", "--model_args", f"path={tmp_path / 'r.jsonl'}",
                      "--tasks", "finereason_folio_direct,finereason_folio_cot", "--output_path", str(tmp_path / "ev")])
     assert code == 0
+    assert "FOLIO v0.0 validation (204 items)" in capsys.readouterr().err
     results = json.loads(sorted((tmp_path / "ev").rglob("results_*.json"))[-1].read_text())["results"]
     for task in ("finereason_folio_direct", "finereason_folio_cot"):
         assert results[task]["acc,none"] == pytest.approx(sum(1 for i in range(len(docs)) if i % 2 == 0) / len(docs))
