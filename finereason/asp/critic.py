@@ -104,7 +104,9 @@ class Report:
                 lines += _explain(self.explanation, "  a minimal contradictory set of rules:")
             else:
                 more = "" if self.complete else "+"
-                lines.append(f"The program runs: {self.answer_sets}{more} answer set(s).")
+                optimal = " optimal" if self.optimize else ""
+                lines.append(f"The program runs: {self.answer_sets}{more}{optimal} answer set(s)."
+                             + (" (With #minimize/#maximize only optimal answer sets count.)" if self.optimize else ""))
             for w in self.warnings[:8]:
                 lines.append(f"  {w.render()}")
             if self.query_error:
