@@ -212,7 +212,11 @@ def run_program(program: str, tests: Sequence[Any] = (), query: Any = None, *,
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT")}
     env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["OMP_NUM_THREADS"] = "1"
-    with tempfile.TemporaryDirectory(prefix="finereason-asp-") as empty:
+    try:
+        holder = tempfile.TemporaryDirectory(prefix="finereason-asp-")
+    except OSError as err:
+        return Report("error", errors=[Diagnostic(0, 0, f"cannot create the solver's empty directory: {err.strerror or type(err).__name__}")])
+    with holder as empty:
         try:
             # the worker limits itself (address space, CPU, no file writes or opens, Landlock) before
             # reading the job, in an empty directory; no preexec_fn, so this is thread-safe (``arc --jobs``)
