@@ -363,6 +363,9 @@ def _generator(args: argparse.Namespace, **options: Any) -> Any:
         raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
 
 
+DOC_MODELS = ("finereason-oracle", "finereason-random", "finereason-shallow")
+
+
 def cmd_arc(args: argparse.Namespace) -> int:
     """``arc``: the LLM-ARC actor-critic loop on FOLIO with any lm-eval model and the clingo critic."""
     try:
@@ -370,14 +373,22 @@ def cmd_arc(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
-    from .asp.arc import accuracy_by_round, export_sft, run_arc, write_transcripts
+    from .asp.arc import accuracy_by_round, round_statistics, run_arc
+    from .asp.arc_export import export_sft, write_transcripts
     from .asp.critic import Limits
-    from .asp.folio import FolioError, load_folio
+    from .asp.folio import FolioError, load_folio_versioned
 
     if args.rounds < 1 or (args.limit is not None and args.limit < 1) or args.time_limit <= 0:
         raise CliError("--rounds and --limit must be at least 1 and --time-limit positive")
+    if args.model in DOC_MODELS:
+        raise CliError(f"{args.model} answers FineReason puzzle items, not FOLIO problems: use a generative model "
+                       "or finereason-replay (recorded responses)")
+    sft_wanted = args.sft_out is not None or args.split == args.sft_split
+    if args.sft_out is not None and args.split != args.sft_split:
+        raise CliError(f"refusing to export SFT dialogs from the {args.split} split being evaluated: run on "
+                       f"--split {args.sft_split} to build training dialogs")
     try:
-        docs = load_folio(args.data, args.split)
+        docs, version = load_folio_versioned(args.data, args.split)
     except (FolioError, OSError) as err:
         raise CliError(str(err)) from None
     docs = docs[: args.limit] if args.limit else docs
@@ -386,18 +397,27 @@ def cmd_arc(args: argparse.Namespace) -> int:
     update = getattr(bar, "update", None)
     start = time.perf_counter()
     dialogs = run_arc(docs, generate, rounds=args.rounds, limits=Limits(time_s=args.time_limit), jobs=args.jobs,
-                      progress=(lambda r, n: update(1)) if update else None)
+                      tests=not args.no_tests, progress=(lambda r, n: update(1)) if update else None)
     getattr(bar, "close", lambda: None)()
     out = Path(args.out)
     write_transcripts(dialogs, out / "transcripts.jsonl")
     summary = accuracy_by_round(dialogs, args.rounds)
-    summary.update({"model": args.model, "model_args": args.model_args, "split": args.split, "rounds": args.rounds})
+    stats = round_statistics(dialogs, args.rounds)
+    summary.update({"model": args.model, "model_args": args.model_args, "split": args.split, "rounds": args.rounds,
+                    "folio_version": version, "tests": not args.no_tests, "round_statistics": stats})
+    exported = None
+    if sft_wanted:
+        exported = export_sft(dialogs, Path(args.sft_out) if args.sft_out else out / "sft", split=args.split, version=version)
+    summary["sft_exported"] = exported
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    exported = export_sft(dialogs, Path(args.sft_out) if args.sft_out else out / "sft")
-    print("| round | accuracy |\n|---|---|")
-    for r in range(1, args.rounds + 1):
-        print(f"| {r} | {summary[f'round_{r}']:.4f} |")
-    print(f"final accuracy {summary['final']:.4f} on {len(dialogs)} items; {exported} successful dialogs exported; "
+    label = f"FOLIO {version} {args.split}"
+    print(f"| round | accuracy ({label}) | active | compiled | all tests pass | tests passed |\n|---|---|---|---|---|---|")
+    for r, st in zip(range(1, args.rounds + 1), stats):
+        passed = f"{st['tests_passed']}/{st['tests_total']}" if st["tests_total"] else "-"
+        print(f"| {r} | {summary[f'round_{r}']:.4f} | {st['active']} | {st['compiled']} | {st['all_tests_passed']} | {passed} |")
+    sft = (f"{exported} successful dialogs exported" if exported is not None
+           else f"no SFT export (the {args.split} split is being evaluated; run --split {args.sft_split} for training dialogs)")
+    print(f"final accuracy {summary['final']:.4f} on {len(dialogs)} items of {label}; {sft}; "
           f"wrote {out.resolve()} in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -629,12 +649,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("arc", help="LLM-ARC on FOLIO: an lm-eval model writes ASP + tests, clingo critiques (needs [asp,eval])")
     p.add_argument("--model", required=True, help="lm-eval model name (hf, vllm, finereason-replay, ...)")
     p.add_argument("--model_args", default="", help="lm-eval model_args string")
-    p.add_argument("--data", help="FOLIO source: Hub id, folder or .jsonl (default: FINEREASON_FOLIO or yale-nlp/FOLIO)")
+    p.add_argument("--data", help="FOLIO source: a local folder or .jsonl (v0.0 folio-<split>.jsonl, v2 folio_v2_<split>.jsonl or a Hub-layout download) or a Hub id (default: FINEREASON_FOLIO or yale-nlp/FOLIO)")
     p.add_argument("--split", default="validation", help="split to run (default validation)")
     p.add_argument("--limit", type=int, help="first N items only")
     p.add_argument("--rounds", type=int, default=4, help="actor-critic rounds (default 4, as in LLM-ARC)")
     p.add_argument("--out", default="finereason_arc", help="folder for transcripts.jsonl, summary.json and sft/")
+    p.add_argument("--sft-split", default="train", help="the training split: SFT dialogs are exported only when "
+                   "--split is this split, never from a split being evaluated (default train)")
     p.add_argument("--sft-out", help="folder for the successful-dialog SFT data set (default OUT/sft)")
+    p.add_argument("--no-tests", action="store_true", help="ablation: the actor writes no tests; a run ends when "
+                   "the program runs and answers")
     p.add_argument("--apply_chat_template", action="store_true", help="render dialogs with the model's chat template")
     p.add_argument("--max_gen_toks", type=int, default=2048, help="tokens per actor turn (default 2048)")
     p.add_argument("--batch_size", default="1", help="lm-eval batch size")

@@ -69,7 +69,12 @@ def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["round_1"] == pytest.approx(1 / 3)
     assert summary["round_2"] == summary["round_3"] == summary["final"] == 1.0
-    assert "| 1 | 0.3333 |" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "| 1 | 0.3333 | 3 | 2 | 1 | 6/7 |" in printed and "accuracy (FOLIO v0.0 train)" in printed
+    assert "of FOLIO v0.0 train" in printed and "3 successful dialogs exported" in printed
+    assert summary["folio_version"] == "v0.0" and summary["tests"] is True
+    assert summary["round_statistics"][1] == {"round": 2, "active": 2, "compiled": 2, "all_tests_passed": 2,
+                                              "tests_passed": 7, "tests_total": 7, "test_pass_rate": 1.0, "done": 2}
     transcripts = {t["id"]: t for t in read_jsonl(out / "transcripts.jsonl")}
     first = transcripts["folio-train-262"]
     assert [r["status"] for r in first["rounds"]] == ["syntax_error", "ok"]
@@ -77,8 +82,9 @@ def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
     assert [m["role"] for m in first["messages"]] == ["user", "assistant", "user", "assistant"]
     assert first["messages"][2]["content"] == first["rounds"][0]["feedback"]
     third = transcripts["folio-train-264"]
-    assert [(r["answer"], r["tests_passed"], r["tests_total"]) for r in third["rounds"]] == [("False", 3, 4), ("Uncertain", 4, 4)]
+    assert [(r["answer"], r["tests_passed"], r["tests_total"]) for r in third["rounds"]] == [(None, 3, 4), ("Uncertain", 4, 4)]
     assert "FAILED" in third["rounds"][0]["feedback"]
+    assert "unknown predicate went_to_prison/1" in third["rounds"][0]["feedback"]  # defined only in [OPEN]
     assert len(transcripts["folio-train-263"]["rounds"]) == 1
 
     datasets = pytest.importorskip("datasets")
@@ -86,6 +92,11 @@ def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
     assert sorted(sft["id"]) == ["folio-train-262", "folio-train-263", "folio-train-264"]
     row = sft[sft["id"].index("folio-train-262")]
     assert row["rounds"] == 2 and row["messages"][-1]["role"] == "assistant"
+    trimmed = datasets.load_dataset(str(out / "sft"), "trimmed", split="train")
+    short = trimmed[trimmed["id"].index("folio-train-264")]["messages"]
+    assert short[0]["content"].startswith("Premises:") and "Encoding guidelines" not in short[0]["content"]
+    assert "<think>" not in short[-1]["content"]
+    assert short[2]["role"] == "user" and "FAILED" in short[2]["content"]
 
 
 def test_arc_cli_errors_are_one_line(tmp_path, capsys):
@@ -99,7 +110,7 @@ def test_arc_cli_errors_are_one_line(tmp_path, capsys):
     assert main(["arc", "--model", "finereason-replay", "--data", str(folio), "--rounds", "0"]) == 2
 
 
-def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch):
+def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch, capsys):
     pytest.importorskip("lm_eval")
     pytest.importorskip("datasets")
     from finereason.asp.folio import load_folio
@@ -117,7 +128,75 @@ def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch):
         code = main(["eval", "--model", "finereason-replay", "--model_args", f"path={tmp_path / 'r.jsonl'}",
                      "--tasks", "finereason_folio_direct,finereason_folio_cot", "--output_path", str(tmp_path / "ev")])
     assert code == 0
+    assert "FOLIO v0.0 validation (204 items)" in capsys.readouterr().err
     results = json.loads(sorted((tmp_path / "ev").rglob("results_*.json"))[-1].read_text())["results"]
     for task in ("finereason_folio_direct", "finereason_folio_cot"):
         assert results[task]["acc,none"] == pytest.approx(sum(1 for i in range(len(docs)) if i % 2 == 0) / len(docs))
         assert results[task]["parse_error_rate,none"] == pytest.approx(1 - results[task]["acc,none"])
+
+
+def _replay(tmp_path: Path, responses: dict[str, str]) -> Path:
+    path = tmp_path / "replay.jsonl"
+    path.write_text("".join(json.dumps({"id": k, "response": v}) + "\n" for k, v in responses.items()))
+    return path
+
+
+def test_doc_models_fail_with_one_line_and_broken_models_are_arc_errors(tmp_path, capsys):
+    pytest.importorskip("clingo")
+    pytest.importorskip("lm_eval")
+    from finereason.asp.arc import ArcError, run_arc
+
+    folio = shared_path("folio")
+    assert main(["arc", "--model", "finereason-oracle", "--data", str(folio), "--limit", "1", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "finereason-oracle" in err and "FOLIO" in err
+
+    def broken(batch):
+        return [request["puzzle"] for request, _ in batch]
+
+    with pytest.raises(ArcError, match="KeyError"):
+        run_arc([{"id": "x", "label": "True", "premises": ["a"], "conclusion": "b"}], broken, rounds=1)
+
+
+def test_transcripts_are_written_whatever_the_responses_contain(story86, capsys):
+    lines = [json.dumps({"id": f"folio-train-{i}@1", "response": "bad \ud800 text ```asp\np(\udc80).\n```"}) for i in (262, 263, 264)]
+    (story86 / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    out = story86 / "bad_run"
+    assert main(["arc", "--model", "finereason-replay", "--model_args", f"path={story86 / 'bad.jsonl'}", "--data", str(story86),
+                 "--split", "train", "--rounds", "1", "--out", str(out)]) == 0
+    rows = read_jsonl(out / "transcripts.jsonl")
+    assert len(rows) == 3 and "\ufffd" in rows[0]["messages"][1]["content"]
+    assert rows[0]["rounds"][0]["answer"] is None and "no ```json block" in rows[0]["rounds"][0]["feedback"]
+
+
+def test_no_tests_ablation_and_sft_never_from_the_evaluated_split(story86, capsys):
+    program = (DATA / "story_86.lp").read_text()
+    no_tests = {f"folio-train-{i}@1": f"```asp\n{program}```\n```json\n{json.dumps({'query': q})}\n```"
+                for i, q in ((262, "suspended(tiffany)"), (263, "NOT(suspended(tiffany))"), (264, "went_to_prison(tiffany)"))}
+    replay = _replay(story86, no_tests)
+    out = story86 / "ablation"
+    args = ["arc", "--model", "finereason-replay", "--model_args", f"path={replay}", "--data", str(story86),
+            "--split", "train", "--sft-split", "dev", "--rounds", "2", "--out", str(out), "--no-tests"]
+    assert main(args) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["tests"] is False and summary["final"] == 1.0 and summary["sft_exported"] is None
+    assert summary["round_statistics"][0]["done"] == 3 and summary["round_statistics"][1]["active"] == 0
+    assert not (out / "sft").exists() and "no SFT export (the train split is being evaluated" in capsys.readouterr().out
+    first = read_jsonl(out / "transcripts.jsonl")[0]["messages"][0]["content"]
+    assert "Test-writing guidelines" not in first and "Encoding guidelines" in first
+    assert main(args + ["--sft-out", str(story86 / "sft")]) == 2
+    assert "refusing to export SFT dialogs from the train split" in capsys.readouterr().err
+
+
+def test_actor_prompt_example_passes_the_critic():
+    pytest.importorskip("clingo")
+    from finereason.asp.actor_prompt import instructions
+    from finereason.asp.critic import run_program
+
+    text = instructions(tests=True)
+    assert "Test-writing guidelines" in text and "When the critic answers" in text and "SOME(1, 2)" in text
+    out = parse_actor(text.split("Example.", 1)[1])
+    assert out.problems == [] and len(out.tests) == 5
+    report = run_program(out.program, out.tests, out.query)
+    assert report.all_passed and report.answer == "Uncertain", report.feedback()
+    assert parse_actor(instructions(tests=False).split("Example.", 1)[1], tests=False).problems == []

@@ -56,10 +56,16 @@ def test_included_file_is_never_read(tmp_path):
     assert report.status == "rejected" and "leaked" not in report.feedback()
 
 
-def test_directive_words_inside_strings_and_comments_are_fine():
-    report = run('say("#include @f").\n% #script (python) in a comment\n%* #include "x" *%\nok.')
+@pytest.mark.parametrize("text", ['say("#include x").', "% #script (python) in a comment\nok.",
+                                  '%* #include "x" *%\nok.', 'mail("a@b").', "% AT&T\nok.", "#INCLUDE \"x\".",
+                                  "# \t\n include \"x\".", "#%* *%include \"x\".", "#Program base.", "#EXTERNAL a."])
+def test_directive_names_are_refused_anywhere_even_in_strings_and_comments(text):
+    assert run(text).status == "rejected"
+
+
+def test_harmless_words_after_hashes_are_fine():
+    report = run('% C# programmer, #1 in the list, #included\nsay("include script program").\nok.')
     assert report.status == "ok" and report.answer_sets == 1
-    assert 'say("#include @f")' in report.sample
 
 
 def test_harmless_directives_are_allowed():
@@ -98,10 +104,11 @@ def test_oversized_program_is_refused_before_clingo():
     assert report.status == "too_large"
 
 
-@pytest.mark.parametrize("name, text", sorted(hostile_responses().items())[:12])
-def test_hostile_texts_as_programs_never_crash(name, text):
-    report = run(text[:200_000], limits=Limits(time_s=3.0, memory_mb=1024, max_program_chars=300_000))
-    assert report.status in ("ok", "no_answer_set", "syntax_error", "rejected", "timeout", "memory", "too_large", "error")
+@pytest.mark.parametrize("name, text", sorted(hostile_responses().items()))
+def test_hostile_texts_as_programs_facts_and_queries_never_crash(name, text):
+    tests = [{"type": "infer-True-All", "query": text[:4_000], "facts": text[:2_000]}]
+    report = run(text[:200_000], tests, text[:4_000], limits=Limits(time_s=5.0, memory_mb=1024, max_program_chars=300_000))
+    assert report.status in ("ok", "no_answer_set", "syntax_error", "rejected", "timeout", "memory", "too_large")
 
 
 def test_hostile_test_facts_are_screened():
@@ -121,8 +128,8 @@ def test_every_test_type_passes_and_fails_correctly():
         {"type": "infer-True-All", "query": "mammal(tom)"},
         {"type": "infer-True-All", "query": "black(tom)"},          # only in some answer sets
         {"type": "infer-True-Any", "query": "black(tom)"},
-        {"type": "infer-True-Any", "query": "dog(tom)"},
-        {"type": "infer-False", "query": "dog(tom)"},
+        {"type": "infer-True-Any", "query": "cat(kit)"},
+        {"type": "infer-False", "query": "cat(kit)"},
         {"type": "infer-False", "query": "black(tom)"},
         {"type": "expect-Contradiction", "facts": ":- mammal(tom)."},
         {"type": "expect-Contradiction", "facts": "dog(rex)."},
@@ -171,7 +178,13 @@ def test_conclusion_label_and_its_explanation():
     assert report.answer == "True"
     assert {r["label"] for r in report.explanation} == {"P1", "P2"}
     assert run(CATS, query="black(tom)").answer == "Uncertain"
-    assert run(CATS, query="dog(tom)").answer == "False"
+    assert run(CATS, query="cat(kit)").answer == "False"
+    unknown = run(CATS, query="dog(tom)")  # closed world would say False: a misspelt name is a finding
+    assert unknown.answer is None and unknown.query_error.startswith("unknown predicate dog/1")
+    assert "unknown predicate dog/1" in unknown.feedback()
+    test = run(CATS, [{"type": "infer-False", "query": "mamal(tom)"}]).tests[0]
+    assert not test.passed and "unknown predicate mamal/1" in test.message
+    assert run(CATS, [{"type": "infer-False", "query": "dog(rex)", "facts": "dog(kit)."}]).tests[0].passed
     assert run(CATS, query="AND(cat(tom), NOT(").query_error
 
 
@@ -186,3 +199,11 @@ def test_contradictory_program_gets_a_minimal_unsatisfiable_core():
 def test_screen_is_pure_and_bounded():
     assert screen("a.") == []
     assert len(screen("#include x.\n" * 1000)) == 20
+
+
+def test_list_queries_are_well_formed_tests():
+    report = run(CATS, [{"type": "infer-True-All", "query": ["1. ATOM(cat(X))", "2. ATOM(mammal(X))", "ALL(1, 2)"]},
+                        {"type": "infer-True-All", "query": [1, 2]}])
+    assert report.tests[0].passed and not report.tests[1].passed
+    assert [w.text for w in report.warnings if w.where == "tests"] == [
+        'test 2: needs a "query" string (or a list of numbered propositions)']

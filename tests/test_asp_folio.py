@@ -69,6 +69,18 @@ def test_v2_schema_and_env_source(tmp_path, monkeypatch):
                    "label": "Uncertain", "premises_fol": ["B(a)", "C(b)"], "conclusion_fol": "C(a)"}
 
 
+def test_release_is_told_apart(tmp_path):
+    from finereason.asp.folio import load_folio_versioned
+
+    assert load_folio_versioned(shared_path("folio"), "validation")[1] == "v0.0"
+    assert load_folio_versioned(shared_path("folio"), "train")[1] == "v0.0"
+    path = tmp_path / "folio_v2_validation.jsonl"
+    path.write_text(json.dumps({"story_id": 5, "example_id": 9, "premises": "A is B.\nB is C.", "conclusion": "A is C.",
+                                "label": "Uncertain"}) + "\n")
+    docs, version = load_folio_versioned(tmp_path, "validation")
+    assert version == "v2" and docs[0]["premises"] == ["A is B.", "B is C."]
+
+
 def test_hub_layout_folder(tmp_path):
     pa = pytest.importorskip("pyarrow")
     pytest.importorskip("datasets")

@@ -86,3 +86,33 @@ def test_asp_modules_import_without_clingo_or_heavy_packages():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "pip install 'finereason[asp,eval]' (clingo missing)" in result.stderr
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("1. ATOM(cat(X))\n2. ATOM(black(X))\nSOME(1, 2)", True),
+    ("1. ATOM(cat(X))\n2. ATOM(black(X))\nALL(1, 2)", False),
+    ("1. ATOM(black(X))\n2. ATOM(cat(X))\nALL(1, 2)", True),
+    (["1. ATOM(cat(tom))", "2. ATOM(black(kit))", "AND(1, 2)"], False),
+    (["1. ATOM(cat(tom))", "2. NOT(1)", "3. OR(1, 2)"], True),
+    (["1) ATOM(cat(X))", "2: ATOM(dog(X))", "SOME(1, 2)"], False),
+    (["1. ATOM(cat(X))", "SOME(1)"], True),
+    (["1. ATOM(age(X, N))", "SOME(1)"], True),
+    (["cat(tom)", "black(tom)"], True),
+    (["cat(tom)", "black(kit)"], False),
+])
+def test_numbered_format(query, expected):
+    assert holds(parse_query(query), W1) is expected
+
+
+@pytest.mark.parametrize("query, message", [
+    ("1. cat(tom)\n1. dog(tom)\n1", "numbered twice"),
+    ("1. cat(tom)\ncat(kit)\n1", "not numbered"),
+    ("1. cat(tom)\nAND(1, 2)", "proposition 2 is not defined"),
+    ("1. cat(X)\n2. dog(X)\n3. cat(X)\nALL(1, 2, 3)", "ALL takes"),
+    ("1. cat(X)\nAND(1, 1)", "not bound"),
+    ("1. p(A, B, C, D)\nSOME(1)", "SOME/ALL"),
+    ([], "list query"), ([1, 2], "list query"),
+])
+def test_numbered_format_errors(query, message):
+    with pytest.raises(QueryError, match=message):
+        parse_query(query)

@@ -19,59 +19,77 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..input_errors import InputError
 from ..textparse import strip_thinking
+from .actor_prompt import instructions
 from .critic import Limits, Report, run_program
 from .folio import LABELS, problem_text
 
 MAX_RESPONSE_CHARS = 200_000
 MAX_JSON_CHARS = 100_000
 
-ACTOR_INSTRUCTIONS = """You translate a logic problem into an Answer Set Program (clingo syntax) and test it.
+ACTOR_INSTRUCTIONS = instructions(tests=True)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
-Write, in this order:
-1. The program in a ```asp code block. Put a comment `% [P1] <premise text>` before the rules of each
-   premise (P1, P2, ...), and `% [OPEN] ...` before choice rules for facts the premises leave open
-   (e.g. `{ loves(tom, music) }.`): every possible world must be an answer set, so a conclusion is
-   True if it holds in all of them, False if in none, Uncertain otherwise. Use classical negation
-   (`-p(a)`) for explicit "not". Forbidden: #script, #include, #external, #program, @-terms.
-2. A ```json block: {"query": "<the conclusion in the query language>", "tests": [<tests>]}.
-   Query language: atoms in clingo syntax, AND(q, ...), OR(q, ...), NOT(q), XOR(q, q), IF-THEN(q, q),
-   IFF(q, q), SOME(X, q), ALL(X, q).
-   A test: {"name": "...", "type": "infer-True-All" | "infer-True-Any" | "infer-False" | "expect-Contradiction",
-   "query": "...", "facts": "optional extra ASP facts", "rules-referenced": ["P1", ...],
-   "explanation": "why it must hold"}. Write tests that check each premise was encoded as meant.
 
-The critic runs the program and the tests and answers with errors and failed tests; then fix the
-program and send both blocks again."""
+class ArcError(InputError):
+    """A model that cannot take part in the loop (one line for the CLI)."""
 
-_BLOCK = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
+
+def clean_text(text: object) -> str:
+    """A model response as text that can be written anywhere: lone surrogates become U+FFFD."""
+    text = "" if text is None else str(text)
+    return _SURROGATE.sub("\ufffd", text) if not text.isascii() else text
+
+
+_TAG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
 _PROGRAM_TAGS = {"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""}
 
 
 @dataclass
 class ActorOutput:
     program: str | None
-    query: str | None
+    query: str | list[str] | None  # one expression, or numbered propositions
     tests: list[Any]
     problems: list[str]
 
 
-def parse_actor(text: str) -> ActorOutput:
-    """The last program block and the last JSON block of a response (after any ``</think>``)."""
+def fenced_blocks(body: str) -> list[tuple[str, str]]:
+    """``(tag, content)`` of every ```-fenced block, left to right. Linear: each search starts where
+    the previous one ended (an opening fence's tag runs to the end of its line; the block to the
+    next ```)."""
+    out, pos = [], 0
+    while True:
+        start = body.find("```", pos)
+        if start < 0:
+            return out
+        newline = body.find("\n", start + 3)
+        if newline < 0:
+            return out
+        end = body.find("```", newline + 1)
+        if end < 0:
+            return out
+        tag = _TAG.match(body, start + 3, newline).group(1).lower()
+        out.append((tag, body[newline + 1:end]))
+        pos = end + 3
+
+
+def parse_actor(text: str, tests: bool = True) -> ActorOutput:
+    """The last program block and the last JSON block of a response (after any ``</think>``);
+    ``tests=False`` (the no-test ablation) does not ask for tests."""
     body = strip_thinking(text if isinstance(text, str) else "")[-MAX_RESPONSE_CHARS:]
     program = spec = None
-    for m in _BLOCK.finditer(body):
-        tag = m.group(1).lower()
+    for tag, content in fenced_blocks(body):
         if tag == "json":
-            spec = m.group(2)
+            spec = content
         elif tag in _PROGRAM_TAGS:
-            program = m.group(2)
+            program = content
     problems: list[str] = []
-    query, tests = None, []
+    want_tests, query, tests = tests, None, []
     if program is None:
         problems.append("no ```asp code block with the program was found")
     if spec is None:
-        problems.append('no ```json block with {"query": ..., "tests": [...]} was found')
+        problems.append('no ```json block with {"query": ...' + (', "tests": [...]' if tests else "") + "} was found")
     elif len(spec) > MAX_JSON_CHARS:
         problems.append(f"the JSON block is longer than {MAX_JSON_CHARS} characters")
     else:
@@ -84,11 +102,13 @@ def parse_actor(text: str) -> ActorOutput:
         if isinstance(obj, list):
             obj = {"tests": obj}
         if isinstance(obj, dict):
-            query = obj.get("query") if isinstance(obj.get("query"), str) else None
+            raw = obj.get("query")
+            numbered = isinstance(raw, list) and raw and all(isinstance(x, str) for x in raw)
+            query = raw if isinstance(raw, str) or numbered else None
             tests = obj.get("tests") if isinstance(obj.get("tests"), list) else []
             if query is None:
-                problems.append('the JSON block has no "query" string for the conclusion')
-            if not tests:
+                problems.append('the JSON block has no "query" (a string, or a list of numbered propositions) for the conclusion')
+            if not tests and want_tests:
                 problems.append('the JSON block has no "tests" list (write at least one test)')
         elif obj is not None:
             problems.append("the JSON block must be an object {\"query\": ..., \"tests\": [...]}")
@@ -143,42 +163,54 @@ class Dialog:
                 "rounds": [r.as_dict() for r in self.rounds], "messages": self.messages}
 
 
-def first_message(doc: dict) -> str:
-    return f"{ACTOR_INSTRUCTIONS}\n\n{problem_text(doc)}"
+def first_message(doc: dict, tests: bool = True) -> str:
+    return f"{instructions(tests)}\n{problem_text(doc)}"
 
 
-def critique(text: str, limits: Limits) -> tuple[Report | None, ActorOutput, str, bool]:
-    """Run the critic on one response: (report, parsed output, feedback text, done)."""
-    out = parse_actor(text)
+def critique(text: str, limits: Limits, tests: bool = True) -> tuple[Report | None, ActorOutput, str, bool]:
+    """Run the critic on one response: (report, parsed output, feedback text, done). Without tests
+    (the ablation) a run is done when the program runs and answers the conclusion."""
+    out = parse_actor(text, tests)
     if out.program is None:
         return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
-    report = run_program(out.program, out.tests, out.query, limits=limits)
+    report = run_program(out.program, out.tests if tests else [], out.query, limits=limits)
     lines = [f"Critic: {p}." for p in out.problems] + [report.feedback()]
     done = report.all_passed and not out.problems and report.answer in LABELS
     if done:
-        lines.append(f"All tests pass; the conclusion is {report.answer}.")
+        lines.append(f"{'All tests pass; the' if tests else 'The'} conclusion is {report.answer}.")
     else:
-        lines.append("Fix the program (or tests that were wrong) and send both blocks again.")
+        lines.append("Fix the program" + (" (or tests that were wrong)" if tests else "") + " and send both blocks again.")
     return report, out, "\n".join(lines), done
 
 
+def _generate(generate: Callable, batch: list) -> list[str]:
+    """One batched model call; a model that cannot answer FOLIO requests is an :class:`ArcError`."""
+    try:
+        responses = generate(batch)
+    except (KeyError, AttributeError, TypeError, NotImplementedError) as err:
+        raise ArcError(f"the model cannot answer FOLIO requests ({type(err).__name__}: {str(err)[:120]}); "
+                       "use a generative model or finereason-replay") from None
+    if not isinstance(responses, (list, tuple)) or len(responses) != len(batch):
+        raise ArcError(f"the model returned {len(responses) if isinstance(responses, (list, tuple)) else 'no list of'} "
+                       f"responses for {len(batch)} requests")
+    return [clean_text(r)[:MAX_RESPONSE_CHARS] for r in responses]
+
+
 def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
-            rounds: int = 4, limits: Limits = Limits(), jobs: int = 1,
+            rounds: int = 4, limits: Limits = Limits(), jobs: int = 1, tests: bool = True,
             progress: Callable[[int, int], None] | None = None) -> list[Dialog]:
-    """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``."""
-    dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc)}]) for doc in docs]
+    """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``;
+    ``tests=False`` is the ablation without test generation."""
+    dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
     for r in range(1, rounds + 1):
         active = [d for d in dialogs if not d.done]
         if not active:
             break
         batch = [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in active]
-        responses = generate(batch)
-        if len(responses) != len(active):
-            raise RuntimeError(f"the model returned {len(responses)} responses for {len(active)} requests")
+        responses = _generate(generate, batch)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = list(pool.map(lambda t: critique(str(t or "")[:MAX_RESPONSE_CHARS], limits), responses))
+            results = list(pool.map(lambda t: critique(t, limits, tests), responses))
         for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):
-            text = str(text or "")
             dialog.messages.append({"role": "assistant", "content": text})
             answer = report.answer if report is not None and report.status == "ok" else None
             tests = report.tests if report is not None else []
@@ -199,6 +231,22 @@ def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float
     out["success_rate"] = sum(d.success for d in dialogs) / n
     out["answered"] = sum(d.answer is not None for d in dialogs) / n
     out["items"] = len(dialogs)
+    return out
+
+
+def round_statistics(dialogs: Sequence[Dialog], rounds: int) -> list[dict]:
+    """Per round: dialogs still running, how many programs compiled (ran, with or without answer
+    sets), how many had every test passing, the share of tests passed, and how many finished."""
+    out = []
+    for r in range(1, rounds + 1):
+        this = [x for d in dialogs for x in d.rounds if x.round == r]
+        total = sum(x.tests_total for x in this)
+        out.append({"round": r, "active": len(this),
+                    "compiled": sum(x.status in ("ok", "no_answer_set") for x in this),
+                    "all_tests_passed": sum(x.tests_total > 0 and x.tests_passed == x.tests_total for x in this),
+                    "tests_passed": sum(x.tests_passed for x in this), "tests_total": total,
+                    "test_pass_rate": (sum(x.tests_passed for x in this) / total) if total else None,
+                    "done": sum(x.done for x in this)})
     return out
 
 
@@ -231,46 +279,3 @@ def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: 
 
     generate.lm, generate.render = lm, render  # type: ignore[attr-defined]
     return generate
-
-
-# ------------------------------------------------------------------ outputs
-def write_transcripts(dialogs: Sequence[Dialog], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        for d in dialogs:
-            handle.write(json.dumps(d.transcript(), ensure_ascii=False, sort_keys=True) + "\n")
-
-
-SFT_CARD = """---
-license: cc-by-sa-4.0
-configs:
-- config_name: default
-  data_files:
-  - split: train
-    path: data/train-*.parquet
----
-# LLM-ARC successful dialogs (FOLIO)
-
-{count} actor-critic dialogs written by `finereason arc` whose final program passed every one of its
-tests and answered the conclusion correctly (the LLM-ARC-Trained setting). Columns: `id`,
-`story_id`, `label`, `rounds` (actor turns), `messages` (user/assistant turns: instructions and
-problem, programs, critic feedback).
-
-Derived from FOLIO (Han et al. 2022), CC BY-SA 4.0: this data set is shared under the same license.
-"""
-
-
-def export_sft(dialogs: Sequence[Dialog], out: Path) -> int:
-    """Write the successful dialogs in Hub layout; returns how many were written."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    rows = [{"id": d.doc["id"], "story_id": str(d.doc.get("story_id", "")), "label": d.doc["label"],
-             "rounds": len(d.rounds), "messages": d.messages} for d in dialogs if d.success]
-    schema = pa.schema([("id", pa.string()), ("story_id", pa.string()), ("label", pa.string()), ("rounds", pa.int32()),
-                        ("messages", pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())])))])
-    (out / "data").mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows, schema=schema), str(out / "data" / "train-00000-of-00001.parquet"),
-                   compression="zstd", write_statistics=False, store_schema=False)
-    (out / "README.md").write_text(SFT_CARD.replace("{count}", str(len(rows))), encoding="utf-8")
-    return len(rows)

@@ -1,23 +1,30 @@
 """The ASP critic: run an untrusted answer-set program and its LLM-ARC tests with clingo, safely.
 
-- *Static screen* (:func:`screen`): size limit; only harmless directives (``#show``, ``#const``,
-  aggregates, ``#minimize``...); ``#script``, ``#include``, ``#external``, ``#program``, ``#theory``,
-  ``@``-terms (Python calls) and theory atoms are rejected with their line numbers. Strings and
-  comments are skipped, so ``"#include"`` in a string is fine.
+- *Static screen* (:mod:`.screen`): size limit; ``#include``, ``#script``, ``#external``,
+  ``#program``, ``#theory`` (any case, any spacing), ``@`` and ``&`` are refused *anywhere* in the
+  program, in test facts and in queries (comments and strings too: the screen does not lex, so it
+  cannot be out-lexed), with their line numbers. Lone surrogates are a ``syntax_error``.
 - *Sandboxed run* (:func:`run_program`): clingo runs in a child process (``python -m
-  finereason.asp.worker``) with a wall-clock timeout, CPU and address-space limits and a zero
-  file-size limit, grounding with no context object (so ``@f`` calls nothing). Syntax and grounding
-  errors come back with line numbers; a runaway grounding or search is a ``timeout`` verdict.
+  finereason.asp.worker``) in an empty temporary directory, with a wall-clock timeout, CPU and
+  address-space limits, no file writes, no new file descriptors and (where the kernel has it) a
+  Landlock ruleset that denies every file access (:mod:`.sandbox`); grounding has no context object
+  (so ``@f`` calls nothing). Syntax and grounding errors come back with line numbers, scrubbed of
+  paths; a runaway grounding or search is a ``timeout`` verdict, a deep term ``too_large``.
 - *Tests* in the LLM-ARC schema::
 
       {"name": "...", "type": "infer-True-All" | "infer-True-Any" | "infer-False" | "expect-Contradiction",
-       "query": "ATOM/AND/OR/... query", "facts": "optional extra ASP facts",
+       "query": "a query, or numbered propositions ["1. ATOM(..)", "2. ATOM(..)", "AND(1,2)"]",
+       "facts": "optional extra ASP facts",
        "rules-referenced": ["P1", ...], "explanation": "why this should hold"}
 
   ``infer-True-All``: the query holds in every answer set (and there is one); ``infer-True-Any``: in
   some; ``infer-False``: in none (and there is one); ``expect-Contradiction``: no answer set.
 - *Rule labels*: a comment ``% [P3] ...`` labels the statements after it (up to the next label);
   other statements are named ``line N``. ``rules-referenced`` must name existing labels.
+- *Answers by refutation*: the query is compiled into rules (:mod:`.query_asp`); it is True when the
+  program has answer sets and none where the query fails (one solver call per polarity, no
+  enumeration). A query on a predicate no rule or fact defines is an ``unknown predicate`` finding.
+  With ``#minimize``/``#maximize``, only optimal answer sets count.
 - *Explanations by refutation*: for an entailed query, the program plus the query's negation has no
   answer set; the critic reports a minimal subset of the rules (each one needed) that still has
   answer sets and still entails the query. For a contradictory program, a minimal unsatisfiable subset.
@@ -26,45 +33,21 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
+from .screen import Diagnostic, Limits, screen, status_of
+
+__all__ = ["Diagnostic", "Limits", "Report", "TestResult", "check_tests", "run_program", "screen"]
+_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+
 TEST_TYPES = ("infer-True-All", "infer-True-Any", "infer-False", "expect-Contradiction")
-ALLOWED_DIRECTIVES = frozenset({
-    "show", "const", "minimize", "minimise", "maximize", "maximise", "count", "sum", "sum+", "min", "max",
-    "inf", "sup", "infimum", "supremum", "true", "false", "defined", "heuristic", "edge", "project",
-})
 STATUSES = ("ok", "no_answer_set", "syntax_error", "rejected", "timeout", "memory", "too_large", "error")
-_DIRECTIVE = re.compile(r"#\s*([A-Za-z_]+\+?)")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of one critic run."""
-
-    time_s: float = 10.0
-    memory_mb: int = 2048
-    max_program_chars: int = 100_000
-    max_tests: int = 50
-    max_models: int = 10_000
-    max_output_chars: int = 2_000_000
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    line: int
-    column: int
-    text: str
-    severity: str = "error"
-    where: str = ""  # "" for the program, "facts" for a test's facts
-
-    def render(self) -> str:
-        place = f"line {self.line}" + (f", column {self.column}" if self.column else "") if self.line else "program"
-        return f"{self.severity}: {place}{f' ({self.where})' if self.where else ''}: {self.text}"
 
 
 @dataclass
@@ -93,6 +76,8 @@ class Report:
     query_error: str | None = None
     explanation: list[dict] | None = None
     rules: list[dict] = field(default_factory=list)
+    optimize: bool = False  # answers come from the optimal answer sets only
+    sandbox: list[str] = field(default_factory=list)  # OS layers the worker applied (see .sandbox)
 
     @property
     def runs(self) -> bool:
@@ -119,7 +104,9 @@ class Report:
                 lines += _explain(self.explanation, "  a minimal contradictory set of rules:")
             else:
                 more = "" if self.complete else "+"
-                lines.append(f"The program runs: {self.answer_sets}{more} answer set(s).")
+                optimal = " optimal" if self.optimize else ""
+                lines.append(f"The program runs: {self.answer_sets}{more}{optimal} answer set(s)."
+                             + (" (With #minimize/#maximize only optimal answer sets count.)" if self.optimize else ""))
             for w in self.warnings[:8]:
                 lines.append(f"  {w.render()}")
             if self.query_error:
@@ -146,61 +133,6 @@ def _explain(rules: list[dict] | None, head: str) -> list[str]:
     return [head] + [f"    line {r['line']} [{r['label']}]: {r['text']}" for r in rules[:30]]
 
 
-# ------------------------------------------------------------------ static screen
-def _code_spans(text: str) -> list[tuple[int, str]]:
-    """(offset, code) pieces of ``text`` outside strings and comments."""
-    spans, i, start, n = [], 0, 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            spans.append((start, text[start:i]))
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
-            start = i
-        elif ch == "%":
-            spans.append((start, text[start:i]))
-            if text.startswith("%*", i):
-                end = text.find("*%", i + 2)
-                i = n if end < 0 else end + 2
-            else:
-                end = text.find("\n", i)
-                i = n if end < 0 else end
-            start = i
-        else:
-            i += 1
-    spans.append((start, text[start:]))
-    return spans
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def screen(text: str, limits: Limits = Limits(), where: str = "") -> list[Diagnostic]:
-    """Reasons to refuse ``text`` before clingo sees it (empty when it may run)."""
-    if not isinstance(text, str):
-        return [Diagnostic(0, 0, "the program must be text", where=where)]
-    if len(text) > limits.max_program_chars:
-        return [Diagnostic(0, 0, f"longer than {limits.max_program_chars} characters", where=where)]
-    if "\0" in text:
-        return [Diagnostic(*_line_col(text, text.index("\0")), "NUL character", where=where)]
-    out = []
-    for offset, code in _code_spans(text):
-        for m in _DIRECTIVE.finditer(code):
-            if m.group(1).lower() not in ALLOWED_DIRECTIVES:
-                out.append(Diagnostic(*_line_col(text, offset + m.start()), f"#{m.group(1)} is not allowed", where=where))
-        for m in re.finditer(r"@|&|__fr_", code):
-            what = {"@": "@-terms (external function calls) are not allowed",
-                    "&": "theory atoms (&) are not allowed"}.get(m.group(0), "names starting with __fr_ are reserved")
-            out.append(Diagnostic(*_line_col(text, offset + m.start()), what, where=where))
-        if len(out) >= 20:
-            break
-    return out[:20]
-
-
 def check_tests(tests: Sequence[Any], limits: Limits = Limits()) -> list[str]:
     """Problems with the tests themselves (shape, type names), one line each."""
     problems = []
@@ -211,8 +143,9 @@ def check_tests(tests: Sequence[Any], limits: Limits = Limits()) -> list[str]:
             problems.append(f"test {i} is not a JSON object")
         elif t.get("type") not in TEST_TYPES:
             problems.append(f"test {i}: type {t.get('type')!r} is not one of {', '.join(TEST_TYPES)}")
-        elif t.get("type") != "expect-Contradiction" and not isinstance(t.get("query"), str):
-            problems.append(f"test {i}: needs a \"query\" string")
+        elif t.get("type") != "expect-Contradiction" and not (
+                isinstance(t.get("query"), str) or (_query_texts(t.get("query")) and len(_query_texts(t.get("query"))) == len(t.get("query")))):
+            problems.append(f"test {i}: needs a \"query\" string (or a list of numbered propositions)")
         elif t.get("facts") is not None and not isinstance(t.get("facts"), str):
             problems.append(f"test {i}: \"facts\" must be a string of ASP facts")
         elif t.get("rules-referenced") is not None and not isinstance(t.get("rules-referenced"), list):
@@ -228,45 +161,78 @@ def _kill(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
-def run_program(program: str, tests: Sequence[Any] = (), query: str | None = None, *,
+def _query_texts(query: Any) -> list[str]:
+    if isinstance(query, str):
+        return [query]
+    if isinstance(query, (list, tuple)):
+        return [q for q in query if isinstance(q, str)]
+    return []
+
+
+def screen_job(program: str, tests: Sequence[Any], query: Any, limits: Limits) -> list[Diagnostic]:
+    """Screen findings for everything of a job that reaches clingo or the query compiler."""
+    errors = screen(program, limits)
+    for i, t in enumerate(tests, start=1):
+        if isinstance(t, dict):
+            if isinstance(t.get("facts"), str):
+                errors += screen(t["facts"], limits, where=f"test {i} facts")
+            for text in _query_texts(t.get("query")):
+                errors += screen(text, limits, where=f"test {i} query")
+    for text in _query_texts(query):
+        errors += screen(text, limits, where="query")
+    return errors
+
+
+def _failure(returncode: int, stderr: bytes) -> Report:
+    """The verdict for a worker that died; nothing it printed is echoed (it could name files)."""
+    text = stderr[-4000:].decode("utf-8", "replace").lower()
+    if returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return Report("timeout", errors=[Diagnostic(0, 0, "CPU time limit reached")])
+    if any(w in text for w in ("memoryerror", "bad_alloc", "cannot allocate memory", "out of memory")):
+        return Report("memory", errors=[Diagnostic(0, 0, "the memory limit was reached")])
+    if returncode == -signal.SIGSEGV:
+        return Report("too_large", errors=[Diagnostic(0, 0, "the solver's stack overflowed: terms or expressions "
+                                                            "are nested too deeply")])
+    return Report("error", errors=[Diagnostic(0, 0, f"the solver process failed (exit status {returncode})")])
+
+
+def run_program(program: str, tests: Sequence[Any] = (), query: Any = None, *,
                 limits: Limits = Limits(), explain: bool = True) -> Report:
     """Screen, then run ``program`` with its tests and conclusion query in a limited child process.
 
     Never raises for bad programs: every failure is a :class:`Report` status.
     """
-    errors = screen(program, limits)
     tests = list(tests)
-    for i, t in enumerate(tests, start=1):
-        if isinstance(t, dict) and isinstance(t.get("facts"), str):
-            errors += screen(t["facts"], limits, where=f"test {i} facts")
+    errors = screen_job(program, tests[: limits.max_tests], query, limits)
     if errors:
-        status = "too_large" if any("longer than" in e.text for e in errors) else "rejected"
-        return Report(status, errors=errors)
+        return Report(status_of(errors), errors=errors[:20])
     problems = check_tests(tests, limits)
     job = {"program": program, "tests": tests[: limits.max_tests], "query": query, "explain": explain,
            "max_models": limits.max_models}
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "SYSTEMROOT")}
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT")}
+    env["PYTHONPATH"] = os.pathsep.join([_PACKAGE_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["OMP_NUM_THREADS"] = "1"
     try:
-        # the worker limits itself (address space, CPU, no file writes) before reading the job;
-        # no preexec_fn, so this is safe from several threads (``arc --jobs``)
-        proc = subprocess.Popen([sys.executable, "-m", "finereason.asp.worker", str(limits.memory_mb),
-                                 str(int(limits.time_s) + 2)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        holder = tempfile.TemporaryDirectory(prefix="finereason-asp-")
     except OSError as err:
-        return Report("error", errors=[Diagnostic(0, 0, f"cannot start clingo: {err}")])
-    try:
-        out, err = proc.communicate(json.dumps(job).encode(), timeout=limits.time_s)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        proc.communicate()
-        return Report("timeout", errors=[Diagnostic(0, 0, f"no result within {limits.time_s:g} s")])
+        return Report("error", errors=[Diagnostic(0, 0, f"cannot create the solver's empty directory: {err.strerror or type(err).__name__}")])
+    with holder as empty:
+        try:
+            # the worker limits itself (address space, CPU, no file writes or opens, Landlock) before
+            # reading the job, in an empty directory; no preexec_fn, so this is thread-safe (``arc --jobs``)
+            proc = subprocess.Popen([sys.executable, "-m", "finereason.asp.worker", str(limits.memory_mb),
+                                     str(int(limits.time_s) + 2)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=env, start_new_session=True, cwd=empty)
+        except OSError as err:
+            return Report("error", errors=[Diagnostic(0, 0, f"cannot start clingo: {err.strerror or type(err).__name__}")])
+        try:
+            out, err = proc.communicate(json.dumps(job).encode(), timeout=limits.time_s)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            return Report("timeout", errors=[Diagnostic(0, 0, f"no result within {limits.time_s:g} s")])
     if proc.returncode != 0 or not out:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] if err else []
-        if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-            return Report("timeout", errors=[Diagnostic(0, 0, "CPU time limit reached")])
-        status = "memory" if any("MemoryError" in t or "bad_alloc" in t for t in tail) else "error"
-        return Report(status, errors=[Diagnostic(0, 0, (tail[0] if tail else f"exit status {proc.returncode}")[:400])])
+        return _failure(proc.returncode, err or b"")
     if len(out) > limits.max_output_chars:
         return Report("error", errors=[Diagnostic(0, 0, "the solver's output is too large")])
     report = _from_json(json.loads(out), tests)
@@ -286,6 +252,7 @@ def _from_json(data: dict, tests: Sequence[Any]) -> Report:
         warnings=[_diag(d) for d in data.get("warnings") or []], answer_sets=int(data.get("answer_sets", 0)),
         complete=bool(data.get("complete", True)), sample=list(data.get("sample") or []), answer=data.get("answer"),
         query_error=data.get("query_error"), explanation=data.get("explanation"), rules=list(data.get("rules") or []),
+        optimize=bool(data.get("optimize")), sandbox=[str(x) for x in data.get("sandbox") or []],
     )
     labels = {r["label"] for r in report.rules}
     for spec, res in zip(tests, data.get("tests") or []):

@@ -8,7 +8,9 @@ Sources (``load_folio(source, split)``):
   ``folio_v2_<split>.jsonl``, ``<split>.jsonl``, or a Hub-layout folder (parquet + README ``configs:``);
 - a ``.jsonl`` file.
 
-``FINEREASON_FOLIO`` overrides the default source. Records are normalised to ``id``, ``story_id``,
+``FINEREASON_FOLIO`` overrides the default source. :func:`load_folio_versioned` also tells the
+release (``v2``, the corrected 2024 one the LLM-ARC paper's 88.32% is on, or ``v0.0``, the 2022
+one in ``../shared/folio`` with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
 ``premises`` (list), ``conclusion``, ``label`` (``True``/``False``/``Uncertain``; v0's ``Unknown``
 becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
 """
@@ -103,12 +105,23 @@ def _hub_rows(name: str, split: str) -> Iterable[dict]:
                          f"(pass a local folder such as ../shared/folio, or set {ENV_SOURCE})") from None
 
 
-def load_folio(source: str | os.PathLike | None = None, split: str = "validation") -> list[dict]:
-    """FOLIO ``split`` from ``source`` (see the module docstring), normalised."""
+def folio_version(rows: list[dict]) -> str:
+    """``v2`` (premises as one newline-joined string: the 2024 release, on the Hub as yale-nlp/FOLIO)
+    or ``v0.0`` (premises as a list: the 2022 GitHub release, with known label errors)."""
+    return "v2" if any(isinstance(r.get("premises"), str) for r in rows[:50]) else "v0.0"
+
+
+def load_folio_versioned(source: str | os.PathLike | None = None, split: str = "validation") -> tuple[list[dict], str]:
+    """(FOLIO ``split`` normalised, its release: ``v2`` or ``v0.0``)."""
     source = source or os.environ.get(ENV_SOURCE) or DEFAULT_HUB_ID
     path = Path(source)
-    rows = _local_rows(path, split) if path.exists() else _hub_rows(str(source), split)
-    return [normalize(dict(r), split, i) for i, r in enumerate(rows)]
+    rows = [dict(r) for r in (_local_rows(path, split) if path.exists() else _hub_rows(str(source), split))]
+    return [normalize(r, split, i) for i, r in enumerate(rows)], folio_version(rows)
+
+
+def load_folio(source: str | os.PathLike | None = None, split: str = "validation") -> list[dict]:
+    """FOLIO ``split`` from ``source`` (see the module docstring), normalised."""
+    return load_folio_versioned(source, split)[0]
 
 
 # ------------------------------------------------------------------ prompts

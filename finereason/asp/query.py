@@ -4,13 +4,21 @@ Grammar (keywords upper case, atoms in clingo syntax)::
 
     query := atom | ATOM(atom) | NOT(query) | AND(query, ...) | OR(query, ...) | XOR(query, ...)
            | IF-THEN(query, query) | IFF(query, query) | SOME(Var, query) | ALL(Var, query)
+           | N                              (a numbered proposition, in the numbered format)
+           | SOME(N, ...) | ALL(N, M)       (numbered: bind every variable free in the propositions)
     atom  := [-]name | [-]name(term, ...)
     term  := Var | constant | integer | "string" | name(term, ...)
 
-``XOR`` is parity (exactly one of two). ``SOME``/``ALL`` range over the terms that occur in the
-answer set being checked (its Herbrand universe). A query is *True* when it holds in every answer
-set, *False* when it holds in none and *Uncertain* otherwise; a program without answer sets has no
-label. Queries are parsed with size and depth limits; nothing is evaluated by Python.
+The *numbered format* of LLM-ARC: one proposition per line, ``1. ATOM(cat(X))``,
+``2. ATOM(black(X))``, then the query, e.g. ``SOME(1, 2)`` (some X with both) or ``ALL(1, 2)``
+(every X with 1 has 2) or ``AND(1, 2)``. The last line is the query (numbered or not); a list of
+lines is the same as the lines joined. A list of plain queries (no numbers) means all of them (AND).
+
+``XOR`` is parity: it holds when an odd number of its arguments hold (for two: exactly one).
+``SOME``/``ALL`` range over the terms that occur in the answer set being checked (its Herbrand
+universe). A query is *True* when it holds in every answer set, *False* when it holds in none and
+*Uncertain* otherwise; a program without answer sets has no label. Queries are parsed with size and
+depth limits; nothing is evaluated by Python.
 """
 from __future__ import annotations
 
@@ -104,8 +112,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]]):
+    def __init__(self, tokens: list[tuple[str, str]], props: dict[int, "Query"] | None = None):
         self.tokens, self.i, self.depth, self.quantifiers = tokens, 0, 0, 0
+        self.props = props
 
     def peek(self, k: int = 0) -> tuple[str, str] | None:
         return self.tokens[self.i + k] if self.i + k < len(self.tokens) else None
@@ -125,10 +134,37 @@ class _Parser:
         tok = self.peek()
         if tok is not None and tok[0] == "kw":
             node = self.operator()
+        elif tok is not None and tok[0] == "num" and self.props is not None:
+            node = self.reference()
         else:
             node = self.atom()
         self.depth -= 1
         return node
+
+    def reference(self) -> Query:
+        number = int(self.take(kind="num"))
+        if number not in self.props:
+            raise QueryError(f"proposition {number} is not defined on an earlier line")
+        return self.props[number]
+
+    def numbered_quantifier(self, op: str) -> Query:
+        """SOME(1, 2): some binding of the free variables makes 1 and 2 hold; ALL(1, 2): every binding
+        that makes 1 hold makes 2 hold (ALL(1): 1 holds for every binding)."""
+        items = [self.reference()]
+        while self.peek() is not None and self.peek()[1] == ",":
+            self.take(",")
+            items.append(self.reference())
+        self.take(")")
+        if op == "ALL" and len(items) > 2:
+            raise QueryError("ALL takes one or two numbered propositions")
+        body: Query = (items[0] if len(items) == 1 else Op("AND", tuple(items)) if op == "SOME"
+                       else Op("IF-THEN", (items[0], items[1])))
+        names = sorted(set().union(*(free_variables(q) for q in items)))
+        if self.quantifiers + len(names) > MAX_QUANTIFIERS:
+            raise QueryError(f"more than {MAX_QUANTIFIERS} nested SOME/ALL variables")
+        for name in reversed(names):
+            body = Quant(op, name, body)
+        return body
 
     def operator(self) -> Query:
         word = self.take(kind="kw")
@@ -138,6 +174,8 @@ class _Parser:
             node: Query = self.atom()
             self.take(")")
             return node
+        if op in ("SOME", "ALL") and self.props is not None and self.peek() is not None and self.peek()[0] == "num":
+            return self.numbered_quantifier(op)
         if op in ("SOME", "ALL"):
             self.quantifiers += 1
             if self.quantifiers > MAX_QUANTIFIERS:
@@ -166,6 +204,8 @@ class _Parser:
             self.take("-")
             negated = True
         name = self.take(kind="name")
+        if name == "not":
+            raise QueryError("'not' is a reserved word in clingo: use NOT(q) or another name")
         return Atom(negated, name, self.arguments())
 
     def arguments(self) -> tuple[Term, ...]:
@@ -192,6 +232,8 @@ class _Parser:
         if kind == "str":
             return Lit(quote(re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), value[1:-1])))
         if kind == "name":
+            if value == "not":
+                raise QueryError("'not' is a reserved word in clingo: use another name")
             self.depth += 1
             if self.depth > MAX_QUERY_DEPTH:
                 raise QueryError(f"the query is nested more than {MAX_QUERY_DEPTH} deep")
@@ -201,15 +243,59 @@ class _Parser:
         raise QueryError(f"unexpected {value!r} inside an atom")
 
 
-def parse_query(text: str) -> Query:
-    """Parse a query (see the module docstring); raises :class:`QueryError`."""
+_NUMBERED = re.compile(r"\s*(\d{1,4})\s*[.):]\s+")
+MAX_PROPOSITIONS = 50
+
+
+def _parse_one(text: str, props: dict[int, Query] | None = None) -> Query:
     tokens = _tokens(text)
     if not tokens:
         raise QueryError("the query is empty")
-    parser = _Parser(tokens)
+    parser = _Parser(tokens, props)
     node = parser.query()
     if parser.peek() is not None:
         raise QueryError(f"unexpected {parser.peek()[1]!r} after the end of the query")
+    return node
+
+
+def _parse_numbered(lines: list[str]) -> Query:
+    props: dict[int, Query] = {}
+    node: Query | None = None
+    for i, line in enumerate(lines):
+        m = _NUMBERED.match(line)
+        if m is None and i != len(lines) - 1:
+            raise QueryError(f"line {i + 1} ({line.strip()[:30]!r}) is not numbered; only the last line (the query) may be unnumbered")
+        try:
+            node = _parse_one(line[m.end():] if m else line, props)
+        except QueryError as err:
+            raise QueryError(f"line {i + 1}: {err}") from None
+        if m:
+            number = int(m.group(1))
+            if number in props:
+                raise QueryError(f"proposition {number} is numbered twice")
+            props[number] = node
+    assert node is not None
+    return node
+
+
+def parse_query(text: str | list[str]) -> Query:
+    """Parse a query (see the module docstring): one expression, the numbered format, or a list of
+    lines / propositions; raises :class:`QueryError`."""
+    if isinstance(text, (list, tuple)):
+        if not text or len(text) > MAX_PROPOSITIONS or not all(isinstance(t, str) for t in text):
+            raise QueryError(f"a list query needs 1 to {MAX_PROPOSITIONS} strings")
+        if not any(_NUMBERED.match(t) for t in text):
+            parts = tuple(parse_query(t) for t in text)
+            return parts[0] if len(parts) == 1 else Op("AND", parts)
+        text = "\n".join(text)
+    if not isinstance(text, str):
+        raise QueryError("the query must be a string")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) > MAX_PROPOSITIONS:
+        raise QueryError(f"more than {MAX_PROPOSITIONS} lines")
+    node = _parse_numbered(lines) if lines and _NUMBERED.match(lines[0]) else _parse_one(text)
     free = free_variables(node)
     if free:
         raise QueryError(f"variable {sorted(free)[0]} is not bound by SOME or ALL")
@@ -265,7 +351,7 @@ def holds(node: Query, model: Model, env: dict[str, str] | None = None) -> bool:
         return all(holds(q, model, env) for q in items)
     if op == "OR":
         return any(holds(q, model, env) for q in items)
-    if op == "XOR":
+    if op == "XOR":  # parity
         return sum(holds(q, model, env) for q in items) % 2 == 1
     if op == "IF-THEN":
         return not holds(items[0], model, env) or holds(items[1], model, env)

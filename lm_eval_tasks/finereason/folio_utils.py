@@ -10,14 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from finereason.aggregation import ACC, PARSE_ERROR_RATE
-from finereason.asp.folio import cot_prompt, direct_prompt, load_folio, read_label
+from finereason.asp.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
 
 
 def load_dataset(**kwargs: Any) -> Any:
-    """``custom_dataset`` hook: FOLIO validation as a ``DatasetDict`` (``source=`` in metadata overrides)."""
+    """``custom_dataset`` hook: FOLIO validation as a ``DatasetDict`` (``source=`` in metadata overrides).
+    Says which release it loaded (v2 or v0.0: accuracies are comparable only within one), and each
+    row carries it as ``folio_version``."""
+    import sys
+
     import datasets
 
-    rows = load_folio(kwargs.get("source"), "validation")
+    rows, version = load_folio_versioned(kwargs.get("source"), "validation")
+    print(f"finereason: FOLIO {version} validation ({len(rows)} items); accuracies are on this release", file=sys.stderr)
+    rows = [{**r, "folio_version": version} for r in rows]
     return datasets.DatasetDict({"validation": datasets.Dataset.from_list(rows)})
 
 
