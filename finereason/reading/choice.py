@@ -18,16 +18,17 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .commit import Reading, Statement, commit
 from .region import UNFINISHED, blank_tags, final_region
 from .withdrawals import find_signals
 
+MAX_STATEMENTS = 128           # answer statements listed per response; more is option spam
 TAIL_CHARS = 16_384            # the first tail of the region listed for statements (it grows x4 as needed)
-_MAX_CHAIN = 64                # options chained into one answer at most ("(A) (A) (A) ..." is read in pieces)
+_MAX_CHAIN = 16                # options chained into one answer at most ("(A) (A) (A) ..." is read in pieces)
 _MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marker and an option
-_SENTENCE_TOKENS = 40          # how far a sentence is searched for conditions
+_SENTENCE_TOKENS = 24          # how far a sentence is searched for conditions
 _HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
                            "unclear", "hopefully"})
 _HEDGE_MODALS = frozenset({"might", "may"})  # hedges when followed by "be" ("the answer might be (A)")
@@ -99,17 +100,14 @@ _LINE_MARKUP = frozenset("*_#>`.:-)$")
 class _Tokens:
     """A response split once into word, number and single-symbol tokens (linear time)."""
 
-    __slots__ = ("text", "words", "low", "starts", "ends", "n", "breaks")
+    __slots__ = ("text", "words", "low", "starts", "ends", "n", "breaks", "sentence")
 
     def __init__(self, text: str, lo: int = 0) -> None:
         self.text = text
-        self.words: list[str] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        for m in _TOKEN.finditer(text, lo):
-            self.words.append(m.group())
-            self.starts.append(m.start())
-            self.ends.append(m.end())
+        matches = list(_TOKEN.finditer(text, lo))
+        self.words: list[str] = [m.group() for m in matches]
+        self.starts: list[int] = [m.start() for m in matches]
+        self.ends: list[int] = [m.end() for m in matches]
         self.low = [w.lower() for w in self.words]
         self.n = len(self.words)
         self.breaks = [False] * (self.n + 1)  # a line break right before token i
@@ -119,6 +117,8 @@ class _Tokens:
             k = bisect_right(self.starts, at)
             self.breaks[k] = True
             at = text.find("\n", self.starts[k] if k < self.n else len(text))
+        words, breaks = self.words, self.breaks
+        self.sentence = [breaks[i] or words[i - 1] in _SENTENCE_END for i in range(self.n)] + [True]
 
     def newline_before(self, i: int) -> bool:
         """Whether a line break separates token ``i`` from the token before it (or it is first)."""
@@ -128,7 +128,7 @@ class _Tokens:
         return i >= self.n - 1 or self.newline_before(i + 1)
 
     def sentence_break_before(self, i: int) -> bool:
-        return i <= 0 or self.newline_before(i) or self.words[i - 1] in _SENTENCE_END
+        return i <= 0 or self.sentence[i]
 
 
 @dataclass
@@ -458,7 +458,7 @@ class _ChoiceReader:
         i = 0
         low = t.low
         floor = 0  # where the previous answer ended
-        while i < t.n:
+        while i < t.n and len(out) <= MAX_STATEMENTS:
             lw = low[i]
             if lw not in _STARTERS:
                 i += 1
@@ -506,8 +506,9 @@ def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = Fa
     Statements are listed from a tail of the region that grows (x4) until it holds a candidate,
     so a long response costs little when it ends with its answer; whatever follows the candidate is
     always read to the end (withdrawal signals are searched in the whole rest of the region).
-    ``every``: grow until a second answer left standing shows up, or the whole region is read, so
-    :attr:`Reading.live` is exact (the format check).
+    ``every`` (the format check): grow until a second answer left standing shows up or the whole
+    region is read, so :attr:`Reading.live` is exact; past :data:`MAX_STATEMENTS` statements the
+    response is option spam (``live`` 2).
     """
     region = final_region(text, starts_in_think=starts_in_think)
     if region is None:
@@ -522,7 +523,10 @@ def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = Fa
         if lo > 0:
             line = region.find("\n", lo, lo + TAIL_CHARS // 4)
             lo = line + 1 if line >= 0 else lo
-        reading = commit(_ChoiceReader(region, lo).statements(), signals, what="answer")
+        statements = _ChoiceReader(region, lo).statements()
+        if every and len(statements) > MAX_STATEMENTS:  # option spam: no single committed answer
+            return replace(commit(statements[-MAX_STATEMENTS:], signals, what="answer"), live=2)
+        reading = commit(statements, signals, what="answer")
         if lo == 0 or (reading.live >= 2 if every else reading.statement is not None):
             return reading
         size *= 4

@@ -19,12 +19,14 @@ keyword, so finding the first signal after an answer costs one pass over the tex
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Callable
 
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 _WORD = re.compile(r"[a-z0-9]")
 _CONTEXT = 60  # characters looked at around a keyword
+_LAZY_QUERIES = 8  # range queries answered by searching their range; then all signals are listed once
 
 Check = Callable[[str, int, int], bool]
 
@@ -129,6 +131,22 @@ class Signals:
     low: str
     solving: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
+    _all: list | None = field(default=None, repr=False)
+
+    def _every(self) -> list[tuple[int, str]]:
+        """Every signal of the text, sorted by offset (one pass per phrase)."""
+        low, found = self.low, []
+        for word, check, solving_only in PHRASES:
+            if solving_only and not self.solving:
+                continue
+            at = low.find(word)
+            while at >= 0:
+                end = at + len(word)
+                if _word_at(low, at, end) and (check is None or check(low, at, end)):
+                    found.append((at, low[at:end]))
+                at = low.find(word, at + 1)
+        found.sort()
+        return found
 
     def first_in(self, lo: int, hi: int | None = None) -> str | None:
         """The text of the first signal starting in ``[lo, hi)`` (``hi`` ``None``: to the end)."""
@@ -136,10 +154,19 @@ class Signals:
         return None if found is None else found[1]
 
     def first(self, lo: int, hi: int | None = None) -> tuple[int, str] | None:
-        """``(offset, text)`` of the first signal starting in ``[lo, hi)``, or ``None``."""
+        """``(offset, text)`` of the first signal starting in ``[lo, hi)``, or ``None``.
+
+        The first few queries search their range only; after :data:`_LAZY_QUERIES` of them every
+        signal of the text is listed once and later queries are binary searches.
+        """
         hi = len(self.low) if hi is None else min(hi, len(self.low))
         if (lo, hi) in self._cache:
             return self._cache[(lo, hi)]
+        if len(self._cache) >= _LAZY_QUERIES:
+            if self._all is None:
+                self._all = self._every()
+            k = bisect_left(self._all, (lo, ""))
+            return self._all[k] if k < len(self._all) and self._all[k][0] < hi else None
         best: tuple[int, str] | None = None
         low = self.low
         for word, check, solving_only in PHRASES:
