@@ -71,7 +71,7 @@ def proportion(value: float | None, n: int | None) -> Cell:
     if not n:
         return Cell(value, None if n is None else 0)
     lo, hi = wilson(value * n, n)
-    return Cell(value, n, lo, hi)
+    return Cell(value, n, min(lo, value), max(hi, value))  # rounding never puts the value outside
 
 
 def mean(cells: Sequence[Cell]) -> Cell:
