@@ -21,7 +21,7 @@ from ..aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECI
 from ..report import ReportError, load_models, puzzle_order, puzzle_title
 from ..vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from . import LeaderboardError
-from .stats import UNDEFINED, Cell, mean, metric_cell, overlaps, sample_counts
+from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
 from .submit import _precision, clean_metrics
 
 VIEWS = {"generated": ("finereason", "generated benchmark (finereason_* tasks, with end-to-end)"),

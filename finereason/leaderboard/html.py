@@ -9,10 +9,10 @@ from ..report import CATEGORY_COLORS, puzzle_title
 from ..verdict import TRANSITION_CATEGORIES
 from ..vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from .board import RANKED_BY, VIEWS, Column, Entry, Row, hub_url
+from .filters import INFO, default_hidden, facts, filter_options, info as _info, selectable
 from .stats import MISSING, Cell
 
 esc = html.escape
-SHORT = {"generated": "generated benchmark (with E2E)", "official": "official release"}
 CSS = """body{font-family:system-ui,sans-serif;margin:1em auto;max-width:1400px;padding:0 1em;color:#222}
 table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px 6px;text-align:right}
 th{background:#f3f3f3;vertical-align:bottom;hyphens:none;word-break:keep-all;min-width:3.5em}
@@ -35,76 +35,57 @@ def _cell_td(key: str, cell: Cell, extra: str = "") -> str:
             f'{cell.pct()}{pm}</td>')
 
 
-def _size(params: float | None) -> str:
-    if params is None:
-        return "unknown"
-    for limit, name in ((1, "<1B"), (3, "1–3B"), (10, "3–10B"), (35, "10–35B")):
-        if params < limit:
-            return name
-    return "≥35B"
-
-
 def _select(ident: str, label: str, options: list[tuple[str, str]], attr: str = "") -> str:
     opts = "".join(f'<option value="{esc(v)}">{esc(t)}</option>' for v, t in options)
     return f'<label>{label} <select id="{ident}"{attr}>{opts}</select></label>'
 
 
-INFO = (("type", "Type", "model type (weight type when not given)"), ("params", "Params (B)", "parameters, billions"),
-        ("precision", "Precision", "weights' precision"), ("revision", "Revision", "model revision"),
-        ("date", "Date", "submission or run date (UTC)"))
+def table_markup(board_rows: list[Row], cols: list[Column], info_keys: list[str], drill: str | None = "models/",
+                 sorted_by: tuple[str, bool] = ("rank", False)) -> str:
+    """The ranked table: sortable headers (keyboard-focusable, ``aria-sort``), ``value ± half-width`` cells
+    with the interval and n in a tooltip; ``drill``: the folder of the drill-down pages (``None``: no links)."""
+    info = [i for i in INFO if i[0] in info_keys]
 
+    def th(key: str, title: str, tip: str, kind: str, higher: bool, extra: str = "", cls: str = "sortable") -> str:
+        sort = ("descending" if sorted_by[1] else "ascending") if key == sorted_by[0] else "none"
+        return (f'<th class="{cls}" tabindex="0" aria-sort="{sort}" data-col="{key}" data-type="{kind}" '
+                f'data-higher="{int(higher)}"{extra} title="{esc(tip)}">{esc(title)}</th>')
 
-def _info(row: Row) -> dict[str, str]:
-    e = row.entry
-    return {"type": e.model_type or e.weight_type or "unknown", "params": "" if e.params is None else f"{e.params:g}",
-            "precision": e.precision, "revision": e.revision, "date": e.date[:10]}
+    head = [th("rank", "Rank", RANKED_BY, "number", False), th("model", "Model", "model", "text", True, cls="sortable left")]
+    head += [th(k, t, tip, "number" if k == "params" else "text", True) for k, t, tip in info]
+    head += [th(c.key, c.title, c.tip, "number", c.higher_is_better, f' data-puzzle="{c.puzzle}"' if c.puzzle else "")
+             for c in cols]
+    body = []
+    for r in board_rows:
+        e, shown, fact = r.entry, _info(r), facts(r)
+        url = hub_url(e.model)
+        hub = f' <a class="hub" href="{esc(url)}" title="{esc(e.model)} on the Hugging Face Hub">Hub ↗</a>' if url else ""
+        name = f'<a class="drill" href="{drill}{esc(e.slug)}.html">{esc(e.model)}</a>' if drill is not None else esc(e.model)
+        rank = MISSING if r.rank is None else f"{r.rank}=" if r.tied else str(r.rank)
+        tip = "tied: its 95 % interval overlaps another row's of this rank" if r.tied else "rank by Average"
+        attrs = "".join(f' data-{k}="{esc(v)}"' for k, v in fact.items())
+        cells = [f'<td data-col="rank" data-value="{"" if r.rank is None else r.rank}" title="{tip}" '
+                 f'class="{"tie" if r.tied else ""}">{rank}</td>', f'<td class="model" data-col="model">{name}{hub}</td>']
+        cells += [f'<td data-col="{k}" class="left"{f" data-value={chr(34)}{e.params}{chr(34)}" if k == "params" and e.params else ""}>'
+                  f'{esc(shown[k]) or MISSING}</td>' for k, _, _ in info]
+        cells += [_cell_td(c.key, r.cells[c.key]) for c in cols]
+        body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
+    return (f'<div class="wrap"><table id="board"><thead><tr>{"".join(head)}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def main_page(board_rows: list[Row], cols: list[Column], puzzles: list[str]) -> str:
     """The main page: controls, the ranked table (all views; the suite filter shows one) and how to submit."""
     script = resources.files("finereason.leaderboard").joinpath("page.js").read_text(encoding="utf-8")
-    infos = [_info(r) for r in board_rows]
-    views = [v for v in VIEWS if any(r.view == v for r in board_rows)]
     controls = ['<label>Search <input type="search" id="search" placeholder="model, revision, precision…" '
-                'aria-controls="board"></label>',
-                _select("f-view", "Suite", [(v, SHORT[v]) for v in views] + [("", "all suites")], ' data-attr="view"'),
-                _select("f-puzzle", "Puzzle", [("", "all puzzles (means only)")] + [(p, puzzle_title(p)) for p in puzzles])]
-    for key, label, values in (("type", "Type", sorted({i["type"] for i in infos})),
-                               ("size", "Size", sorted({_size(r.entry.params) for r in board_rows})),
-                               ("precision", "Precision", sorted({i["precision"] for i in infos}))):
-        if any(v not in ("unknown", "Missing") for v in values):  # a filter only where something is known
-            controls.append(_select(f"f-{key}", label, [("", "all")] + [(v, v) for v in values], f' data-attr="{key}"'))
-    selectable = [(k, t) for k, t, _ in INFO] + [(c.key, c.title) for c in cols]
-    hidden = {"params"} if all(r.entry.params is None for r in board_rows) else set()
-    hidden |= {c.key for c in cols if c.puzzle}
+                'aria-controls="board"></label>']
+    for key, label, options in filter_options(board_rows, puzzles):
+        controls.append(_select(f"f-{key}", label, options, "" if key == "puzzle" else f' data-attr="{key}"'))
+    hidden = default_hidden(board_rows, cols)
     boxes = "".join(f'<label><input type="checkbox" data-col="{k}"{"" if k in hidden else " checked"}> {esc(t)}</label>'
-                    for k, t in selectable)
+                    for k, t in selectable(cols))
     controls.append(f'<details class="cols" id="column-selector"><summary>Columns</summary><div>{boxes}</div></details>')
-    head = ['<th class="sortable" tabindex="0" aria-sort="ascending" data-col="rank" data-type="number" data-higher="0" '
-            f'title="{esc(RANKED_BY)}">Rank</th>',
-            '<th class="sortable left" tabindex="0" aria-sort="none" data-col="model" data-type="text" title="model">Model</th>']
-    head += [f'<th class="sortable" tabindex="0" aria-sort="none" data-col="{k}" data-type="{"number" if k == "params" else "text"}" '
-             f'data-higher="1" title="{esc(tip)}">{esc(t)}</th>' for k, t, tip in INFO]
-    head += [f'<th class="sortable" tabindex="0" aria-sort="none" data-col="{c.key}" data-type="number" '
-             f'data-higher="{int(c.higher_is_better)}"{f" data-puzzle={chr(34)}{c.puzzle}{chr(34)}" if c.puzzle else ""} '
-             f'title="{esc(c.tip)}">{esc(c.title)}</th>' for c in cols]
-    body = []
-    for r, info in zip(board_rows, infos):
-        e = r.entry
-        url = hub_url(e.model)
-        hub = f' <a class="hub" href="{esc(url)}" title="{esc(e.model)} on the Hugging Face Hub">Hub ↗</a>' if url else ""
-        search = " ".join([e.model, e.revision, e.precision, info["type"], VIEWS[r.view][0]]).lower()
-        rank = MISSING if r.rank is None else f"{r.rank}="if r.tied else str(r.rank)
-        tip = "tied: its 95 % interval overlaps another row's of this rank" if r.tied else "rank by Average"
-        attrs = (f' data-view="{r.view}" data-type="{esc(info["type"])}" data-size="{esc(_size(e.params))}" '
-                 f'data-precision="{esc(e.precision)}" data-search="{esc(search)}"')
-        cells = [f'<td data-col="rank" data-value="{"" if r.rank is None else r.rank}" title="{tip}" '
-                 f'class="{"tie" if r.tied else ""}">{rank}</td>',
-                 f'<td class="model" data-col="model"><a class="drill" href="models/{esc(e.slug)}.html">{esc(e.model)}</a>{hub}</td>']
-        cells += [f'<td data-col="{k}" class="left"{f" data-value={chr(34)}{e.params}{chr(34)}" if k == "params" and e.params else ""}>'
-                  f'{esc(info[k]) or MISSING}</td>' for k, _, _ in INFO]
-        cells += [_cell_td(c.key, r.cells[c.key]) for c in cols]
-        body.append(f"<tr{attrs}>{''.join(cells)}</tr>")
+    markup = table_markup(board_rows, cols, [k for k, _, _ in INFO])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>FineReason leaderboard</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>{CSS}</style></head>
@@ -120,7 +101,7 @@ Click a model for its drill-down page.</p>
 <a href="leaderboard.json">leaderboard.json</a> · <a href="leaderboard.md">leaderboard.md</a></p>
 <div class="controls">{"".join(controls)}</div>
 <p id="row-count" aria-live="polite"></p>
-<div class="wrap"><table id="board"><thead><tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table></div>
+{markup}
 <h2>Submit a model</h2>
 <ol class="note"><li>Evaluate every task of a suite with logged samples, e.g.
 <code>finereason eval --model hf --model_args pretrained=ORG/MODEL,dtype=bfloat16 --tasks finereason,finereason_end_to_end --log_samples --output_path runs</code>

@@ -89,13 +89,6 @@ def mean(cells: Sequence[Cell]) -> Cell:
     return Cell(value, n, max(0.0, value - down), min(1.0, value + up))
 
 
-def overlaps(a: Cell, b: Cell) -> bool:
-    """Whether two intervals overlap (cells without an interval overlap everything)."""
-    if a.lo is None or b.lo is None or a.hi is None or b.hi is None:
-        return True
-    return a.lo <= b.hi and b.lo <= a.hi
-
-
 def metric_cell(name: str, metrics: dict[str, float], n: int | None, counts: dict[str, int]) -> Cell:
     """The cell of one metric of one task (see the module docstring for the rules)."""
     value = metrics.get(name)
