@@ -494,6 +494,16 @@ def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_leaderboard_space(args: argparse.Namespace) -> int:
+    """``leaderboard space --out DIR``: the Gradio Space folder with a finereason wheel beside the app."""
+    from .leaderboard.space import prepare_space
+
+    written = prepare_space(args.out, args.source)
+    print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}; "
+          f"install with: cd {args.out} && pip install -r requirements.txt && python app.py")
+    return 0
+
+
 def _add_leaderboard_parser(sub: Any) -> None:
     from .leaderboard.submit import PRECISIONS, WEIGHT_TYPES
     from .leaderboard.suites import DEFAULT_SUITE, SUITES
@@ -521,6 +531,10 @@ def _add_leaderboard_parser(sub: Any) -> None:
     p.add_argument("results_root", metavar="RESULTS_ROOT", help="folder of lm-eval output and/or submission results files")
     p.add_argument("--out", required=True, help="folder for index.html, leaderboard.csv/.json/.md and models/*.html")
     p.set_defaults(func=cmd_leaderboard_build)
+    p = lsub.add_parser("space", help="a Gradio Space folder (app, README, requirements naming a finereason wheel built beside it)")
+    p.add_argument("--out", required=True, help="folder for app.py, README.md, requirements.txt and the wheel")
+    p.add_argument("--source", help="finereason checkout to build the wheel from (default: the one running)")
+    p.set_defaults(func=cmd_leaderboard_space)
 
 
 # ------------------------------------------------------------------ parser
