@@ -80,7 +80,7 @@ def main() -> None:
     csv_path = Path(tempfile.mkdtemp(prefix="finereason-board-")) / "leaderboard.csv"
     csv_path.write_text(board.csv(), encoding="utf-8")
     styled = "css" in inspect.signature(gr.Blocks.launch).parameters  # gradio 6 takes css in launch()
-    with gr.Blocks(title="FineReason leaderboard", **({} if styled else {"css": CSS})) as demo:
+    with gr.Blocks(title="FineReason leaderboard", fill_width=True, **({} if styled else {"css": CSS})) as demo:
         gr.Markdown(INTRO)
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="model, revision, precision…", elem_id="search")
