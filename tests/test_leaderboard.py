@@ -343,8 +343,6 @@ def test_page_in_headless_chromium(board, tmp_path):
     shot = tmp_path / "leaderboard.png"
     done = _headless(board / "index.html", f"--screenshot={shot}", "--window-size=1400,900", tmp=tmp_path, fragment="")
     assert done.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    if os.environ.get("FINEREASON_SCREENSHOT_DIR"):  # docs/leaderboard.png is made this way
-        shutil.copy(shot, Path(os.environ["FINEREASON_SCREENSHOT_DIR"]) / "leaderboard.png")
 
 
 def test_every_drill_down_link_resolves_and_loads_cleanly(board, tmp_path):
