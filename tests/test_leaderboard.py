@@ -63,6 +63,11 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     return {"root": root, "data": data, "runs": root / "runs", "limited": root / "limited", "official": have_official}
 
 
+def _suites(runs) -> tuple[str, ...]:
+    """The suites submitted: the official one only when ../shared has the official release."""
+    return ("finereason_full", "finereason_official") if runs["official"] else ("finereason_full",)
+
+
 def _need_official(runs) -> None:
     if not runs["official"]:
         pytest.skip("reference data ../shared/finereason_official is absent: no official-suite runs")
@@ -198,7 +203,7 @@ def _submissions(runs, out: Path) -> Path:
             ("finereason-random", ["--model-name", "org/random-model", "--params", "0.1", "--model-type", "pretrained"]),
             ("finereason-shallow", [])]
     for model, extra in plan:
-        for suite in ("finereason_full", "finereason_official"):
+        for suite in _suites(runs):
             assert submit(str(runs["runs"]), "--repo-id", "me/requests", "--model", model, "--suite", suite,
                           "--out", str(out), "--dry-run", *extra) == 0
     return out
@@ -206,7 +211,6 @@ def _submissions(runs, out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def board(runs, tmp_path_factory) -> Path:
-    _need_official(runs)
     sub = _submissions(runs, tmp_path_factory.mktemp("submissions"))
     out = tmp_path_factory.mktemp("page")
     assert main(["leaderboard", "build", str(sub / "results"), "--out", str(out)]) == 0
@@ -215,6 +219,7 @@ def board(runs, tmp_path_factory) -> Path:
 
 def test_submissions_round_trip_two_precisions_and_both_suites(runs, board, tmp_path):
     """The bar: four rows (two precisions of one model), both views populated."""
+    _need_official(runs)
     sub = _submissions(runs, tmp_path / "sub")
     requests = sorted(p.name for p in (sub / "requests").rglob("*.json"))
     assert len(requests) == 8  # one per (model, revision, precision, suite): nothing overwritten
@@ -238,13 +243,13 @@ def test_submissions_round_trip_two_precisions_and_both_suites(runs, board, tmp_
     assert len(list((board / "models").glob("*.html"))) == 4
 
 
-def test_csv_equals_json(board):
+def test_csv_equals_json(runs, board):
     import csv
 
     table = json.loads((board / "leaderboard.json").read_text())
     with open(board / "leaderboard.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == len(table["rows"]) == 8
+    assert len(rows) == len(table["rows"]) == 4 * len(_suites(runs))
     for got, want in zip(rows, table["rows"]):
         assert list(got) == list(want)
         for key, value in want.items():
@@ -276,10 +281,10 @@ def test_undefined_metrics_are_dashes_never_zero_and_never_averaged():
     assert Cell(None).tip().startswith("undefined")
 
 
-def test_markdown_lists_every_row_with_intervals(board):
+def test_markdown_lists_every_row_with_intervals(runs, board):
     md = (board / "leaderboard.md").read_text()
     table = json.loads((board / "leaderboard.json").read_text())
-    assert "## Generated benchmark" in md and "## Official release" in md and "Average" in md
+    assert "## Generated benchmark" in md and ("## Official release" in md) == runs["official"] and "Average" in md
     for r in table["rows"]:
         assert f"| {r['model']} | main | {r['precision']} |" in md
     assert " ± " in md and "| 0 |" not in md
@@ -324,16 +329,17 @@ def _selftest(board: Path, tmp: Path, width: int = 900) -> tuple[bool, dict, str
     return text.startswith("PASS "), json.loads(text.split(" ", 1)[1]), done.stderr
 
 
-def test_page_in_headless_chromium(board, tmp_path):
+def test_page_in_headless_chromium(runs, board, tmp_path):
     ok, result, stderr = _selftest(board, tmp_path)
     assert ok, result
     assert result["window_width"] == 900 and not result["page_overflow"]  # the table scrolls, the page does not
-    assert result["rows_shown"] == 4 and result["rows_total"] == 8  # the generated view first
+    k = len(_suites(runs))
+    assert result["rows_shown"] == 4 and result["rows_total"] == 4 * k  # the generated view first
     assert 0 < result["search_rows"] < result["rows_shown"]  # the search box narrows rows
-    assert result["filters"]["view"] == {"generated": 4, "official": 4, "all": 8}
-    assert result["filters"]["precision"] == {"all": 8, "Missing": 4, "bfloat16": 2, "float32": 2}
-    assert result["filters"]["size"] == {"all": 8, "<1B": 2, "unknown": 6}
-    assert result["filters"]["type"] == {"all": 8, "baseline": 6, "pretrained": 2}
+    assert result["filters"]["view"] == ({"generated": 4, "official": 4, "all": 8} if k == 2 else {"generated": 4, "all": 4})
+    assert result["filters"]["precision"] == {"all": 4 * k, "Missing": 2 * k, "bfloat16": k, "float32": k}
+    assert result["filters"]["size"] == {"all": 4 * k, "<1B": k, "unknown": 3 * k}
+    assert result["filters"]["type"] == {"all": 4 * k, "baseline": 3 * k, "pretrained": k}
     assert set(result["puzzles"]) == {"sudoku", "graph_coloring", "game_of_24", "grid_puzzle"}
     columns = len(json.loads((board / "leaderboard.json").read_text())["columns"]) + 7  # rank, model, 5 facts
     assert result["sorted_by_mouse"] == result["sorted_by_keyboard"] == columns
@@ -345,7 +351,7 @@ def test_page_in_headless_chromium(board, tmp_path):
     assert done.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_every_drill_down_link_resolves_and_loads_cleanly(board, tmp_path):
+def test_every_drill_down_link_resolves_and_loads_cleanly(runs, board, tmp_path):
     page = (board / "index.html").read_text()
     drills = sorted(set(re.findall(r'class="drill" href="([^"]+)"', page)))
     assert len(drills) == 4
@@ -355,7 +361,7 @@ def test_every_drill_down_link_resolves_and_loads_cleanly(board, tmp_path):
         text = target.read_text()
         assert 'href="../index.html"' in text and "Every task metric" in text and "State-transition error categories" in text
         samples = set(re.findall(r'class="samples" href="([^"]+)"', text))
-        assert len(samples) == len(suite_tasks("finereason_full")) + len(suite_tasks("finereason_official"))
+        assert len(samples) == sum(len(suite_tasks(s)) for s in _suites(runs))
         for s in samples:
             assert (target.parent / s).resolve().is_file(), s
         assert "rate_invalid_move" in text and "<td>—</td>" not in text.split("Every task metric")[0][-10:]
