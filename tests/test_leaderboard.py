@@ -393,3 +393,30 @@ def test_build_reads_lm_eval_output_too(runs, tmp_path):
     assert sorted({r["model"] for r in table["rows"]}) == sorted(BASELINES)
     assert {r["view"] for r in table["rows"]} == ({"generated", "official"} if runs["official"] else {"generated"})
     assert main(["leaderboard", "build", str(tmp_path / "nothing"), "--out", str(tmp_path / "p2")]) == 2
+
+
+def test_ranks_share_a_place_only_where_intervals_overlap():
+    """Rank = 1 + rows whose Average interval lies wholly above; overlapping rows tie (marked)."""
+    from finereason.leaderboard.board import Entry, TaskData, columns, rows
+    from finereason.leaderboard.suites import suite_tasks
+
+    def entry(name: str, acc: float, n: int) -> Entry:
+        return Entry(name, tasks={t: TaskData({"acc": acc}, n) for t in suite_tasks("finereason_full")})
+
+    cols = columns(["sudoku", "graph_coloring", "game_of_24", "grid_puzzle"])
+    ranked = rows([entry("a", 0.9, 500), entry("b", 0.5, 500), entry("c", 0.51, 500), entry("d", 0.5, 5)], cols)
+    got = {r.entry.model: (r.rank, r.tied) for r in ranked}
+    assert got["a"] == (1, False)
+    assert got["b"] == got["c"] == (2, True)  # 50 % and 51 % of 6,000 answers: intervals overlap
+    assert got["d"][0] == 2  # 5 rows a task: its wide interval overlaps b and c, not a
+    avg = next(r for r in ranked if r.entry.model == "b").cells["average"]
+    assert avg.n == 6000 and avg.lo < 0.5 < avg.hi
+
+
+def test_bad_submission_options_are_one_line_errors(runs, tmp_path, capsys):
+    assert submit(str(runs["runs"]), "--repo-id", "me/requests", "--model", "finereason-oracle", "--params", "-3",
+                  "--out", str(tmp_path / "s"), "--dry-run") == 2
+    assert "--params must be a positive number of billions" in capsys.readouterr().err
+    assert main(["leaderboard", "space", "--out", str(tmp_path / "sp"), "--source", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not a finereason source tree" in err and "\n" not in err
