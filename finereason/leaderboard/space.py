@@ -32,8 +32,12 @@ def source_tree(source: str | os.PathLike | None = None) -> Path:
 
 def build_wheel(root: Path, out: Path) -> Path:
     """``pip wheel`` of the source tree (no dependencies) into ``out``; the wheel's path."""
+    import importlib.util
+
+    # with setuptools at hand, build offline; else pip fetches the build backend from the package index
+    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q",
                                "-w", tmp, str(root)], capture_output=True, text=True)
         wheels = sorted(Path(tmp).glob("finereason-*.whl"))
         if done.returncode or not wheels:
