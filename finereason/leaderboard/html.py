@@ -41,14 +41,16 @@ def _select(ident: str, label: str, options: list[tuple[str, str]], attr: str = 
 
 
 def table_markup(board_rows: list[Row], cols: list[Column], info_keys: list[str], drill: str | None = "models/",
-                 sorted_by: tuple[str, bool] = ("rank", False)) -> str:
-    """The ranked table: sortable headers (keyboard-focusable, ``aria-sort``), ``value ± half-width`` cells
-    with the interval and n in a tooltip; ``drill``: the folder of the drill-down pages (``None``: no links)."""
+                 sorted_by: tuple[str, bool] = ("rank", False), sortable: bool = True) -> str:
+    """The ranked table: headers with ``aria-sort`` (and, when ``sortable``, focusable for the page's script),
+    ``value ± half-width`` cells with the interval and n in a tooltip; ``drill``: the folder of the
+    drill-down pages (``None``: no links)."""
     info = [i for i in INFO if i[0] in info_keys]
 
     def th(key: str, title: str, tip: str, kind: str, higher: bool, extra: str = "", cls: str = "sortable") -> str:
         sort = ("descending" if sorted_by[1] else "ascending") if key == sorted_by[0] else "none"
-        return (f'<th class="{cls}" tabindex="0" aria-sort="{sort}" data-col="{key}" data-type="{kind}" '
+        cls, focus = (cls, ' tabindex="0"') if sortable else (cls.replace("sortable", "").strip(), "")
+        return (f'<th class="{cls}"{focus} aria-sort="{sort}" data-col="{key}" data-type="{kind}" '
                 f'data-higher="{int(higher)}"{extra} title="{esc(tip)}">{esc(title)}</th>')
 
     head = [th("rank", "Rank", RANKED_BY, "number", False), th("model", "Model", "model", "text", True, cls="sortable left")]

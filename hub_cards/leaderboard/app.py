@@ -62,7 +62,8 @@ def render(board: Board, query: str = "", columns: list[str] | None = None, sort
     rows = sort_rows(select(board.rows, query, **{k: v or "" for k, v in chosen.items()}), sort, descending)
     cols = shown_columns(board.cols, puzzle, keep)
     return (f'<p id="row-count">{len(rows)} of {len(board.rows)} rows shown</p>'
-            + table_markup(rows, cols, [k for k, _, _ in INFO if k in keep], drill=None, sorted_by=(sort, descending)))
+            + table_markup(rows, cols, [k for k, _, _ in INFO if k in keep], drill=None, sorted_by=(sort, descending),
+                         sortable=False))  # sorted by the Sort by control; aria-sort and an arrow show it
 
 
 INTRO = ("# FineReason leaderboard\nStep-level reasoning on logic puzzles. Accuracies in %, ± the half-width of "
