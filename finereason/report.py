@@ -15,7 +15,8 @@ Written to the output folder:
 
 Models are told apart by lm-eval's ``config.model`` and ``config.model_args`` (lm-eval names the
 output sub-folder after ``pretrained=``/``path=`` or else a random id, so folders are not models).
-When a model/task pair appears in several runs, the newest results file wins.
+When a model/task pair appears in several runs, the newest results file wins. The tables are made in
+:mod:`finereason.report_tables`, the plots in :mod:`finereason.report_plots`.
 """
 from __future__ import annotations
 
