@@ -106,7 +106,10 @@ def test_space_readme_has_space_metadata():
 
 def test_space_folder_installs_from_its_own_files(tmp_path, capsys):
     out = tmp_path / "space"
+    scratch = APP.parents[2] / "build"
+    had_scratch = scratch.exists()
     assert main(["leaderboard", "space", "--out", str(out)]) == 0
+    assert scratch.exists() == had_scratch  # no build/ left behind in the checkout
     assert "pip install -r requirements.txt" in capsys.readouterr().out
     lines = (out / "requirements.txt").read_text().splitlines()
     wheel = out / lines[0].removeprefix("./").removesuffix("[hub]")

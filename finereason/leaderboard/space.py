@@ -36,6 +36,16 @@ def build_wheel(root: Path, out: Path) -> Path:
 
     # with setuptools at hand, build offline; else pip fetches the build backend from the package index
     isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
+    made = [p for p in (root / "build",) if not p.exists()]  # setuptools' scratch folder, removed again
+    try:
+        return _pip_wheel(root, out, isolation)
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _pip_wheel(root: Path, out: Path, isolation: list[str]) -> Path:
+    """Run ``pip wheel`` into a temporary folder and move the wheel into ``out``."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q",
                                "-w", tmp, str(root)], capture_output=True, text=True)
