@@ -490,8 +490,8 @@ def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
 
     done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
                   model_name=args.model_name, base_model=args.base_model, revision=args.revision,
-                  precision=args.precision, weight_type=args.weight_type,
-                  results_repo_id=args.results_repo_id, dry_run=args.dry_run)
+                  precision=args.precision, weight_type=args.weight_type, model_type=args.model_type,
+                  params=args.params, results_repo_id=args.results_repo_id, dry_run=args.dry_run)
     for warning in done.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"validated {done.request['model']}: {len(done.results['results'])} tasks of {done.request['suite']}, "
@@ -514,9 +514,19 @@ def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_leaderboard_space(args: argparse.Namespace) -> int:
+    """``leaderboard space --out DIR``: the Gradio Space folder with a finereason wheel beside the app."""
+    from .leaderboard.space import prepare_space
+
+    written = prepare_space(args.out, args.source)
+    print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}; "
+          f"install with: cd {args.out} && pip install -r requirements.txt && python app.py")
+    return 0
+
+
 def _add_leaderboard_parser(sub: Any) -> None:
     from .leaderboard.submit import PRECISIONS, WEIGHT_TYPES
-    from .leaderboard.suites import SUITES
+    from .leaderboard.suites import DEFAULT_SUITE, SUITES
 
     board = sub.add_parser("leaderboard", help="leaderboard submissions and a static leaderboard page")
     lsub = board.add_subparsers(dest="leaderboard_command", required=True, metavar="ACTION")
@@ -524,20 +534,27 @@ def _add_leaderboard_parser(sub: Any) -> None:
     p.add_argument("results", nargs="+", metavar="RESULTS", help="lm-eval output folders or results_*.json files (samples beside them are checked)")
     p.add_argument("--repo-id", required=True, help="ORG/NAME of the requests data set (results go to ORG/results, see --results-repo-id)")
     p.add_argument("--results-repo-id", help="results data set (default: the requests id with 'requests' replaced by 'results')")
-    p.add_argument("--suite", default="finereason", choices=SUITES, help="task group every task of which must be present (default finereason)")
+    p.add_argument("--suite", default=DEFAULT_SUITE, choices=SUITES,
+                   help=f"tasks that must all be present (default {DEFAULT_SUITE}: state checking, state transition and end-to-end)")
     p.add_argument("--model", help="which model of the results to submit (lm-eval model or its label; needed when there are several)")
     p.add_argument("--model-name", help="name on the board (default: pretrained=... or the lm-eval model)")
     p.add_argument("--base-model", default="", help="base model of a fine-tune, adapter or delta")
     p.add_argument("--revision", default="main", help="model revision (default main)")
     p.add_argument("--precision", choices=PRECISIONS, help="default: from dtype= in model_args, else Missing")
     p.add_argument("--weight-type", choices=WEIGHT_TYPES, help="default: Adapter with peft=, Delta with delta=, else Original")
+    p.add_argument("--model-type", help="shown and filterable on the board, e.g. pretrained, fine-tuned, chat (default: baseline for finereason-*)")
+    p.add_argument("--params", type=float, help="parameters in billions (the board's size filter)")
     p.add_argument("--out", default="finereason_submission", help="local folder for requests/ and results/ (default ./finereason_submission)")
     p.add_argument("--dry-run", action="store_true", help="validate and write locally; upload nothing")
     p.set_defaults(func=cmd_leaderboard_submit)
-    p = lsub.add_parser("build", help="static HTML leaderboard (sortable, self-contained) and Markdown from results")
+    p = lsub.add_parser("build", help="static HTML leaderboard (search, filters, drill-down pages), CSV, JSON and Markdown")
     p.add_argument("results_root", metavar="RESULTS_ROOT", help="folder of lm-eval output and/or submission results files")
-    p.add_argument("--out", required=True, help="folder for index.html, leaderboard.md and leaderboard.json")
+    p.add_argument("--out", required=True, help="folder for index.html, leaderboard.csv/.json/.md and models/*.html")
     p.set_defaults(func=cmd_leaderboard_build)
+    p = lsub.add_parser("space", help="a Gradio Space folder (app, README, requirements naming a finereason wheel built beside it)")
+    p.add_argument("--out", required=True, help="folder for app.py, README.md, requirements.txt and the wheel")
+    p.add_argument("--source", help="finereason checkout to build the wheel from (default: the one running)")
+    p.set_defaults(func=cmd_leaderboard_space)
 
 
 # ------------------------------------------------------------------ parser

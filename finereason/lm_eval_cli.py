@@ -33,7 +33,7 @@ def run_lm_eval(argv: list[str]) -> int:
     saved = sys.argv
     sys.argv = ["lm_eval", *args]
     try:
-        with redacted_output():
+        with redacted_output(), folders_named_after(_option(args, "--model")):
             cli_evaluate()
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 1
@@ -48,6 +48,36 @@ def run_lm_eval(argv: list[str]) -> int:
     finally:
         sys.argv = saved
     return 0
+
+
+def _option(args: list[str], name: str) -> str | None:
+    """The value of ``name`` in ``args`` (``--name VALUE`` or ``--name=VALUE``)."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+@contextlib.contextmanager
+def folders_named_after(model: str | None) -> Iterator[None]:
+    """lm-eval names a run's output folder after ``pretrained=``/``path=``/... of ``model_args``, else a
+    random id; while this is active the fallback is the ``--model`` name (``finereason-oracle``)."""
+    try:
+        from lm_eval.loggers.evaluation_tracker import GeneralConfigTracker
+    except ImportError:
+        yield
+        return
+    original = GeneralConfigTracker.__dict__.get("_get_model_name")
+    if model is None or not isinstance(original, staticmethod):
+        yield
+        return
+    GeneralConfigTracker._get_model_name = staticmethod(lambda model_args: original.__func__(model_args) or model)
+    try:
+        yield
+    finally:
+        GeneralConfigTracker._get_model_name = original
 
 
 class _RedactingStream:

@@ -204,11 +204,11 @@ def test_parse_errors_are_shown_beside_accuracy():
     # the issue's case: grid state checking at 0.0 while 5 of 6 answers were unparseable
     assert acc_cell({"acc,none": 0.0, "parse_error_rate,none": 5 / 6}) == "0.0 (pe 83.3)"
     assert acc_cell({"acc,none": 0.25}) == "25.0"
-    assert acc_cell(None) == "–"
+    assert acc_cell(None) == "—"  # undefined or absent: a dash, never 0
 
 
 def test_small_difficulty_bins_are_merged():
-    from finereason.report import _bins
+    from finereason.report_plots import _bins
 
     # depths 1 x 30, 2 x 1, 3 x 7, 4 x 20: 2 joins 3 (8 items, still too few), then 2-3 joins the smaller neighbour 4
     values = [1] * 30 + [2] + [3] * 7 + [4] * 20
@@ -221,9 +221,51 @@ def test_small_difficulty_bins_are_merged():
 
 
 def test_plot_titles_name_the_metric(report):
-    import finereason.report as rep
+    import finereason.report_plots as rep
 
     source = Path(rep.__file__).read_text()
     assert "State checking accuracy (strict)" not in source  # SC has no strict mode
     _, target = report
     assert (target / "model_comparison.png").stat().st_size > 5000
+
+
+def test_mean_bars_have_real_intervals_and_runs_are_named(runs, report):
+    """The comparison's mean bars carry an interval (not zero-height); run folders are named after the
+    model; the summary shows no absolute path; undefined P / F1 are dashes."""
+    from finereason.report import load_models, puzzle_order
+    from finereason.report_plots import bar_cells
+
+    assert sorted(p.name for p in runs["out"].iterdir()) == ["finereason-oracle", "finereason-random"]
+    models, _ = load_models([runs["out"]])
+    random = next(m for m in models if m.label == "finereason-random")
+    present = [p for p in puzzle_order() if random.get("finereason", p, "state_transition")]
+    assert len(present) == 4
+    *parts, avg = bar_cells(random, "finereason", "state_transition", present)
+    assert avg.lo < avg.value < avg.hi and avg.n == sum(c.n for c in parts)
+    assert avg.hi - avg.lo < min(c.hi - c.lo for c in parts)  # a mean of four is tighter than each part
+    markdown, _ = report
+    assert str(runs["out"]) not in markdown and "`/" not in markdown
+    assert "`evalout/finereason-oracle/results_" in markdown  # from the folder that holds the runs
+    for r in table(markdown, "Table 4"):
+        assert all(v == "—" or re.fullmatch(r"\d+\.\d", v) for v in r[1:])
+
+
+def test_undefined_precision_is_a_dash_in_table_4(runs, tmp_path):
+    """A model that never answers 'unsolvable' has no precision (0 of 0): "—", never 0.0."""
+    copy = tmp_path / "copy"
+    shutil.copytree(runs["out"], copy)
+    for samples in copy.rglob("samples_finereason_sudoku_state_checking_*.jsonl"):
+        rows = [json.loads(line) for line in samples.read_text().splitlines() if line.strip()]
+        for r in rows:
+            r["filtered_resps"] = ["solvable"]
+            r["resps"] = [["solvable"]]
+        samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for results in copy.rglob("results_*.json"):
+        data = json.loads(results.read_text())
+        data["results"]["finereason_sudoku_state_checking"].update({"precision_unsolvable,none": 0.0, "recall_unsolvable,none": 0.0,
+                                                                    "f1_unsolvable,none": 0.0})
+        results.write_text(json.dumps(data))
+    assert main(["report", str(copy), "--out", str(tmp_path / "r")]) == 0
+    t4 = table((tmp_path / "r" / "summary.md").read_text(), "Table 4")
+    for r in t4:
+        assert r[1:4] == ["—", "0.0", "—"], r  # Sudoku P, R, F1

@@ -1,14 +1,17 @@
 """``finereason leaderboard submit``: a validated request file and results file in the layout of the
 Hugging Face leaderboard template (``ORG/requests`` and ``ORG/results`` data sets).
 
-Request (``requests/<org>/<name>_eval_request_False_<precision>_<weight_type>.json``)::
+A submission is keyed by (model, revision, precision); each suite is its own request::
 
-    {"model": ..., "base_model": ..., "revision": ..., "precision": ..., "weight_type": ...,
+    requests/<org>/<name>_eval_request_False_<precision>_<weight_type>_<revision>_<suite>.json
+    {"model": ..., "base_model": ..., "revision": ..., "precision": ..., "weight_type": ..., "suite": ...,
      "status": "PENDING", "submitted_time": "2026-01-01T00:00:00Z", ...}
 
-Results (``results/<org>/<name>/results_<time>.json``)::
+Results (with the logged samples beside them, when the run has them)::
 
-    {"config": {"model_name": ..., "model_sha": ..., "model_dtype": ..., "suite": ..., "data_source": ...},
+    results/<org>/<name>/<revision>_<precision>_<suite>/results_<time>.json
+    {"config": {"model_name": ..., "model_sha": ..., "model_dtype": ..., "revision": ..., "precision": ...,
+                "suite": ..., "data_source": ..., "n_samples": {task: n}, "counts": {task: {...}}},
      "results": {task: {metric: value}}}
 
 A submission is refused (one line naming the reason) unless every task of the suite is present, the
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,7 +33,8 @@ from ..atomic_io import atomic_file
 from ..prompts import PROMPT_VERSION
 from ..redact import redact
 from . import LeaderboardError
-from .suites import suite_tasks, task_version
+from .stats import sample_counts
+from .suites import DEFAULT_SUITE, suite_tasks, task_version
 
 PRECISIONS = ("float16", "bfloat16", "float32", "8bit", "4bit", "GPTQ", "Missing")
 WEIGHT_TYPES = ("Original", "Delta", "Adapter")
@@ -44,6 +49,7 @@ class Submission:
     results: dict[str, Any]
     request_path: Path
     results_path: Path
+    samples: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     uploaded: list[str] = field(default_factory=list)
 
@@ -151,9 +157,10 @@ def _safe(part: str) -> str:
 
 
 def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.PathLike = "finereason_submission",
-           suite: str = "finereason", model: str | None = None, model_name: str | None = None,
+           suite: str = DEFAULT_SUITE, model: str | None = None, model_name: str | None = None,
            base_model: str = "", revision: str = "main", precision: str | None = None,
-           weight_type: str | None = None, results_repo_id: str | None = None, dry_run: bool = False,
+           weight_type: str | None = None, model_type: str | None = None, params: float | None = None,
+           results_repo_id: str | None = None, dry_run: bool = False,
            now: datetime | None = None) -> Submission:
     """Validate ``paths`` (lm-eval output) and write the request and results files under ``out``;
     upload them when not ``dry_run`` and the Hub is reachable (``HF_HUB_OFFLINE`` unset)."""
@@ -171,28 +178,47 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
     args = chosen.key[1]
     precision = precision or _precision(args)
     weight_type = weight_type or ("Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original")
+    model_type = model_type or ("baseline" if chosen.key[0].startswith("finereason-") else "")
+    if params is not None and not (params > 0 and params == params):
+        raise LeaderboardError(f"--params must be a positive number of billions, got {params}")
+    counts = {t: c for t in results if (c := sample_counts(chosen.tasks[t].samples_file, chosen.tasks[t].task,
+                                                             chosen.tasks[t].suite, chosen.tasks[t].puzzle))}
     when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     org, _, short = name.rpartition("/")
     request = {"model": name, "base_model": base_model, "revision": revision, "precision": precision,
-               "weight_type": weight_type, "status": "PENDING", "submitted_time": when, "model_type": "",
-               "likes": 0, "params": 0, "license": "", "private": False, "suite": suite,
+               "weight_type": weight_type, "status": "PENDING", "submitted_time": when, "model_type": model_type,
+               "likes": 0, "params": params or 0, "license": "", "private": False, "suite": suite,
                "lm_eval_model": chosen.key[0], "model_args": redact(args), "prompt_version": PROMPT_VERSION,
                "data_fingerprint": facts["fingerprint"]}
     payload = {"config": {"model_name": name, "model_sha": revision, "model_dtype": f"torch.{precision}"
                           if precision in ("float16", "bfloat16", "float32") else precision,
+                          "revision": revision, "precision": precision, "weight_type": weight_type,
+                          "model_type": model_type, "params": params, "submitted_time": when,
                           "suite": suite, "prompt_version": PROMPT_VERSION, "task_versions":
                           {t: task_version(t) for t in results}, "data_source": facts,
-                          "n_samples": {t: chosen.tasks[t].n for t in results}},
+                          "n_samples": {t: chosen.tasks[t].n for t in results}, "counts": counts},
                "results": results}
     root = Path(out)
     sub = [_safe(org)] if org else []
-    request_path = root.joinpath("requests", *sub, f"{_safe(short)}_eval_request_False_{precision}_{weight_type}.json")
-    results_path = root.joinpath("results", *sub, _safe(short), f"results_{when.replace(':', '-')}.json")
+    stamp = when.replace(":", "-")
+    request_path = root.joinpath("requests", *sub, f"{_safe(short)}_eval_request_False_{precision}_{weight_type}_"
+                                 f"{_safe(revision)}_{suite}.json")
+    results_path = root.joinpath("results", *sub, _safe(short), f"{_safe(revision)}_{precision}_{suite}",
+                                 f"results_{stamp}.json")
+    if results_path.parent.is_dir():  # a re-submission of this suite replaces the earlier one
+        for old in results_path.parent.glob("*_*.json*"):
+            old.unlink()
     for path, data in ((request_path, request), (results_path, payload)):
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(str(path)) as handle:
             handle.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
-    done = Submission(request, payload, request_path, results_path, warnings)
+    samples = []
+    for task in results:
+        source = chosen.tasks[task].samples_file
+        if source is not None:
+            samples.append(results_path.parent / f"samples_{task}_{stamp}.jsonl")
+            shutil.copyfile(source, samples[-1])
+    done = Submission(request, payload, request_path, results_path, samples, warnings)
     if not dry_run and not _offline():
         done.uploaded = _upload(done, root, repo_id, results_repo_id or _results_repo(repo_id))
     return done
@@ -214,13 +240,15 @@ def _upload(done: Submission, root: Path, requests_repo: str, results_repo: str)
         raise LeaderboardError(f"uploading needs huggingface_hub: pip install 'finereason[hub]' ({err.name} missing)") from None
     api = HfApi()
     urls = []
-    for path, base, repo in ((done.request_path, root / "requests", requests_repo),
-                             (done.results_path, root / "results", results_repo)):
+    files = [(done.request_path, root / "requests", requests_repo), (done.results_path, root / "results", results_repo)]
+    files += [(path, root / "results", results_repo) for path in done.samples]
+    for path, base, repo in files:
         try:
             api.upload_file(path_or_fileobj=str(path), path_in_repo=path.relative_to(base).as_posix(), repo_id=repo,
                             repo_type="dataset", commit_message=f"Add {done.request['model']} ({done.request['suite']})")
         except Exception as err:  # noqa: BLE001  (network, auth, missing repo: one line)
             raise LeaderboardError(f"upload to {repo} failed ({type(err).__name__}: {redact(str(err).splitlines()[0] if str(err) else '')}); "
                                    f"the files are in {root}") from None
-        urls.append(f"https://huggingface.co/datasets/{repo}/blob/main/{path.relative_to(base).as_posix()}")
+        if path.suffix == ".json":
+            urls.append(f"https://huggingface.co/datasets/{repo}/blob/main/{path.relative_to(base).as_posix()}")
     return urls

@@ -7,7 +7,11 @@ from typing import Any
 
 from . import LeaderboardError
 
-SUITES = ("finereason", "finereason_end_to_end", "finereason_official")
+SUITES = ("finereason_full", "finereason", "finereason_end_to_end", "finereason_official")
+DEFAULT_SUITE = "finereason_full"
+COMBINED = {"finereason_full": ("finereason", "finereason_end_to_end")}
+"""Suites made of several lm-eval groups: ``finereason_full`` is the generated benchmark's state
+checking, state transition and end-to-end tasks (``--tasks finereason,finereason_end_to_end``)."""
 
 
 def _tasks_dir() -> Path:
@@ -31,8 +35,15 @@ def suite_tasks(suite: str) -> tuple[str, ...]:
     """The tasks of a group (``_<suite>.yaml``), in the group's order."""
     if suite not in SUITES:
         raise LeaderboardError(f"unknown suite {suite!r}; choose one of {', '.join(SUITES)}")
+    if suite in COMBINED:
+        return tuple(t for group in COMBINED[suite] for t in suite_tasks(group))
     tasks = _yaml(_tasks_dir() / f"_{suite}.yaml").get("task") or []
     return tuple(t for t in tasks if isinstance(t, str))
+
+
+def suite_view(task: str) -> str:
+    """The board view a task belongs to: ``official`` for the official release, else ``generated``."""
+    return "official" if task.startswith("finereason_official_") else "generated"
 
 
 @lru_cache(maxsize=None)
