@@ -92,7 +92,7 @@ PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
     ("be wrong", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
     ("be incorrect", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
     ("be mistaken", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
-    ("hmm", None, False), ("no idea", None, False),
+    ("hmm", None, False), ("hmmm", None, False), ("no idea", None, False),
     # inability to decide
     *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
                    _after(_DECIDE)), False) for word in _CANNOT),
@@ -111,6 +111,13 @@ PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
     ("no plan", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
     ("no way", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
 )
+
+
+_TOKENS = re.compile(r"[a-z0-9'’-]+")
+_SHORT_RANGE = 8_192  # below this many characters a range is first split into words (a cheap pre-check)
+_BY_FIRST_WORD: dict[str, list[tuple[str, "Check | None", bool]]] = {}
+for _phrase in PHRASES:
+    _BY_FIRST_WORD.setdefault(_phrase[0].split()[0], []).append(_phrase)
 
 
 def _lowered(text: str) -> str:
@@ -169,7 +176,11 @@ class Signals:
             return self._all[k] if k < len(self._all) and self._all[k][0] < hi else None
         best: tuple[int, str] | None = None
         low = self.low
-        for word, check, solving_only in PHRASES:
+        phrases = PHRASES
+        if hi - lo < _SHORT_RANGE:  # only the phrases whose first word occurs in the range
+            words = set(_TOKENS.findall(low, lo, hi))
+            phrases = [p for w in words.intersection(_BY_FIRST_WORD) for p in _BY_FIRST_WORD[w]]
+        for word, check, solving_only in phrases:
             if solving_only and not self.solving:
                 continue
             pos, stop = lo, hi if best is None else min(hi, best[0])
