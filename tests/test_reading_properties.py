@@ -167,6 +167,27 @@ def test_appended_retraction_voids_the_answer(kind, data):
     assert not slot.format_ok(response), response
 
 
+REJECTIONS = ("{X} is wrong.", "The {noun} above is wrong.", "That {noun} is incorrect.", "This {noun} does not work.",
+              "Scratch the {noun} above.")
+
+
+@pytest.mark.parametrize("kind", _kinds({
+    "option": "rule 1 (a retraction voids it): 'Answer: (A)\\n\\nThis answer does not work.' and 'Answer: (A)\\n\\n"
+              "Scratch the answer above.' are credited; 'Answer: (B)\\n\\n---\\n\\nThat answer is incorrect.' reads (B)",
+    "list": "rule 1: 'Next state: S\\n\\nThat next state is incorrect.' (and 'S is wrong.', 'The next state above is "
+            "wrong.', 'Scratch the next state above.') keeps S",
+    "expression": "rule 1: 'Answer: (((1 * 1) + 2) * 8)\\n\\nThat expression is incorrect.' (and every rejection "
+                  "template) is credited",
+    "plan": "rule 1: 'Answer:\\n<plan>\\n\\nThat plan is incorrect.' (and every rejection template) keeps the plan"}))
+@MANY
+@given(data=st.data())
+def test_appended_rejection_of_the_same_answer_voids_it(kind, data):
+    """"Answer: (A)\n\n(A) is wrong." and "That plan is incorrect." withdraw the answer given."""
+    slot, x, pre, base = data.draw(_base(kind))
+    response = base + data.draw(st.sampled_from(LINE_SEPARATORS)) + _fill(data.draw(st.sampled_from(REJECTIONS)), slot, x)
+    assert _cat(slot, response) == PARSE_ERROR, response
+
+
 # ------------------------------------------------------------------ 2. a later correction
 @pytest.mark.parametrize("kind", _kinds())
 @MANY
@@ -307,6 +328,10 @@ def _wraps(slot: Slot) -> list:
     if slot.kind == "plan":
         per_line = lambda x, f: "\n".join(f(line) for line in x.splitlines())  # noqa: E731
         return common + [
+            lambda x: slot.marker + _function_notation(x),
+            lambda x: slot.marker + ", then ".join(x.splitlines()) + ".",
+            lambda x: slot.marker + per_line(x, lambda s: f"{s} (this step is legal)"),
+            lambda x: slot.marker + per_line(x, lambda s: f"{s} - this step is legal"),
             lambda x: slot.marker + per_line(x, lambda s: f"**{s}**"),
             lambda x: slot.marker + per_line(x, lambda s: f"`{s}`"),
             lambda x: slot.marker + "\n".join(f"{i}. {s}" for i, s in enumerate(x.splitlines(), 1)),
