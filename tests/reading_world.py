@@ -7,14 +7,15 @@ expression, a plan) and judges a response with the verifiers, the single source 
 """
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from typing import Any
 
 from finereason.engines import engine_names, get_engine
 from finereason.sampling import sample_solvable, sample_unsolvable, solution_path
-from finereason.training.rewards import format_reward
-from finereason.verdict import Verdict
+from finereason.training.rewards import format_reward, puzzle_reward
+from finereason.verdict import SOLVABLE, UNSOLVABLE, Verdict
 from finereason.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
 from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 
@@ -29,9 +30,11 @@ class Slot:
 
     A plain class, not a dataclass, so that Hypothesis prints a failing case by its short name."""
 
-    def __init__(self, domain: str, task: str, name: str, engine: Any, puzzle: Any, item: Any = None) -> None:
+    def __init__(self, domain: str, task: str, name: str, engine: Any, puzzle: Any, item: Any = None,
+                 record: dict | None = None) -> None:
         self.domain, self.task, self.name = domain, task, name
         self.engine, self.puzzle, self.item = engine, puzzle, item
+        self.record = record or {}  # the puzzle's official questions record (from its source)
         self.answers: tuple[str, ...] = ()
         self.solo: dict[str, str] = {}
 
@@ -77,6 +80,17 @@ class Slot:
     def format_reward(self, response: str) -> float:
         """The GRPO ``format`` reward of ``response`` on a row of this slot."""
         return format_reward([response], task=[self.task], puzzle=[self.domain])[0]
+
+    def row(self) -> dict:
+        """The dataset row of this slot (official ``inputs``/``outputs`` as JSON text), as GRPO sees it."""
+        official = self.record if self.item is None else self.engine.item_to_official(self.item, self.record)
+        label = None if self.item is None else (SOLVABLE if self.item.solvable else UNSOLVABLE)
+        return {"puzzle": self.domain, "task": self.task, "label": label,
+                "inputs": json.dumps(official["inputs"]), "outputs": json.dumps(official.get("outputs", {}))}
+
+    def puzzle_reward(self, response: str) -> float:
+        """The GRPO ``puzzle`` reward of ``response`` on this slot's row."""
+        return puzzle_reward([response], **{k: [v] for k, v in self.row().items()})[0]
 
     def correct_answers(self) -> list[str]:
         return [a for a in self.answers if self.solo[a] == "correct"]
@@ -145,16 +159,17 @@ def slots() -> tuple[Slot, ...]:
     out: list[Slot] = []
     for domain in engine_names():
         engine = get_engine(domain)
-        puzzles = [engine.source("test", 11, index, {}).puzzle for index in range(2)]
-        for index, puzzle in enumerate(puzzles):
+        sources = [engine.source("test", 11, index, {}) for index in range(2)]
+        for index, source in enumerate(sources):
+            puzzle, record = source.puzzle, source.record
             tag = f"{domain}/{index}"
             solvable, unsolvable = _items(engine, puzzle, seed=index)
             if index == 0:
                 for item, what in ((solvable, "solvable"), (unsolvable, "unsolvable")):
-                    out.append(_finish(Slot(domain, STATE_CHECKING, f"{tag}/sc/{what}", engine, puzzle, item),
+                    out.append(_finish(Slot(domain, STATE_CHECKING, f"{tag}/sc/{what}", engine, puzzle, item, record),
                                        ["(A)", "(B)"]))
-                    out.append(_finish(Slot(domain, STATE_TRANSITION, f"{tag}/st/{what}", engine, puzzle, item),
+                    out.append(_finish(Slot(domain, STATE_TRANSITION, f"{tag}/st/{what}", engine, puzzle, item, record),
                                        _transition_answers(engine, item)))
-            out.append(_finish(Slot(domain, END_TO_END, f"{tag}/e2e", engine, puzzle),
+            out.append(_finish(Slot(domain, END_TO_END, f"{tag}/e2e", engine, puzzle, record=record),
                                _solution_answers(engine, puzzle, seed=index)))
     return tuple(out)

@@ -147,6 +147,7 @@ def test_every_marked_answer_is_read(kind):
             response = slot.marked(payload)
             assert slot.solo[payload] != PARSE_ERROR, (slot, response)
             assert slot.format_ok(response), (slot, response)
+            assert slot.puzzle_reward(response) == float(slot.solo[payload] == "correct"), (slot, response)
             for pre in PREAMBLES:
                 assert _cat(slot, pre + response) == slot.solo[payload], (slot, pre + response)
 
@@ -380,6 +381,25 @@ def test_marker_spelling_keeps_the_verdict(kind, data):
     assert _cat(slot, response) == _cat(slot, base), response
 
 
+WHITESPACE = (
+    lambda r: r.replace("\n", "\r\n"), lambda r: r.replace("\n", " \n") + "   ", lambda r: "\n\n  " + r,
+    lambda r: r.replace(": ", ":\t"), lambda r: r.replace(": ", ":\u00a0"), lambda r: "\n".join("  " + line for line in r.split("\n")),
+    lambda r: r.replace("Answer:", "Answer：").replace("Next state:", "Next state："),
+)
+
+
+@pytest.mark.parametrize("kind", _kinds())
+@MANY
+@given(data=st.data())
+def test_whitespace_and_line_endings_keep_the_verdict(kind, data):
+    """CRLF line ends, trailing or leading blanks, indentation, a tab, no-break space or full-width
+    colon after the marker are typography, never content."""
+    slot, x, pre, base = data.draw(_base(kind))
+    text = base + data.draw(st.sampled_from(("", "\n\n" + EXPLANATIONS[0])))
+    response = data.draw(st.sampled_from(WHITESPACE))(text)
+    assert _cat(slot, response) == _cat(slot, base), response
+
+
 # ------------------------------------------------------------------ 7. hedges
 @pytest.mark.parametrize("kind", _kinds({
     "option": "rule 1 (hedges never commit): 'Answer: (B)\\nor\\n(A)' credits (A); so do 'Answer: (B)\\n\\n"
@@ -494,6 +514,47 @@ def test_unfinished_reasoning_never_credits(kind, data):
                              (f"<think>a</think>{thought}<think>\n{base}", False)):
         assert _cat(slot, response, starts_in_think=opened) == PARSE_ERROR, response
         assert not slot.format_ok(response, starts_in_think=opened), response
+
+
+# ------------------------------------------------------------------ 13. rewards agree with the verdicts
+@st.composite
+def _variant(draw, kind: str) -> tuple[Slot, str]:
+    """Any response of the families above: the answer alone, then withdrawn, corrected, explained,
+    tagged, restated, wrapped, hedged, made conditional, cut, spammed or put after reasoning."""
+    slot, x, y, pre = draw(_two(kind))
+    base = pre + slot.marked(x)
+    sep = draw(st.sampled_from(SEPARATORS))
+    pick = lambda options: draw(st.sampled_from(options))  # noqa: E731
+    family = pick(("plain", "retraction", "correction", "bare", "explanation", "end", "restatement", "wrap", "hedge",
+                   "conditional", "cut", "spam", "think"))
+    response = {
+        "plain": lambda: base,
+        "retraction": lambda: base + sep + pick(RETRACTIONS),
+        "correction": lambda: base + "\n\n" + _fill(pick(CORRECTIONS_MARKED), slot, y),
+        "bare": lambda: base + "\n\n" + _fill(pick(CORRECTIONS_BARE), slot, y),
+        "explanation": lambda: base + sep + pick(EXPLANATIONS),
+        "end": lambda: (lambda f: pre + f[0] + slot.marked(x) + f[1])(pick(END_FORMS)),
+        "restatement": lambda: base + "\n\n" + _fill(pick(RESTATEMENTS), slot, x),
+        "wrap": lambda: pre + pick(_wraps(slot))(x),
+        "hedge": lambda: pre + _fill(pick(HEDGES), slot, x, y),
+        "conditional": lambda: pre + _fill(pick(CONDITIONALS), slot, x, y),
+        "cut": lambda: base + "\n\n" + slot.marked(y[:draw(st.integers(1, max(1, len(y) - 1)))]),
+        "spam": lambda: "\n".join(slot.marked(p) for p in (x, y, x, y)),
+        "think": lambda: f"<think>\n{pick(THINKING)}\n</think>\n\n{base}",
+    }[family]()
+    return slot, response
+
+
+@pytest.mark.parametrize("kind", _kinds())
+@MANY
+@given(data=st.data())
+def test_rewards_pay_what_the_verifiers_credit(kind, data):
+    """The GRPO puzzle reward is the verdict (no reading of its own), and a response that earns the
+    format reward is one the verifier reads (never a parse_error)."""
+    slot, response = data.draw(_variant(kind))
+    verdict = slot.verdict(response)
+    assert slot.puzzle_reward(response) == float(verdict.correct), response
+    assert slot.format_reward(response) == 0.0 or verdict.category != PARSE_ERROR, response
 
 
 # ------------------------------------------------------------------ 12. reading is total
