@@ -20,7 +20,6 @@ from finereason.verifiers import format_ok, verify_end_to_end, verify_state_chec
 from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 
 TASKS = (STATE_CHECKING, STATE_TRANSITION, END_TO_END)
-PLAN_DOMAINS = ("blocksworld", "mystery_blocksworld")
 MAX_ANSWERS = 4  # answer payloads kept per slot
 
 
@@ -40,14 +39,14 @@ class Slot:
 
     @property
     def kind(self) -> str:
-        """``option``, ``list``, ``expression`` or ``plan``."""
+        """``option`` (state checking), ``list`` (a next state, or a solution written as a list),
+        ``plan`` (a solution of one step per line) or ``expression`` (any other one-line solution):
+        read off the answers, so a plugin domain gets its kind without being named here."""
         if self.task == STATE_CHECKING:
             return "option"
-        if self.task == END_TO_END and self.domain in PLAN_DOMAINS:
-            return "plan"
-        if self.task == END_TO_END and self.domain == "game_of_24":
-            return "expression"
-        return "list"
+        if self.task == STATE_TRANSITION or self.answers[0].startswith("["):
+            return "list"
+        return "plan" if "\n" in self.answers[0] else "expression"
 
     @property
     def marker(self) -> str:
@@ -147,6 +146,7 @@ def _solution_answers(engine: Any, puzzle: Any, seed: int) -> list[str]:
 
 
 def _finish(slot: Slot, answers: list[str]) -> Slot:
+    """``slot`` with its answers and the verdict of each alone (the kind needs the answers first)."""
     slot.answers = tuple(answers[:MAX_ANSWERS])
     slot.solo = {a: slot.verdict(slot.marked(a)).category for a in slot.answers}
     return slot
