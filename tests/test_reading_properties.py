@@ -61,7 +61,8 @@ RETRACTIONS = (
     "Wait, that's wrong.", "Hmm, scratch that.", "I'm not sure.", "I can't determine it.", "Actually, no.",
     "Hmm, I need to redo this.", "On second thought, this is incorrect.", "Never mind, let me reconsider.",
     "I'm not confident in this.", "Wait, I made a mistake.", "But I am not sure about that.",
-    "Hmm, scratch that, I need to redo this.", "I don't know.", "This is wrong.",
+    "Hmm, scratch that, I need to redo this.", "I don't know.", "This is wrong.", "Wait.", "Hold on, let me check.",
+    "Hmm.",
 )
 INABILITY = ("I could not find a valid {noun}.", "I couldn't find a {noun} that works.", "No valid {noun} was found.")
 CORRECTIONS_MARKED = (  # a later different answer, marked: it replaces the earlier one and commits
