@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from reading_world import Slot, slots
+from reading_world import TASKS, Slot, slots
 
 KINDS = ("option", "list", "expression", "plan")
 PARSE_ERROR = "parse_error"
@@ -138,6 +138,15 @@ def _two(draw, kind: str) -> tuple[Slot, str, str, str]:
 
 
 # ------------------------------------------------------------------ 0. the base case is read
+def test_every_domain_and_task_is_covered():
+    """Every registered domain gives a slot for every task, so each relation draws from all of them."""
+    from finereason.engines import engine_names
+
+    covered = {(s.domain, s.task) for s in slots()}
+    assert covered == {(d, t) for d in engine_names() for t in TASKS}
+    assert {s.kind for s in slots()} == set(KINDS)
+
+
 @pytest.mark.parametrize("kind", _kinds())
 def test_every_marked_answer_is_read(kind):
     """The premise of every relation: a marked answer alone gets its own verdict, right ones credited,
@@ -205,8 +214,8 @@ def test_marked_correction_gives_its_verdict(kind, data):
 @pytest.mark.parametrize("kind", _kinds({
     "expression": "rule 1 (a later different answer replaces it): 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, actually "
                   "it's (((1 * 1) * 2) * 8).' is credited: the first, retracted expression is kept",
-    "plan": "rule 1: 'Answer:\\n<wrong plan>\\n\\nWait, actually it's <right plan>.' (and the reverse) reads the "
-            "first, retracted plan"}))
+    "plan": "rule 1: 'Answer:\\n<wrong plan>\\n\\nWait, actually it's <right plan>.' is an invalid_solution (the "
+            "retracted plan is kept, or both are joined), neither the right plan's verdict nor none"}))
 @MANY
 @given(data=st.data())
 def test_bare_correction_gives_its_verdict_or_none(kind, data):
