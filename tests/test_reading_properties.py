@@ -16,6 +16,7 @@ Generation is derandomized (the same cases on every run); the states come from r
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -23,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from finereason.textparse import parse_literal
 from reading_world import TASKS, Slot, slots
 
 KINDS = ("option", "list", "expression", "plan")
@@ -407,6 +409,36 @@ def test_whitespace_and_line_endings_keep_the_verdict(kind, data):
     slot, x, pre, base = data.draw(_base(kind))
     text = base + data.draw(st.sampled_from(("", "\n\n" + EXPLANATIONS[0])))
     response = data.draw(st.sampled_from(WHITESPACE))(text)
+    assert _cat(slot, response) == _cat(slot, base), response
+
+
+def _notations(slot: Slot, x: str) -> list[str]:
+    """The answer ``x`` written in other notations a grader reads as the same answer."""
+    if slot.kind == "option":
+        word = slot.engine.choice_words[0 if x == "(A)" else 1]
+        letter = x.strip("()")
+        return [word, letter, f"{x} {word}", f"[{letter}]", f"Option {letter}"]
+    if slot.kind == "list":
+        value = parse_literal(x)
+        forms = [json.dumps(value), json.dumps(value, separators=(",", ":"))]
+        if value and isinstance(value[0], list):
+            forms.append("[\n" + ",\n".join("  " + json.dumps(row) for row in value) + "\n]")
+        return forms
+    if slot.kind == "expression":
+        return [x.replace(" * ", " × "), x.replace(" * ", " \\times ").replace(" / ", " \\div "),
+                x.replace(" * ", " x "), x.replace(" / ", " ÷ "), x.replace(" ", "")]
+    return [_function_notation(x), "\n".join(f"{i}. {step}" for i, step in enumerate(x.splitlines(), 1))]
+
+
+@pytest.mark.parametrize("kind", _kinds())
+@MANY
+@given(data=st.data())
+def test_answer_notation_keeps_the_verdict(kind, data):
+    """The same answer in another notation (an option's word or bare letter; a list as JSON, without
+    spaces or one row per line; ×, \\times, x, ÷ in an expression; a plan in function notation or
+    numbered) gets the same verdict."""
+    slot, x, pre, base = data.draw(_base(kind))
+    response = pre + slot.marker + data.draw(st.sampled_from(_notations(slot, x)))
     assert _cat(slot, response) == _cat(slot, base), response
 
 
