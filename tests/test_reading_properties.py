@@ -35,7 +35,7 @@ PARSE_ERROR = "parse_error"
 PHASES = tuple(Phase) if os.environ.get("FINEREASON_SHRINK") == "1" else (Phase.explicit, Phase.reuse, Phase.generate)
 FAST = settings(max_examples=60, derandomize=True, deadline=None, database=None, print_blob=False, phases=PHASES,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
-MANY = settings(FAST, max_examples=150)
+MANY = settings(FAST, max_examples=120)
 
 
 def _of(kind: str) -> list[Slot]:
