@@ -79,7 +79,8 @@ EXPLANATIONS = (
     "This follows from checking every constraint above.", "I verified each step against the rules.",
     "I hope this helps!", "Let me know if you would like more detail.", "The reasoning above explains why.",
     "Every rule has been taken into account.", "In summary, the constraints settle the result.",
-    "Each value was compared with its neighbours before deciding.",
+    "Each value was compared with its neighbours before deciding.", "The solution above satisfies every rule.",
+    "Each step of the solution follows the rules.", "In the final state every constraint holds.", "The answer is final.",
 )
 HYPOTHETICAL = (  # state checking: the other option named without being answered
     "{O} would only be right if a rule were already broken.", "Note that {O} would apply only if a conflict existed.",
@@ -242,7 +243,11 @@ def test_appended_explanation_keeps_the_verdict(kind, data):
     assert _cat(slot, response) == _cat(slot, base), response
 
 
-@pytest.mark.parametrize("kind", _kinds())
+@pytest.mark.parametrize("kind", _kinds({
+    "expression": "rule 1 (no window: the whole final region is read): 'Answer: (((1 * 1) + 2) * 8)\\n\\n' followed "
+                  "by 16 lines 'The answer is final.\\nThis is explained above.' is a parse_error ('names are not "
+                  "allowed: This'): only the last 16 marks are tried, so prose saying 'the answer'/'the solution' "
+                  "pushes the answer out of reach"}))
 @settings(FAST, max_examples=12)
 @given(data=st.data())
 def test_long_explanation_after_the_answer_keeps_the_verdict(kind, data):
