@@ -186,10 +186,8 @@ REJECTIONS = ("{X} is wrong.", "The {noun} above is wrong.", "That {noun} is inc
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 1 (a retraction voids it): 'Answer: (A)\\n\\nThis answer does not work.' and 'Answer: (A)\\n\\n"
-              "Scratch the answer above.' are credited; 'Answer: (B)\\n\\n---\\n\\nThat answer is incorrect.' reads (B)",
-    "list": "rule 1: 'Next state: S\\n\\nThat next state is incorrect.' (and 'S is wrong.', 'The next state above is "
-            "wrong.', 'Scratch the next state above.') keeps S",
+    
+    
     "expression": "rule 1: 'Answer: (((1 * 1) + 2) * 8)\\n\\nThat expression is incorrect.' (and every rejection "
                   "template) is credited",
     "plan": "rule 1: 'Answer:\\n<plan>\\n\\nThat plan is incorrect.' (and every rejection template) keeps the plan"}))
@@ -260,8 +258,7 @@ def test_long_explanation_after_the_answer_keeps_the_verdict(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 1 (explanation naming the other option leaves the answer standing): 'Answer: (A)\\n\\nOption (B) "
-              "does not fit what we found.' reads (B)"}, kinds=("option",)))
+    }, kinds=("option",)))
 @MANY
 @given(data=st.data())
 def test_other_option_named_hypothetically_keeps_the_verdict(kind, data):
@@ -368,8 +365,7 @@ def _wraps(slot: Slot) -> list:
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "list": "rule 1 (markdown/LaTeX is formatting): 'Next state: \\\\boxed{[...]}' and 'Next state: "
-            "$\\\\boxed{[...]}$' are parse errors where 'Next state: [...]' is read",
+    
     "plan": "rule 1 (headings are formatting): '### Answer\\n\\n<right plan>' and '### Final Answer\\n<right plan>' "
             "(heading without a colon) are parse errors"}))
 @MANY
@@ -449,10 +445,8 @@ def test_answer_notation_keeps_the_verdict(kind, data):
 
 # ------------------------------------------------------------------ 7. hedges
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 1 (hedges never commit): 'Answer: (B)\\nor\\n(A)' credits (A); so do 'Answer: (B)\\n\\n"
-              "Alternatively:\\n(A)' and 'I think it is (A), but it might be (B).'",
-    "list": "rule 1: 'Next state: S1, or possibly S2' and 'Next state: S1 (or maybe S2)' credit S1; 'Answer: either "
-            "L1 or L2', 'It could be L1 or L2.' credit an end-to-end list",
+    
+    
     "expression": "rule 1: 'My best guess is (((1 * 1) + 2) * 8), though (((1 * 1) * 2) * 8) can't be ruled out.' "
                   "and 'Answer: E (or maybe F)' are credited",
     "plan": "rule 2 (hedges never commit, so no format reward): 'Answer:\\n<plan 1> or <plan 2>' (and 'either .. "
@@ -469,8 +463,7 @@ def test_two_answers_joined_by_a_hedge_never_credit(kind, data):
 
 # ------------------------------------------------------------------ 8. cut inside the last answer
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 1 (a cut-off answer is no answer, no fallback): 'Answer: (A)\\n\\nAnswer: (' and "
-              "'Answer: (A)\\n\\nAnswer: (B' credit the earlier (A)"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
@@ -487,10 +480,8 @@ def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
 
 # ------------------------------------------------------------------ 9. conditionals
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 1 (conditionals never commit): 'Assuming no conflict remains, Answer: (A); if not, (B).' and "
-              "'If every rule above holds, the answer is (A).' credit (A)",
-    "list": "rule 1: 'If my count is right, the next state is S1; otherwise it is S2.' credits S1 (every conditional "
-            "template is credited for lists)",
+    
+    
     "expression": "rule 1: 'Assuming no conflict remains, Answer: (((1 * 1) + 2) * 8); if not, (((1 * 1) * 2) * 8).' "
                   "is credited",
     "plan": "rule 1: 'If the constraint holds, then\\nAnswer:\\n<plan 1>\\nOtherwise,\\nAnswer:\\n<plan 2>' "
@@ -505,9 +496,8 @@ def test_conditional_answers_never_credit(kind, data):
 
 # ------------------------------------------------------------------ 10. the format reward
 @pytest.mark.parametrize("kind", _kinds({
-    "option": "rule 2 (format 1.0 only for one committed answer): 'Answer: (A)\\n\\nIt could be (B) or (A).' "
-              "earns format 1.0",
-    "list": "rule 2: 'Next state: S1\\n\\nNext state: either S2 or S1' earns format 1.0",
+    
+    
     "expression": "rule 2: 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, that's wrong.' earns format 1.0 (so does a "
                   "hedge after the answer)",
     "plan": "rule 2: 'Answer:\\n<plan 1>\\n\\nAnswer:\\n<plan 2> or <plan 1>' earns format 1.0"}))

@@ -31,11 +31,11 @@ _MAX_GAP_TOKENS = 12           # filler/connector tokens skipped between a marke
 _SENTENCE_TOKENS = 24          # how far a sentence is searched for conditions
 _HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
                            "unclear", "hopefully"})
-_HEDGE_MODALS = frozenset({"might", "may"})  # hedges when followed by "be" ("the answer might be (A)")
+_HEDGE_MODALS = frozenset({"might", "may", "could"})  # hedges when followed by "be" ("the answer might be (A)")
 _HEDGE_AFTER = frozenset({"probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely"})
 _HYPOTHETICAL_AFTER = frozenset({"would", "could", "might", "may", "means", "mean", "meaning", "implies", "requires",
                                  "require", "corresponds", "stands", "refers", "represents", "denotes", "says"})
-_HYPOTHETICAL_BEFORE = frozenset({"would", "could", "might", "unlike", "than", "instead", "rather", "avoid", "avoids",
+_HYPOTHETICAL_BEFORE = frozenset({"would", "unlike", "than", "instead", "rather", "avoid", "avoids",
                                   "prevent", "prevents"})
 
 
@@ -93,6 +93,8 @@ _CONDITION_AFTER = frozenset({"if", "unless", "otherwise", "when", "provided", "
 _CONDITION_BEFORE = frozenset({"otherwise", "else", "if", "unless", "when"})
 _QUESTION_BEFORE = frozenset({"whether", "if", "check", "checking", "determine", "determining", "decide", "deciding"})
 _SENTENCE_END = frozenset(".!?;")
+_CLAUSE_GOES_ON = frozenset({",", "then", "otherwise", "else", "and", "or", "but"})  # a line break after these
+# does not end the sentence ("If ..., then\nAnswer: (B)\nOtherwise,\nAnswer: (A)")
 _STARTERS = _MARKERS | frozenset(_KEYWORDS) | _OPEN | {"option", "choice", "a", "b"}
 _LINE_MARKUP = frozenset("*_#>`.:-)$")
 
@@ -118,7 +120,8 @@ class _Tokens:
             self.breaks[k] = True
             at = text.find("\n", self.starts[k] if k < self.n else len(text))
         words, breaks = self.words, self.breaks
-        self.sentence = [breaks[i] or words[i - 1] in _SENTENCE_END for i in range(self.n)] + [True]
+        self.sentence = [i == 0 or words[i - 1] in _SENTENCE_END
+                         or breaks[i] and words[i - 1].lower() not in _CLAUSE_GOES_ON for i in range(self.n)] + [True]
 
     def newline_before(self, i: int) -> bool:
         """Whether a line break separates token ``i`` from the token before it (or it is first)."""
@@ -198,9 +201,13 @@ class _ChoiceReader:
             if k + step >= t.n or t.words[k + step] in _SENTENCE_END or t.newline_before(k + step):
                 return False
             word = t.low[k + step]
-            if word in ("wrong", "incorrect", "false"):
+            if word in ("wrong", "incorrect", "false", "invalid", "eliminated", "excluded", "ruled"):
                 return True
-            if word == "not" and k + step + 1 < t.n and t.low[k + step + 1] in ("correct", "right", "the"):
+            nxt = t.low[k + step + 1] if k + step + 1 < t.n else ""
+            if word == "not" and nxt in ("correct", "right", "the", "valid", "fit", "apply", "work", "hold", "true"):
+                return True
+            if word in ("doesn", "isn", "don") and nxt in ("'", "’") and k + step + 3 < t.n and t.low[k + step + 3] in (
+                    "fit", "apply", "work", "hold", "correct", "right", "valid", "true"):
                 return True
         return False
 
@@ -319,10 +326,9 @@ class _ChoiceReader:
                 # "A or B I hope this helps", "A, B I hope ...": after a hedge word or a comma/slash
                 # a capital letter is an option
                 nxt = _Mention(None if self._negated(j) else t.words[j], j, j + 1, t.words[j])
-            if nxt is None:
-                break
-            if nxt.cls:
-                classes.add(nxt.cls)
+            if nxt is None or nxt.cls is None:
+                break  # a rejected option ("..., not (A)", "(A) is wrong") is a statement of its own
+            classes.add(nxt.cls)
             end = nxt.end
         return classes, end, explicit
 
@@ -382,9 +388,8 @@ class _ChoiceReader:
                 break
             if t.low[j] in ("would", "could"):
                 saw_would = True
-            if t.low[j] in ("if", "unless", "suppose", "supposing", "assuming", "provided") and (
-                    saw_would or self._alternative_after(end)):
-                return True  # "If ..., the answer is (A); otherwise it is (B)."
+            if t.low[j] in ("if", "unless", "suppose", "supposing", "assuming", "provided", "otherwise", "else"):
+                return True  # "If every rule holds, the answer is (A)", "Assuming ..., Answer: (A); if not, (B)."
             j -= 1
         return False
 
@@ -411,6 +416,16 @@ class _ChoiceReader:
                 return True
             j -= 1
         return False
+
+    def _cut_after(self, i: int) -> bool:
+        """Whether the text ends within a few filler tokens after the marker at ``i`` ("Answer: (",
+        "Answer: (B"): an answer cut off by the token limit."""
+        t = self.t
+        rest = t.n - i - 1
+        if rest > 6 or rest and t.words[-1] in ".!?":
+            return False
+        return all(t.low[k] in _FILLER_WORDS or t.words[k] in _FILLER_MARKS or t.words[k] in _OPEN
+                   or t.low[k] in ("a", "b", "option", "choice") for k in range(i + 1, t.n))
 
     def _hedged(self, start: int, end: int) -> bool:
         """A hedge word in the sentence before the option or right after it ("my best guess is (A)")."""
@@ -468,6 +483,9 @@ class _ChoiceReader:
             if lw in _MARKERS and (lw != "boxed" or (i > 0 and t.words[i - 1] == "\\")):
                 first = self._after_marker(i)
                 explicit = first is not None
+            if first is None and lw in _MARKERS and self._cut_after(i):
+                out.append(Statement(t.starts[i], len(t.text), key=("cut", i), marked=True, complete=False))
+                break
             if first is None:
                 first = self.option(i, False)
                 if first is not None and t.low[first.start] in _KEYWORDS and self._question_context(first.start):

@@ -11,7 +11,8 @@ rule, stated once:
    (:mod:`finereason.reading.withdrawals`) anywhere after it voids it (no credit), and so does a later
    rejection of the same answer.
 3. A later different answer replaces it and must itself commit: a candidate cut off by the end of the
-   text (``complete=False``) is no answer, with no fallback to the answer it was replacing.
+   text (``complete=False``) is no answer, with no fallback to the answer it was replacing; one
+   offered as an alternative ("Alternatively: ...", "or maybe ...") does not commit either.
 4. A restatement of the same answer confirms it (it is simply the last statement, with the same key).
 5. A hedged candidate (two answers at once, "my best guess") never commits. A conditional statement
    ("if ..., the answer would be (A)") never commits either; after a committed answer it is
@@ -111,7 +112,25 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
         return Reading(None, f"the final {what} is cut off before it ends", candidate, live, stated)
     if candidate.hedged:
         return Reading(None, candidate.hedged, candidate, live, stated)
+    before = max((s.end for s in stated if s.end <= candidate.start), default=None)
+    if before is not None and _offers_alternative(signals, before, candidate.start):
+        return Reading(None, f"the final {what} is offered as an alternative", candidate, live, stated)
     return Reading(candidate.value, "", candidate, live, stated)
+
+
+ALTERNATIVES = frozenset({"alternatively", "or maybe", "or possibly", "or perhaps"})
+
+
+def _offers_alternative(signals: Signals, lo: int, hi: int) -> bool:
+    """Whether a signal offering an alternative ("Alternatively:", "or maybe") lies in ``[lo, hi)``."""
+    for _ in range(64):
+        found = signals.first(lo, hi)
+        if found is None:
+            return False
+        if found[1] in ALTERNATIVES:
+            return True
+        lo = found[0] + 1
+    return True
 
 
 def _live(stated: tuple[Statement, ...], signals: Signals) -> int:

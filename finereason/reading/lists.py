@@ -17,6 +17,7 @@ import re
 
 from ..verdict import ParseError
 from .commit import Reading, Statement, commit
+from .hedges import conditional, hedged, offered_after_another
 from .region import blank_tags
 from .withdrawals import Signals, find_signals
 
@@ -32,17 +33,21 @@ _INTRO_WORDS = (
     "plaintext", "text", "final", "answer", "solution", "solved", "complete", "completed", "full", "filled", "grid",
     "coloring", "colouring", "table", "state", "puzzle", "list", "of", "my", "our", "this", "that", "it", "looks",
     "like", "then", "so", "thus", "therefore", "after", "move", "we", "get", "have", "left", "right", "in", "format",
+    "either",
 )
 _INTRO = re.compile(
-    r"(?:[\s*_:：=>→`$#.,-]|\\\[|\\\(|\\left|\\displaystyle|\\begin\{[a-z]{1,12}\}|"
+    r"(?:[\s*_:：=>→`$#.,-]|\\\[|\\\(|\\left|\\displaystyle|\\boxed\{|\\begin\{[a-z]{1,12}\}|"
     r"\((?=[^()\[\]\n]{0,200}\))[^()\[\]\n]{0,200}\)|"
     r"\b(?:" + "|".join(_INTRO_WORDS) + r")\b)*",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
-    r"[\s*_`$.,;/|]{0,40}(?:(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20})?(?:\\\[\s{0,10})?\[",
+    r"[\s*_`$.,;/|]{0,40}(?:\(?(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20}"
+    r"(?:(?:maybe|possibly|perhaps|probably)\b[\s*_`$:,]{0,20})?)?(?:\\\[\s{0,10})?\[",
     re.IGNORECASE,
 )
+_REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
+                       re.IGNORECASE)
 _TRUNCATED = -1
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
@@ -221,6 +226,8 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
         statement = _list_statement(region, start, begin, stop, marked=True)
         if statement is not None:
             found.append(statement)
+    if found:
+        found.extend(_rejections(region, found[-1].end))
     floor = 0
     if found:
         after = found[-1].end
@@ -245,6 +252,34 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
+
+def _rejections(region: str, after: int) -> list[Statement]:
+    """Bare lists after offset ``after`` (the last marked answer) that matter without a withdrawal
+    before them: one the text calls wrong ("[1, 2] is wrong") is a rejection, one offered as a
+    possibility ("it could be [...]", "either [...] or [...]") a hedged statement."""
+    out: list[Statement] = []
+    pos, budget = after, SCAN_BUDGET
+    for _ in range(MAX_ATTEMPTS):
+        begin = region.find("[", pos)
+        if begin < 0 or budget <= 0:
+            break
+        try:
+            stop = list_end(region, begin, min(MAX_LIST_CHARS, budget))
+        except ParseError:
+            break
+        if stop == _TRUNCATED:
+            break
+        budget -= stop - begin
+        pos = stop
+        key = _key(region[begin:stop])
+        if _REJECTED.match(region, stop, min(len(region), stop + 60)):
+            out.append(Statement(begin, stop, key=("rejects", key), rejects=key))
+        elif _has_content(region[begin:stop]) and (hedged(region, begin) or offered_after_another(region, begin)):
+            out.append(Statement(begin, stop, value=region[begin:stop], key=key,
+                                 hedged="the final answer is offered as a possibility"))
+    return out
+
+
 def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: bool) -> Statement | None:
     payload = region[begin:stop]
     if not _has_content(payload):
@@ -253,8 +288,17 @@ def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: b
         rows, stop = _row_sequence(region, begin, stop)
         if len(rows) > 1:
             payload = "[" + ", ".join(rows) + "]"
-    hedged = "the final answer offers more than one state" if _offers_another(region, stop, payload) else ""
-    return Statement(start, stop, value=payload, key=_key(payload), marked=marked, hedged=hedged)
+    key = _key(payload)
+    if _REJECTED.match(region, stop, min(len(region), stop + 60)):  # "[...] is wrong"
+        return Statement(start, stop, key=("rejects", key), rejects=key)
+    hedged_as, condition = "", False
+    if _offers_another(region, stop, payload) or offered_after_another(region, begin):
+        hedged_as = "the final answer offers more than one state"
+    elif hedged(region, start):
+        hedged_as = "the final answer is hedged"
+    elif conditional(region, start, stop):
+        hedged_as, condition = "the final answer is stated under a condition", True
+    return Statement(start, stop, value=payload, key=key, marked=marked, hedged=hedged_as, conditional=condition)
 
 
 def _last_list_span(region: str) -> tuple[int, int] | None:

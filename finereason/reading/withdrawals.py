@@ -48,9 +48,11 @@ def _both(first: Check, second: Check) -> Check:
 
 
 _SENTENCE_START = _before(r"(?:^|[.!?;:\n])[ \t*_>#-]{0,6}")
-_SUBJECT = (r"\b(?:this|that|the above|my (?:previous |last |first |above )?(?:answer|plan|solution|expression"
-            r"|state|list|reasoning|calculation))(?:'s|’s|[ \t]{1,3}(?:is|was|seems|looks|must be|might be|may be|could be|"
-            r"is definitely|is clearly|is also))?[ \t]{1,3}")
+_NOUN = (r"(?:final |above |previous |last |first |proposed |given )?(?:answer|plan|solution|expression|next state"
+         r"|state|list|option|choice|grid|coloring|reasoning|calculation|result)")
+_WHO = r"\b(?:this|that|the above|(?:this|that|the|my)[ \t]{1,3}" + _NOUN + r"(?:[ \t]{1,3}above)?)"
+_SUBJECT = (_WHO + r"(?:'s|’s|[ \t]{1,3}(?:is|was|seems|looks|must be|might be|may be|could be|is definitely|is clearly"
+            r"|is also))?[ \t]{1,3}")
 _FIRST_PERSON = r"\b(?:i|we)[ \t]{1,3}"
 _DECIDE = (r"(?:[a-z]+[ \t]{1,3}){0,2}?(?:determine|decide|tell|say|answer|be sure|be certain|figure|verify|conclude|"
            r"confirm|know|give an answer|choose)\b")
@@ -69,6 +71,9 @@ PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
     ("my bad", None, False), ("my mistake", None, False), ("my error", None, False),
     ("mistake", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)[ \t]{1,3}(?:a|an|one)?"), False),
     ("an error", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)"), False),
+    ("scratch", _after(r"that|this|it|the above|the " + _NOUN + r"|my|everything"), False),
+    ("work", _before(_WHO + r"[ \t]{1,3}(?:does not|doesn't|doesn’t|won't|will not|cannot|can't)"
+                     r"[ \t]{1,3}"), False),
     ("wrong", _before(_SUBJECT + r"(?:all[ \t]{1,3})?|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
     ("incorrect", _before(_SUBJECT), False), ("invalid", _before(_SUBJECT), False), ("flawed", _before(_SUBJECT), False),
     ("mistaken", _before(_SUBJECT + r"|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
@@ -92,7 +97,8 @@ PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
     ("be wrong", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
     ("be incorrect", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
     ("be mistaken", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
-    ("hmm", None, False), ("hmmm", None, False), ("no idea", None, False),
+    ("hmm", None, False), ("hmmm", None, False), ("no idea", None, False), ("alternatively", None, False),
+    ("or maybe", None, False), ("or possibly", None, False), ("or perhaps", None, False),
     # inability to decide
     *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
                    _after(_DECIDE)), False) for word in _CANNOT),
