@@ -99,6 +99,31 @@ _STARTERS = _MARKERS | frozenset(_KEYWORDS) | _OPEN | {"option", "choice", "a", 
 _LINE_MARKUP = frozenset("*_#>`.:-)$")
 
 
+_BLOCK = 4_096
+_HINTS = ("answer", "boxed", "correct", "verdict", "conclusion", "cho", "pick", "select", "option", "choice", "solv",
+          "colo", "(a", "(b", "[a", "[b", "{a", "{b", "a)", "b)", "（", "【", "「", "〔")
+
+
+def _worth_reading(text: str, lo: int) -> list[tuple[int, int]]:
+    """The stretches of ``text[lo:]`` that may hold an answer statement, with one block of context on
+    each side: blocks of :data:`_BLOCK` characters with a marker, keyword, option-like bracket or a
+    capital A/B (plain substring checks, C speed), so degenerate text costs no tokenizing."""
+    n = len(text)
+    if n - lo <= 2 * _BLOCK:
+        return [(lo, n)]
+    spans: list[tuple[int, int]] = []
+    for a in range(lo, n, _BLOCK):
+        block = text[a:a + _BLOCK + 8]
+        low = block.lower()
+        if "A" in block or "B" in block or "Ａ" in block or "Ｂ" in block or any(h in low for h in _HINTS):
+            start, stop = max(lo, a - _BLOCK), min(n, a + 2 * _BLOCK)
+            if spans and start <= spans[-1][1]:
+                spans[-1] = (spans[-1][0], stop)
+            else:
+                spans.append((start, stop))
+    return spans or [(n, n)]
+
+
 class _Tokens:
     """A response split once into word, number and single-symbol tokens (linear time)."""
 
@@ -106,7 +131,8 @@ class _Tokens:
 
     def __init__(self, text: str, lo: int = 0) -> None:
         self.text = text
-        matches = list(_TOKEN.finditer(text, lo))
+        spans = _worth_reading(text, lo)
+        matches = [m for a, b in spans for m in _TOKEN.finditer(text, a, b)]
         self.words: list[str] = [m.group() for m in matches]
         self.starts: list[int] = [m.start() for m in matches]
         self.ends: list[int] = [m.end() for m in matches]
@@ -119,6 +145,8 @@ class _Tokens:
             k = bisect_right(self.starts, at)
             self.breaks[k] = True
             at = text.find("\n", self.starts[k] if k < self.n else len(text))
+        for a, _ in spans[1:]:  # a skipped stretch of text separates sentences
+            self.breaks[bisect_right(self.starts, a - 1)] = True
         words, breaks = self.words, self.breaks
         self.sentence = [i == 0 or words[i - 1] in _SENTENCE_END
                          or breaks[i] and words[i - 1].lower() not in _CLAUSE_GOES_ON for i in range(self.n)] + [True]
