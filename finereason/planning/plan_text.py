@@ -1,21 +1,39 @@
-"""Read a plan from model text: PDDL-style steps and PlanBench's natural-language steps.
+"""Read a plan from model text: the plan syntax, and the plan answer statements of a final region.
 
-Accepted, one step per line or several parenthesised steps on a line, numbered or bulleted:
+A *step* is written in any of these notations (case-insensitive, markdown emphasis ignored):
 
-- ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects),
-- ``unstack the yellow block from on top of the orange block``, ``pick up the red block``,
-- Mystery Blocksworld: ``(feast d c)``, ``feast object d from object c``.
+- PDDL: ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects);
+- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``;
+- a sentence: ``unstack the yellow block from on top of the orange block``, ``Unstack blue from
+  orange``, ``Put down yellow on the table``; Mystery Blocksworld: ``feast object d from object c``.
+  What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a colon,
+  a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
+  from the red block (now holding the blue block)`` has two arguments).
 
-A ``[PLAN] ... [PLAN END]`` block, when present, limits the reading to its inside. Lines that do
-not start with an action of the domain are prose and are skipped; a line that is only a
-parenthesised step is a step even with an unknown action (the validator rejects it). Reading is
-bounded (characters, steps) and linear in the text; nothing is evaluated.
+Steps stand one per line, numbered (``1.``, ``Step 1:``), bulleted or bold, or several on one line:
+parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack the red block from
+the blue block, then put down the red block``).
+
+:func:`plan_statements` lists the *plan answer statements* of a final region for the commitment rule
+(:mod:`finereason.reading.commit`): each maximal run of step lines is one plan (blank lines and, in
+a numbered list whose numbers go on, explanation lines between items do not end it; a list that starts
+again at 1 is a new plan). A plan restated in another notation has the same ``key``, so it is one
+plan. :func:`plan_reading` applies the rule. PlanBench's one-shot continuation (``[PLAN END]`` then a
+new ``[STATEMENT]``) is a new, hallucinated problem: the answer region ends there.
+
+:func:`read_plan` is the plain reader of a plan text (a plan file, one candidate): every step line,
+or the inside of its last ``[PLAN] ... [PLAN END]`` block.
+
+Reading is bounded (characters per line, steps per plan) and linear in the text; nothing is evaluated.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
 
+from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
 from .pddl import Domain, Problem
 
 MAX_PLAN_CHARS = 200_000
@@ -27,11 +45,46 @@ COLOURS: dict[str, str] = {
     "red": "a", "blue": "b", "orange": "c", "yellow": "d", "white": "e", "magenta": "f",
     "black": "g", "cyan": "h", "green": "i", "violet": "j", "silver": "k", "gold": "l",
 }
+LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")
 
-_PAREN = re.compile(r"\(([^()]*)\)")
-_WORD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
-_PREFIX = re.compile(r"^\s*(?:step\s*\d+\s*[:.)\-]?|\(?\d+\s*[.):\-]|[-*+\u2022>])\s*")
-_CONNECTIVES = ("then", "next", "first", "finally", "and", "now", "lastly", "afterwards", "i", "we", "will")
+_WORD = re.compile(r"[a-z0-9]+")
+_PREFIX = re.compile(
+    r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
+    r"|\(?(\d{1,4})\s{0,3}[.):\-]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦]|#{1,6}|\\item)\s*")
+_MARK_PREFIX = re.compile(
+    r"\s*(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
+    r"(?:answer|plan|solution)(?:\s{1,3}is)?\s{0,3}[:：]|(?:the|my)\s{1,3}(?:final\s{1,3})?plan\s{1,3}is\s{1,3}to\b"
+    r"|(?:the|my)\s{1,3}(?:final\s{1,3})?(?:answer|plan|solution)\s{1,3}is\b)\s*")
+_MARK_LINE = re.compile(
+    r"\s*(?:\[plan\]|(?:final\s{1,3})?(?:answer|plan|solution)"
+    r"|[^\n]{0,100}\b(?:answer|plan|solution|actions|steps|sequence)\b[^\n]{0,60}[:：])\s*$")
+_CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
+                          "we", "will", "second", "third", "after", "that", "so", "also", "last", "you", "can"})
+_LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
+_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
+                          r"|\bafter that)[ \t]*$")
+# where a sentence step's own words end and a remark begins
+_REMARK = re.compile(
+    r"\s-\s|—|–|\(|\[|:|;|,|\.(?:\s|$)|!|\?|=|\bbecause\b|\bsince\b|\bso\b|\bwhich\b|\bwhile\b|\bnow\b|\bleaving\b"
+    r"|\bmaking\b|\bto\s+(?:free|clear|make|get|allow|access|reach|expose|achieve|uncover|prepare|start|build|"
+    r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
+    r"|\bthen\b|\band\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
+    r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
+_END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
+_STATEMENT = re.compile(r"\[statement\]", re.IGNORECASE)
+_PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]", re.IGNORECASE)
+# plan-specific withdrawals (the general list is finereason.reading.withdrawals)
+_PLAN_SIGNALS = re.compile(
+    r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?plan\s{1,3}"
+    r"(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)"
+    r"\s{1,3}work|fails?|would\s{1,3}fail)\b"
+    r"|\b(?:step|action)\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
+    re.IGNORECASE)
+_ALTERNATIVE = re.compile(
+    r"\balternative(?:ly|\s{1,3}(?:plan|solution|approach|sequence))\b|\banother\s{1,3}(?:valid\s{1,3}|possible\s{1,3}|correct\s{1,3})?"
+    r"(?:plan|solution|way|option|approach)\b|\bor\s{1,3}(?:you|we|i)\s{1,3}could\b|\boption\s{1,3}[2-9b]\b|\bplan\s{1,3}[2b]\b",
+    re.IGNORECASE)
+HEDGED = "the final answer offers more than one plan"
 
 
 class PlanTextError(ValueError):
@@ -51,9 +104,249 @@ class Step:
         return "(" + (text if len(text) <= MAX_STEP_TEXT and len(self.args) <= 8 else text[:MAX_STEP_TEXT] + " ...") + ")"
 
 
-def _verbs(domain: Domain) -> dict[str, str]:
-    """Spelling without hyphens or spaces -> action name (``pickup`` -> ``pick-up``)."""
-    return {a.name.replace("-", "").replace("_", ""): a.name for a in domain.actions}
+@dataclass(frozen=True)
+class _Syntax:
+    """A domain's step syntax: its verbs (spelling without hyphens/spaces -> name), arities, objects."""
+
+    verbs: dict[str, str]
+    arity: dict[str, int]
+    objects: frozenset[str]
+    verb_re: re.Pattern[str]
+    call_re: re.Pattern[str]
+
+
+@lru_cache(maxsize=64)
+def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> _Syntax:
+    verbs = {n.replace("-", "").replace("_", ""): n for n, _ in names}
+    spelled = sorted((r"[ \t_-]?".join(map(re.escape, re.split(r"[-_]", n))) for n, _ in names), key=len, reverse=True)
+    alternation = "|".join(spelled)
+    verb_re = re.compile(r"(?<![a-z0-9_-])(?:" + alternation + r")(?![a-z0-9_])(?!-[a-z])")
+    # (verb args) and verb(args): the parenthesised notations
+    call_re = re.compile(r"\(\s{0,3}(" + alternation + r")(?![a-z0-9_-])([^()\n]{0,200})\)"
+                         r"|(?<![a-z0-9_-])(" + alternation + r")[ \t]{0,2}\(([^()\n]{0,200})\)")
+    return _Syntax(verbs, dict(names), objects, verb_re, call_re)
+
+
+def syntax_of(domain: Domain, objects: Iterable[str]) -> _Syntax:
+    """The step syntax of ``domain`` over ``objects`` (cached)."""
+    names = tuple(sorted((a.name.lower(), len(a.params)) for a in domain.actions))
+    return _syntax(names, frozenset(o.lower() for o in objects))
+
+
+def _clean(line: str) -> str:
+    return line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+
+
+def _object(word: str, objects: frozenset[str]) -> str | None:
+    if word in objects:
+        return word
+    letter = COLOURS.get(word)
+    return letter if letter is not None and letter in objects else None
+
+
+def _name(syntax: _Syntax, verb: str) -> str:
+    return syntax.verbs[re.sub(r"[ \t_-]", "", verb)]
+
+
+def _sentence_args(words: list[str], objects: frozenset[str]) -> tuple[str, ...]:
+    """Object mentions among the words after a verb: colours win over letters, so the article "a" in
+    "pick up a red block" (or "pick up a block") is not read as object ``a``."""
+    colours = [COLOURS[w] for w in words if w in COLOURS and COLOURS[w] in objects]
+    if colours:
+        return tuple(colours)
+    return tuple(w for i, w in enumerate(words)
+                 if w in objects and not (w == "a" and words[i + 1:i + 2] in (["block"], ["blocks"], ["red"])))
+
+
+def _call_args(inside: str, syntax: _Syntax) -> tuple[str, ...]:
+    return tuple(_object(w, syntax.objects) or w for w in _WORD.findall(inside.replace(",", " ")))
+
+
+def _short(step: Step) -> Step:
+    return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
+
+
+def line_steps(text: str, syntax: _Syntax) -> list[Step]:
+    """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
+    starts with one, else sentence steps starting at the line start or after a separator."""
+    body = text.lstrip(" \t\"'“”‘’")
+    body = body[_LEADING.match(body).end():]
+    call = syntax.call_re.match(body)
+    if call is not None:
+        steps = []
+        for m in syntax.call_re.finditer(body):
+            verb, inside = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            steps.append(Step(_name(syntax, verb), _call_args(inside, syntax), m.group().strip()))
+        return steps
+    first = syntax.verb_re.match(body)
+    if first is None:
+        return []
+    starts = [first]
+    for m in syntax.verb_re.finditer(body, first.end()):
+        if _SPLIT_AFTER.search(body, max(0, m.start() - 16), m.start()):
+            starts.append(m)
+    steps = []
+    for k, m in enumerate(starts):
+        stop = starts[k + 1].start() if k + 1 < len(starts) else len(body)
+        head = body[m.end():stop]
+        remark = _REMARK.search(head)
+        if remark is not None:
+            head = head[:remark.start()]
+        args = _sentence_args(_WORD.findall(head), syntax.objects)
+        if k and not args:
+            continue  # "... and stack it": no step of its own
+        steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
+    return steps
+
+
+@dataclass
+class _Line:
+    start: int
+    end: int
+    indent: int
+    number: int | None
+    marked: bool
+    steps: list[Step]
+    marker: bool  # a line that introduces a plan ("Plan:", "[PLAN]", "### Final Answer")
+
+
+def _read_line(region: str, start: int, end: int, syntax: _Syntax) -> _Line:
+    raw = region[start:end]
+    text = _clean(raw)
+    indent = len(text) - len(text.lstrip(" \t"))
+    number = None
+    rest = text
+    for _ in range(3):
+        m = _PREFIX.match(rest)
+        if m is None or not m.group().strip():
+            break
+        found = next((g for g in m.groups() if g), None)
+        if found is not None and number is None:
+            number = int(found)
+        rest = rest[m.end():]
+    marked = False
+    m = _MARK_PREFIX.match(rest)
+    if m is not None and m.end() < len(rest.rstrip()):
+        marked, rest = True, rest[m.end():]
+        inner = _PREFIX.match(rest)
+        if inner is not None:
+            found = next((g for g in inner.groups() if g), None)
+            number = int(found) if found is not None and number is None else number
+            rest = rest[inner.end():]
+    steps = line_steps(rest, syntax)
+    stripped = rest.strip()
+    if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
+        steps = []  # "Stack the blocks as follows:" introduces, it is not a step
+    marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
+    if steps and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None:
+        steps = []  # a sentence naming no object ("Pick up is not possible") is prose
+    return _Line(start, end, indent, number, marked, steps, marker)
+
+
+def answer_end(region: str) -> int:
+    """Where the answer region ends: at a ``[STATEMENT]`` after a ``[PLAN END]`` (PlanBench's one-shot
+    continuation, a hallucinated new problem), else the end of ``region``."""
+    end = _PLAN_END.search(region)
+    if end is None:
+        return len(region)
+    nxt = _STATEMENT.search(region, end.end())
+    return nxt.start() if nxt is not None else len(region)
+
+
+def _signal_in(signals: Signals, lo: int, hi: int) -> bool:
+    return signals.first_in(lo, hi) is not None
+
+
+def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Statement]:
+    """The plan answer statements of ``region`` (already cut and tag-blanked), in text order."""
+    found: list[Statement] = []
+    run: list[_Line] = []
+    details = 0  # explanation lines inside the current numbered run
+    pending = False
+    last_end = 0
+
+    def close() -> None:
+        nonlocal run, details, last_end
+        if run:
+            found.append(_statement(region, run, syntax, found, last_end))
+            last_end = run[-1].end
+        run, details = [], 0
+
+    pos = 0
+    n = len(region)
+    while pos <= n:
+        nl = region.find("\n", pos)
+        end = n if nl < 0 else nl
+        if region[pos:end].strip():
+            if _END_TAG.match(region, pos, end) or _END_TAG.fullmatch(region[pos:end].lower()):
+                close()
+                pending = False
+            else:
+                line = _read_line(region, pos, end, syntax)
+                if line.steps:
+                    numbered = run and run[0].number is not None
+                    if run and numbered and line.number is None and line.indent > run[0].indent:
+                        pass  # a restated step inside an item's explanation
+                    elif run and (numbered != (line.number is not None)
+                                  or numbered and line.number != run[-1].number + 1
+                                  or not numbered and details):
+                        close()
+                        run = [line]
+                    else:
+                        run.append(line)
+                    if len(run) == 1:
+                        run[0].marked = run[0].marked or pending
+                        pending = False
+                elif line.marker:
+                    close()
+                    pending = True
+                elif run and run[0].number is not None and line.number is None and not _signal_in(signals, pos, end):
+                    details += 1  # an explanation between numbered items: the list may go on
+                else:
+                    close()
+                    pending = False
+        if nl < 0:
+            break
+        pos = nl + 1
+    close()
+    return found
+
+
+def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Statement], last_end: int) -> Statement:
+    steps = tuple(_short(s) for line in run for s in line.steps)
+    start, end = run[0].start, run[-1].end
+    if len(steps) > MAX_STEPS:
+        return Statement(start, end, key=("too long", start), marked=run[0].marked,
+                         hedged=f"the plan has more than {MAX_STEPS} steps")
+    key = tuple((s.name, s.args) for s in steps)
+    last = steps[-1]
+    complete = not (not region[end:].strip() and len(last.args) < syntax.arity.get(last.name, 0))
+    hedged = ""
+    if before and before[-1].key != key and _ALTERNATIVE.search(region, last_end, start):
+        hedged = HEDGED
+    return Statement(start, end, value=steps, key=key, marked=run[0].marked, hedged=hedged, complete=complete)
+
+
+def plan_signals(region: str) -> Signals:
+    """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
+    plan-specific ones ("this plan does not work", "step 3 is invalid")."""
+    general = find_signals(region, solving=True)
+    extra = [(m.start(), m.group()) for m in _PLAN_SIGNALS.finditer(region)]
+    if not extra:
+        return general
+    merged = sorted([*zip(general.starts, general.texts), *extra])
+    return Signals(tuple(s for s, _ in merged), tuple(t for _, t in merged))
+
+
+def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) -> Reading:
+    """The committed plan of a final region: its plan statements (:func:`plan_statements`) under the
+    commitment rule. ``value``: a tuple of :class:`Step` (``None`` with the ``reason`` when none commits)."""
+    if not isinstance(region, str):
+        return Reading(None, "response is not a string")
+    syntax = syntax_of(domain, objects)
+    region = blank_tags(region[:answer_end(region)])
+    signals = plan_signals(region)
+    return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
 
 def _plan_block(text: str) -> str:
@@ -66,75 +359,37 @@ def _plan_block(text: str) -> str:
     return text[start + len("[plan]"):] if start >= 0 else text
 
 
-def _object(word: str, objects: set[str]) -> str | None:
-    if word in objects:
-        return word
-    letter = COLOURS.get(word)
-    return letter if letter is not None and letter in objects else None
-
-
-def _step(words: list[str], verbs: dict[str, str], objects: set[str], text: str, strict: bool) -> Step | None:
-    """A step from the words of one candidate, ``None`` when it does not start with an action.
-
-    ``strict`` (a bare parenthesised step): the words after the verb are the arguments as written;
-    otherwise filler words are dropped and only object mentions are kept (colours win over letters,
-    so the article "a" in "pick up a red block" is not read as object ``a``, nor in "pick up a block")."""
-    name = None
-    rest: list[str] = []
-    if words:
-        first = words[0].replace("-", "").replace("_", "")
-        if first in verbs:
-            name, rest = verbs[first], words[1:]
-        elif len(words) > 1 and first + words[1].replace("-", "") in verbs:
-            name, rest = verbs[first + words[1].replace("-", "")], words[2:]
-    if name is None:
-        if strict and words:
-            return Step(words[0], tuple(COLOURS.get(w, w) for w in words[1:]), text)
-        return None
-    if strict:
-        args = [_object(w, objects) or w for w in rest]
-    else:
-        colours = [w for w in rest if w in COLOURS and COLOURS[w] in objects]
-        args = [COLOURS[w] for w in colours] if colours else [
-            w for i, w in enumerate(rest) if w in objects and not (w == "a" and rest[i + 1:i + 2] in (["block"], ["blocks"]))]
-    return Step(name, tuple(args), text)
+_BARE_CALL = re.compile(r"\(\s{0,3}([a-z][a-z0-9_-]*)([^()\n]{0,200})\)")
 
 
 def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
-    """The steps of a plan in model text (possibly none); :class:`PlanTextError` when over the limits."""
+    """The steps of a plan text (possibly none): every step line, or the inside of the last
+    ``[PLAN] ... [PLAN END]`` block. A line that is only a parenthesised step is a step even with an
+    unknown action (the validator rejects it), and a sentence naming no object is a step without
+    arguments. :class:`PlanTextError` when over the limits."""
     if not isinstance(text, str):
         raise PlanTextError(f"must be a string, not {type(text).__name__}")
     if len(text) > MAX_PLAN_CHARS:
         raise PlanTextError(f"too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
-    verbs = _verbs(domain)
-    objects = set(problem.objects)
+    syntax = syntax_of(domain, problem.objects)
     steps: list[Step] = []
-    for raw in _plan_block(text).lower().replace("*", "").replace("`", "").splitlines():
-        line = raw
-        for _ in range(3):  # "- Step 1: ...", "1. (a) ..."
-            line = _PREFIX.sub("", line, count=1)
+    for raw in _plan_block(text).splitlines():
+        line = _clean(raw)
+        for _ in range(3):
+            m = _PREFIX.match(line)
+            if m is None or not m.group().strip():
+                break
+            line = line[m.end():]
         line = line.strip()
         if not line:
             continue
-        groups = _PAREN.findall(line)
-        found: list[Step] = []
-        if groups:
-            whole = len(groups) == 1 and line.startswith("(") and line.rstrip(" .,;").endswith(")")
-            for group in groups:
-                step = _step(group.replace(",", " ").split(), verbs, objects, "(" + group.strip() + ")", whole)
-                if step is not None:
-                    found.append(step)
+        found = line_steps(line, syntax)
         if not found:
-            words = _WORD.findall(line)
-            skip = 0
-            while skip < len(words) and words[skip] in _CONNECTIVES and words[skip].replace("-", "") not in verbs:
-                skip += 1
-            step = _step(words[skip:], verbs, objects, line, strict=False)
-            if step is not None:
-                found.append(step)
+            whole = _BARE_CALL.fullmatch(line.rstrip(" .,;"))
+            if whole is not None:
+                found = [Step(whole.group(1), _call_args(whole.group(2), syntax), whole.group())]
         for step in found:
             if len(steps) >= MAX_STEPS:
                 raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args),
-                              step.text[:MAX_STEP_TEXT]))
+            steps.append(_short(step))
     return steps
