@@ -29,7 +29,7 @@ Reading is bounded (characters per line, steps per plan) and linear in the text;
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable
 
@@ -52,7 +52,7 @@ _PREFIX = re.compile(
     r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
     r"|\(?(\d{1,4})\s{0,3}[.):\-]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦]|#{1,6}|\\item)\s*")
 _MARK_PREFIX = re.compile(
-    r"\s*(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
+    r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
     r"(?:answer|plan|solution)(?:\s{1,3}is)?\s{0,3}[:：]|(?:the|my)\s{1,3}(?:final\s{1,3})?plan\s{1,3}is\s{1,3}to\b"
     r"|(?:the|my)\s{1,3}(?:final\s{1,3})?(?:answer|plan|solution)\s{1,3}is\b)\s*")
 _MARK_LINE = re.compile(
@@ -61,6 +61,7 @@ _MARK_LINE = re.compile(
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
                           "we", "will", "second", "third", "after", "that", "so", "also", "last", "you", "can"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
+_SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
 _SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
@@ -70,6 +71,7 @@ _REMARK = re.compile(
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
     r"|\bthen\b|\band\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
+_ASIDE = frozenset({":", "(", "[", "-", "—", "–", "="})
 _END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
 _STATEMENT = re.compile(r"\[statement\]", re.IGNORECASE)
 _PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]", re.IGNORECASE)
@@ -171,6 +173,8 @@ def line_steps(text: str, syntax: _Syntax) -> list[Step]:
     starts with one, else sentence steps starting at the line start or after a separator."""
     body = text.lstrip(" \t\"'“”‘’")
     body = body[_LEADING.match(body).end():]
+    if body.startswith(("put ", "pick ")):
+        body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
     call = syntax.call_re.match(body)
     if call is not None:
         steps = []
@@ -196,6 +200,8 @@ def line_steps(text: str, syntax: _Syntax) -> list[Step]:
         if k and not args:
             continue  # "... and stack it": no step of its own
         steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
+        if remark is not None and remark.group().strip() in _ASIDE:
+            break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
     return steps
 
 
@@ -268,7 +274,10 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
     def close() -> None:
         nonlocal run, details, last_end
         if run:
-            found.append(_statement(region, run, syntax, found, last_end))
+            statement = _statement(region, run, syntax, found, last_end)
+            if found and _abbreviates(statement.key, found[-1].key):
+                statement = replace(statement, key=found[-1].key, value=found[-1].value)
+            found.append(statement)
             last_end = run[-1].end
         run, details = [], 0
 
@@ -309,7 +318,37 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
             break
         pos = nl + 1
     close()
+    if found and found[-1].complete and _cut_after(region, found[-1].end, syntax):
+        found[-1] = replace(found[-1], complete=False)
     return found
+
+
+def _cut_after(region: str, end: int, syntax: _Syntax) -> bool:
+    """Whether the text after a plan is only the start of one more step, cut off by the end of the text
+    ("(put-", "3. Pick"): the plan it would continue is unfinished."""
+    tail = region[end:].strip()
+    if not tail or "\n" in tail or len(tail) > MAX_STEP_TEXT or tail[-1] in ".!?)]:*`\"'":
+        return False
+    text = _clean(tail)
+    m = _PREFIX.match(text)
+    text = text[m.end():] if m else text
+    word = _WORD.match(text.lstrip(" (\t"))
+    if word is None:
+        return text.strip() in ("", "(")
+    stem = word.group()
+    return any(v.startswith(stem) for v in syntax.verbs) or any(
+        c.startswith(stem) for c in ("pick", "put"))
+
+
+def _abbreviates(short: object, full: object) -> bool:
+    """Whether plan key ``short`` restates plan key ``full`` with some objects left out ("Unstack red
+    block, Put down red block" after "Unstack the red block from the orange block, ...")."""
+    if not isinstance(short, tuple) or not isinstance(full, tuple) or len(short) != len(full) or short == full:
+        return False
+    for (name, args), (full_name, full_args) in zip(short, full):
+        if not isinstance(args, tuple) or name != full_name or args != full_args[:len(args)]:
+            return False
+    return True
 
 
 def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Statement], last_end: int) -> Statement:
