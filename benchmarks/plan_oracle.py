@@ -46,9 +46,11 @@ def _args(words: str) -> tuple[str, ...]:
     return tuple(w for w in re.findall(r"\b[a-l]\b", low) if w != "a" or not re.search(r"\ba (?:block|red)", low))
 
 
-def parse_clause(text: str) -> Step | None:
-    """One step from a clause (``None`` when it is not a step of the right arity)."""
+def parse_clause(text: str, loose: bool = False) -> Step | None:
+    """One step from a clause (``None`` when it is not a step of the right arity, unless ``loose``:
+    then the step with the objects its own words name, which the validator rejects)."""
     text = text.strip().strip("*`_ ")
+    text = re.sub(r"^(put|pick)\s+(the\s+\w+\s+block|\w+)\s+(down|up)\b", r"\1 \3 \2", text, flags=re.I)
     m = _PDDL.match(text) or _FUNC.match(text)
     if m is not None:
         name = _verb(m.group(1))
@@ -61,7 +63,7 @@ def parse_clause(text: str) -> Step | None:
         rest = m.group(2)
         cut = _CUT.search(rest)
         args = _args(rest[:cut.start()] if cut else rest)
-    if len(args) != ARITY[name]:
+    if len(args) != ARITY[name] and not loose:
         return None
     return Step(name, args, text[:60])
 
@@ -85,8 +87,8 @@ def parse_line(line: str) -> tuple[int | None, list[Step]]:
         steps.append(step)
     if not steps and (step := parse_clause(body)) is not None:
         steps = [step]
-    if not steps and _SENT.match(body.strip().strip("*`_ ")):
-        steps = [BAD]  # led by an action but not readable as a step: the plan holding it is not valid
+    if not steps and (step := parse_clause(body, loose=True)) is not None:
+        steps = [step]  # led by an action, naming the wrong number of objects: the plan holding it is not valid
     return number, steps
 
 

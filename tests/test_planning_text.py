@@ -95,3 +95,113 @@ def test_long_steps_are_reported_short_and_exactly():
         assert not verdict.valid and all(len(r) < 300 for r in verdict.reasons)
     assert "got 5000" in check_plan(TASK, "stack " + "red " * 5_000).reasons[0]
     assert check_plan(TASK, "then " * 30_000 + "stack a on b").reasons[0] == "step 1 (stack a b): the hand is not holding a"
+
+
+# ---------------------------------------------------------------- plans read under the commitment rule
+from finereason.domains.blocksworld.engine import pddl_domain  # noqa: E402
+from finereason.planning.plan_text import MAX_STEPS, plan_reading  # noqa: E402
+
+BW = pddl_domain("blocksworld")
+
+
+def committed(text: str, domain=BW) -> list[str] | None:
+    """The committed plan as step strings, or ``None``."""
+    reading = plan_reading(text, domain)
+    return None if reading.value is None else [str(s) for s in reading.value]
+
+
+PLAN = ["(unstack b a)", "(stack b c)", "(pick-up a)", "(stack a b)"]
+
+
+@pytest.mark.parametrize("text", [
+    "(unstack b a)\n(stack b c)\n(pick-up a)\n(stack a b)",
+    "1. **Unstack blue from red**\n2. **Stack blue on orange**\n3. **Pick up red**\n4. **Stack red on blue**",
+    "- unstack(blue, red)\n- stack(blue, orange)\n- pick_up(red)\n- stack(red, blue)",
+    "unstack the blue block from the red block, then stack the blue block on the orange block, then pick up the "
+    "red block, then stack the red block on top of the blue block.",
+    "unstack the blue block from the red block; stack the blue block on the orange block; pick up the red block; "
+    "stack the red block on the blue block",
+    "First, unstack the blue block from the red block. Then stack the blue block on the orange block. Next, pick "
+    "up the red block. Finally, stack the red block on the blue block.",
+    "1. Unstack the blue block from the red block (now holding the blue block)\n"
+    "2. Stack the blue block on the orange block - the orange block was clear\n"
+    "3. Pick up the red block: it is clear and on the table\n4. Stack the red block on the blue block.",
+    "Step 1: Unstack B from A.\nStep 2: Stack B on C.\nStep 3: Pick A up.\nStep 4: Stack A on B.",
+    "**Answer:** (unstack b a) (stack b c) (pick-up a) (stack a b)",
+    "### Final Answer\n1. unstack b from a\n2. stack b on c\n3. pick up a\n4. stack a on b",
+    "[PLAN]\nunstack the blue block from on top of the red block\nstack the blue block on top of the orange block\n"
+    "pick up the red block\nstack the red block on top of the blue block\n[PLAN END]",
+])
+def test_plan_notations_are_one_plan(text):
+    assert committed(text) == PLAN
+
+
+def test_a_restated_plan_is_one_plan_never_two_joined():
+    numbered = "1. **Unstack blue from red**\n2. **Stack blue on orange**\n3. **Pick up red**\n4. **Stack red on blue**"
+    for heading, copy in (("**Plan:**", "- (unstack b a)\n- (stack b c)\n- (pick-up a)\n- (stack a b)"),
+                          ("**Actions in the plan:**", "1. unstack(blue, red)\n2. stack(blue, orange)\n"
+                                                       "3. pick_up(red)\n4. stack(red, blue)")):
+        text = f"{numbered}\n\n{heading}\n{copy}\n"
+        reading = plan_reading(text, BW)
+        assert [str(s) for s in reading.value] == PLAN and reading.marked and reading.live == 1
+    explained = numbered + "\n\n**Explanation:**\n\n" + "\n".join(
+        f"{i}. **{s}**: why\n   - Pick up the {c} block from the table." for i, (s, c) in enumerate(
+            [("Unstack blue from red", "blue"), ("Stack blue on orange", "blue"), ("Pick up red", "red"),
+             ("Stack red on blue", "red")], start=1))
+    assert committed(explained) == PLAN
+    abbreviated = numbered + "\n\nTherefore, the final plan is: Unstack blue, Stack blue, Pick up red, Stack red."
+    assert committed(abbreviated) == PLAN
+
+
+def test_remarks_and_the_table_are_not_arguments():
+    assert committed("Put down yellow on the table") == ["(put-down d)"]
+    assert committed("Unstack the blue block from the red block (now holding the blue block)") == ["(unstack b a)"]
+    assert committed("Put C down on the table next to the blue block.") == ["(put-down c)"]
+
+
+def test_later_text_withdraws_or_replaces_the_plan():
+    first = "Answer:\n(unstack b a)\n(stack b c)\n"
+    assert committed(first + "\nWait, that's wrong.") is None
+    assert committed(first + "\nI could not find a valid plan.") is None
+    assert committed(first + "\nThis plan does not work.") is None
+    assert committed(first + "\nActually, the plan is:\n(unstack b a)\n(put-down b)") == ["(unstack b a)", "(put-down b)"]
+    assert committed(first + "\nThis plan reaches the goal because b ends on c.") == ["(unstack b a)", "(stack b c)"]
+
+
+def test_a_cut_off_correction_is_no_answer_and_never_falls_back():
+    first = "Answer:\n(unstack b a)\n(stack b c)\n\nCorrected plan:\n(unstack b a)\n"
+    for cut in ("(put-", "2. Stack the blue block on top of the", "(stack b", "Pick"):
+        assert committed(first + cut) is None, cut
+
+
+def test_two_plans_offered_never_commit():
+    text = "Answer:\n(unstack b a)\n(stack b c)\n\nAlternatively:\n(unstack b a)\n(put-down b)"
+    assert committed(text) is None
+    assert plan_reading(text, BW).reason == "the final answer offers more than one plan"
+
+
+def test_planbench_continuation_ends_at_a_new_statement():
+    text = ("unstack the blue block from on top of the red block\nstack the blue block on top of the orange block\n"
+            "pick up the red block\nstack the red block on top of the blue block\n[PLAN END]\n\n[STATEMENT]\n"
+            "As initial conditions I have that ...\n\nMy plan is as follows:\n\n[PLAN]\npick up the red block\n[PLAN END]")
+    assert committed(text) == PLAN
+
+
+def test_mystery_vocabulary():
+    text = "feast object b from object a\novercome object b from object c\nattack object a\novercome object a from object b"
+    assert committed(text, pddl_domain("mystery")) == ["(feast b a)", "(overcome b c)", "(attack a)", "(overcome a b)"]
+
+
+def test_prose_is_not_a_plan():
+    assert committed("Stack the blocks as follows:\nI think this is hard.") is None
+    assert committed("Pick up is not possible here.") is None
+    assert committed("We need to unstack the blue block from the red block first.") is None
+
+
+def test_reading_is_bounded():
+    big = "(unstack b a)\n" * (MAX_STEPS + 5)
+    assert committed(big) is None and "more than" in plan_reading(big, BW).reason
+    for text in ("then " * 20_000 + "stack a on b", "x\n" * 30_000 + "(unstack b a)", "(" * 50_000,
+                 "unstack red, " * 8_000):
+        plan_reading(text, BW)  # no error, no blow-up (timing goals live in benchmarks/)
+    assert committed("then " * 20_000 + "stack the red block on the blue block") == ["(stack a b)"]

@@ -59,7 +59,7 @@ _MARK_LINE = re.compile(
     r"\s*(?:\[plan\]|(?:final\s{1,3})?(?:answer|plan|solution)"
     r"|[^\n]{0,100}\b(?:answer|plan|solution|actions|steps|sequence)\b[^\n]{0,60}[:：])\s*$")
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
-                          "we", "will", "second", "third", "after", "that", "so", "also", "last", "you", "can"})
+                          "we", "will", "second", "third", "after", "that", "so", "also", "last"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
 _SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
 _SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
@@ -69,18 +69,20 @@ _REMARK = re.compile(
     r"\s-\s|—|–|\(|\[|:|;|,|\.(?:\s|$)|!|\?|=|\bbecause\b|\bsince\b|\bso\b|\bwhich\b|\bwhile\b|\bnow\b|\bleaving\b"
     r"|\bmaking\b|\bto\s+(?:free|clear|make|get|allow|access|reach|expose|achieve|uncover|prepare|start|build|"
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
-    r"|\bthen\b|\band\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
+    r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "="})
 _END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
 _STATEMENT = re.compile(r"\[statement\]", re.IGNORECASE)
 _PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]", re.IGNORECASE)
 # plan-specific withdrawals (the general list is finereason.reading.withdrawals)
-_PLAN_SIGNALS = re.compile(
-    r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?plan\s{1,3}"
-    r"(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)"
-    r"\s{1,3}work|fails?|would\s{1,3}fail)\b"
-    r"|\b(?:step|action)\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
+_PLAN_SIGNALS = re.compile(  # led by a literal word, so the regex engine skips ahead at C speed
+    r"plan\s{1,3}(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)"
+    r"|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)\s{1,3}work|fails?|would\s{1,3}fail)\b", re.IGNORECASE)
+_PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
+                           re.IGNORECASE)
+_STEP_SIGNALS = re.compile(
+    r"(?:step|action)\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
     re.IGNORECASE)
 _ALTERNATIVE = re.compile(
     r"\balternative(?:ly|\s{1,3}(?:plan|solution|approach|sequence))\b|\banother\s{1,3}(?:valid\s{1,3}|possible\s{1,3}|correct\s{1,3})?"
@@ -115,6 +117,7 @@ class _Syntax:
     objects: frozenset[str]
     verb_re: re.Pattern[str]
     call_re: re.Pattern[str]
+    hint_re: re.Pattern[str]
 
 
 @lru_cache(maxsize=64)
@@ -126,7 +129,8 @@ def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> _Syn
     # (verb args) and verb(args): the parenthesised notations
     call_re = re.compile(r"\(\s{0,3}(" + alternation + r")(?![a-z0-9_-])([^()\n]{0,200})\)"
                          r"|(?<![a-z0-9_-])(" + alternation + r")[ \t]{0,2}\(([^()\n]{0,200})\)")
-    return _Syntax(verbs, dict(names), objects, verb_re, call_re)
+    hint_re = re.compile(alternation + r"|put|pick|answer|plan|solution|action|step|sequence")
+    return _Syntax(verbs, dict(names), objects, verb_re, call_re, hint_re)
 
 
 def syntax_of(domain: Domain, objects: Iterable[str]) -> _Syntax:
@@ -214,6 +218,7 @@ class _Line:
     marked: bool
     steps: list[Step]
     marker: bool  # a line that introduces a plan ("Plan:", "[PLAN]", "### Final Answer")
+    weak: bool = False  # led by an action but naming no object ("pick up theorange block", "Pick up is not possible")
 
 
 def _read_line(region: str, start: int, end: int, syntax: _Syntax) -> _Line:
@@ -244,9 +249,8 @@ def _read_line(region: str, start: int, end: int, syntax: _Syntax) -> _Line:
     if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
         steps = []  # "Stack the blocks as follows:" introduces, it is not a step
     marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
-    if steps and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None:
-        steps = []  # a sentence naming no object ("Pick up is not possible") is prose
-    return _Line(start, end, indent, number, marked, steps, marker)
+    weak = bool(steps) and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None
+    return _Line(start, end, indent, number, marked, steps, marker, weak)
 
 
 def answer_end(region: str) -> int:
@@ -281,17 +285,24 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
             last_end = run[-1].end
         run, details = [], 0
 
+    low = _lowered(region)
+    hints = [m.start() for m in syntax.hint_re.finditer(low)]  # one C-speed pass: lines worth reading
+    h = 0
     pos = 0
     n = len(region)
     while pos <= n:
         nl = region.find("\n", pos)
         end = n if nl < 0 else nl
-        if region[pos:end].strip():
-            if _END_TAG.match(region, pos, end) or _END_TAG.fullmatch(region[pos:end].lower()):
+        while h < len(hints) and hints[h] < pos:
+            h += 1
+        if h < len(hints) and hints[h] < end:
+            if _END_TAG.match(low, pos, end):
                 close()
                 pending = False
             else:
                 line = _read_line(region, pos, end, syntax)
+                if line.weak and not (run and (line.number is None) == (run[0].number is None)):
+                    line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
                     numbered = run and run[0].number is not None
                     if run and numbered and line.number is None and line.indent > run[0].indent:
@@ -309,11 +320,17 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
                 elif line.marker:
                     close()
                     pending = True
-                elif run and run[0].number is not None and line.number is None and not _signal_in(signals, pos, end):
-                    details += 1  # an explanation between numbered items: the list may go on
+                elif _explains(run, line.number, signals, pos, end):
+                    details += 1
                 else:
                     close()
                     pending = False
+        elif not region[pos:end].isspace() and pos < end:
+            if _explains(run, _number(low, pos, end), signals, pos, end):
+                details += 1
+            else:
+                close()
+                pending = False
         if nl < 0:
             break
         pos = nl + 1
@@ -351,6 +368,24 @@ def _abbreviates(short: object, full: object) -> bool:
     return True
 
 
+def _explains(run: list[_Line], number: int | None, signals: Signals, pos: int, end: int) -> bool:
+    """Whether a prose line is an explanation between the items of an open numbered list (which may
+    go on): it is not numbered itself and withdraws nothing."""
+    return bool(run) and run[0].number is not None and number is None and not _signal_in(signals, pos, end)
+
+
+def _number(low: str, pos: int, end: int) -> int | None:
+    """The item number a line starts with (``None`` when it is not a numbered item)."""
+    m = _PREFIX.match(low, pos, min(end, pos + 40))
+    return None if m is None else next((int(g) for g in m.groups() if g), None)
+
+
+def _lowered(text: str) -> str:
+    """``text`` in lower case with the same offsets."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate({c: c + 32 for c in range(65, 91)})
+
+
 def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Statement], last_end: int) -> Statement:
     steps = tuple(_short(s) for line in run for s in line.steps)
     start, end = run[0].start, run[-1].end
@@ -359,7 +394,9 @@ def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Stat
                          hedged=f"the plan has more than {MAX_STEPS} steps")
     key = tuple((s.name, s.args) for s in steps)
     last = steps[-1]
-    complete = not (not region[end:].strip() and len(last.args) < syntax.arity.get(last.name, 0))
+    at_end = region.find("\n", end) < 0 or not region[end:end + 200].strip() and not region[end:].strip()
+    complete = not (at_end and len(last.args) < syntax.arity.get(last.name, 0)
+                    and not region[max(0, end - 8):end].rstrip(" *_`").endswith((".", "!")))
     hedged = ""
     if before and before[-1].key != key and _ALTERNATIVE.search(region, last_end, start):
         hedged = HEDGED
@@ -370,11 +407,34 @@ def plan_signals(region: str) -> Signals:
     """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
     plan-specific ones ("this plan does not work", "step 3 is invalid")."""
     general = find_signals(region, solving=True)
-    extra = [(m.start(), m.group()) for m in _PLAN_SIGNALS.finditer(region)]
+    extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
+    for m in _PLAN_SIGNALS.finditer(region):
+        subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
+        if subject is not None:
+            extra.append((subject.start(), region[subject.start():m.end()]))
     if not extra:
         return general
     merged = sorted([*zip(general.starts, general.texts), *extra])
     return Signals(tuple(s for s, _ in merged), tuple(t for _, t in merged))
+
+
+_LEGEND = re.compile(r"\b(" + "|".join(COLOURS) + r")\s{1,3}block\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)", re.IGNORECASE)
+_CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
+
+
+def _spell_initials(region: str) -> str:
+    """``region`` with the capital letters that it defines as colour initials ("the yellow block (Y)")
+    spelled out ("Unstack Y from R" -> "Unstack yellow from red"); unchanged without such a legend."""
+    if "(" not in region:
+        return region
+    legend: dict[str, str] = {}
+    for m in _LEGEND.finditer(region):
+        colour, letter = m.group(1).lower(), m.group(2)
+        if legend.setdefault(letter, colour) != colour:
+            return region  # one letter for two colours: no legend
+    if not legend:
+        return region
+    return _CAPITAL.sub(lambda m: legend.get(m.group(1), m.group(1)), region)
 
 
 def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) -> Reading:
@@ -383,7 +443,7 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     if not isinstance(region, str):
         return Reading(None, "response is not a string")
     syntax = syntax_of(domain, objects)
-    region = blank_tags(region[:answer_end(region)])
+    region = _spell_initials(blank_tags(region[:answer_end(region)]))
     signals = plan_signals(region)
     return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
