@@ -42,6 +42,10 @@ MANUAL: dict[tuple[str, int], tuple[str, str]] = {
     ("o1-mini_chat_zero_shot", 265): ("reader", "letters are colour initials defined in the text ('the red block (R)')"),
     ("o1-mini_chat_zero_shot", 450): ("reader", "the numbered plan, restated item by item with explanations"),
     **{("llama-3.1-405b_aws_zero_shot", n): ("invalid", _INCOHERENT) for n in (10, 20, 115, 160, 175, 230, 395, 400, 470)},
+    ("llama-3.1-405b_aws_zero_shot", 440): ("none", "the last (revised) plan is cut off at item '12.'"),
+    ("qwen-qwq_one_shot", 420): ("none", "the plan's restatement ('Let me check...') is cut off at item '6'"),
+    ("qwen-qwq_one_shot", 120): ("invalid", "reasoning cut off mid-sentence; its last line 'Put down yellow, so now "
+                                            "orange' reads as a one-step plan; no valid plan commits"),
     **{("qwen-qwq_one_shot", n): ("none", _CUT) for n in (40, 175, 240, 350, 405, 425, 490)},
 }
 

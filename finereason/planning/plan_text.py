@@ -344,6 +344,8 @@ def _cut_after(region: str, end: int, syntax: _Syntax) -> bool:
     """Whether the text after a plan is only the start of one more step, cut off by the end of the text
     ("(put-", "3. Pick"): the plan it would continue is unfinished."""
     tail = region[end:].strip()
+    if tail and re.fullmatch(r"(?:step\s{0,3})?\d{1,4}[.):]?", _clean(tail[tail.rfind("\n") + 1:]).strip(" \t#-")):
+        return True  # the next item's number, and nothing after it
     if not tail or "\n" in tail or len(tail) > MAX_STEP_TEXT or tail[-1] in ".!?)]:*`\"'":
         return False
     text = _clean(tail)
