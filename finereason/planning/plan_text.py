@@ -62,6 +62,8 @@ _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", 
                           "we", "will", "second", "third", "after", "that", "so", "also", "last"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
 _SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
+_NUMBERED_LINE = re.compile(  # a line that _PREFIX reads as a numbered item
+    r"^[ \t*_>#-]*(?:(?:step|action|move)[ \t]{0,3}#?[ \t]{0,2}\d|\(?\d{1,4}[ \t]{0,3}[.):\-]|\d{1,4}[ \t]+[a-z(])", re.MULTILINE)
 _SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
@@ -193,6 +195,8 @@ def line_steps(text: str, syntax: _Syntax) -> list[Step]:
     for m in syntax.verb_re.finditer(body, first.end()):
         if _SPLIT_AFTER.search(body, max(0, m.start() - 16), m.start()):
             starts.append(m)
+            if len(starts) > MAX_STEPS:
+                break  # already too many for a plan
     steps = []
     for k, m in enumerate(starts):
         stop = starts[k + 1].start() if k + 1 < len(starts) else len(body)
@@ -287,6 +291,7 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
 
     low = _lowered(region)
     hints = [m.start() for m in syntax.hint_re.finditer(low)]  # one C-speed pass: lines worth reading
+    seen: dict[str, _Line] = {}  # a line read once is not read again (repeated lines)
     h = 0
     pos = 0
     n = len(region)
@@ -300,7 +305,13 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
                 close()
                 pending = False
             else:
-                line = _read_line(region, pos, end, syntax)
+                raw = region[pos:end]
+                parsed = seen.get(raw)
+                if parsed is None:
+                    parsed = _read_line(region, pos, end, syntax)
+                    if len(seen) < 4096:
+                        seen[raw] = parsed
+                line = replace(parsed, start=pos, end=end, steps=list(parsed.steps))
                 if line.weak and not (run and (line.number is None) == (run[0].number is None)):
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
@@ -325,12 +336,21 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
                 else:
                     close()
                     pending = False
-        elif not region[pos:end].isspace() and pos < end:
-            if _explains(run, _number(low, pos, end), signals, pos, end):
-                details += 1
-            else:
-                close()
-                pending = False
+        else:
+            # prose up to the next line worth reading, taken at once: explanation inside an open numbered
+            # list (no numbered line, no withdrawal in it), else the end of any plan
+            stop = n if h >= len(hints) else low.rfind("\n", 0, hints[h]) + 1
+            if not region[pos:stop].isspace() and pos < stop:
+                if (run and run[0].number is not None and _NUMBERED_LINE.search(low, pos, stop) is None
+                        and signals.first_in(pos, stop) is None):
+                    details += 1
+                else:
+                    close()
+                    pending = False
+            if stop >= n:
+                break
+            pos = stop
+            continue
         if nl < 0:
             break
         pos = nl + 1
@@ -374,12 +394,6 @@ def _explains(run: list[_Line], number: int | None, signals: Signals, pos: int, 
     """Whether a prose line is an explanation between the items of an open numbered list (which may
     go on): it is not numbered itself and withdraws nothing."""
     return bool(run) and run[0].number is not None and number is None and not _signal_in(signals, pos, end)
-
-
-def _number(low: str, pos: int, end: int) -> int | None:
-    """The item number a line starts with (``None`` when it is not a numbered item)."""
-    m = _PREFIX.match(low, pos, min(end, pos + 40))
-    return None if m is None else next((int(g) for g in m.groups() if g), None)
 
 
 def _lowered(text: str) -> str:
