@@ -7,6 +7,10 @@ pairs x 500), per model: ``in_text`` (a plan that the VAL-style validator accept
 in the response, by the oracle), ``credited`` (``verify_end_to_end`` credits the response), ``misses``
 (in_text and not credited), ``unsound?`` (credited although the oracle's last plan in the text is a
 different one: to be read by hand) and the reading time. Bar (issue 20): misses <= 1%.
+
+Then the reading time of 1 MB texts (plans, prose, degenerate input): the plan scanner alone and the
+whole reading, against the shared withdrawal-signal pass over the same text in the same run (the
+baseline every answer kind pays). Goal (issue 20): 1 MB read in < 0.5 s per call.
 """
 from __future__ import annotations
 
@@ -84,7 +88,38 @@ def main() -> int:
               f"({100 * counts['misses'] / max(1, counts['in_text']):.1f}%) | {counts['unsound']} | {ms:.1f} |")
     if dump:
         dump.close()
+    timing()
     return 0
+
+
+def timing() -> None:
+    from finereason.domains.blocksworld.engine import pddl_domain
+    from finereason.planning.plan_text import LETTERS, plan_reading, plan_signals, plan_statements, syntax_of
+    from finereason.reading import find_signals
+
+    domain = pddl_domain("blocksworld")
+    syntax = syntax_of(domain, LETTERS)
+    texts = {
+        "numbered plan lines": "1. Unstack the blue block from the red block (now holding it)\n" * 16_000,
+        "PDDL steps": "(unstack b a)\n" * 70_000,
+        "prose": "Here is how I think about the plan, which works.\n" * 20_000,
+        "one long line": "unstack red, " * 80_000,
+        "blank-ish lines": "x\n" * 500_000,
+    }
+    print("\n| 1 MB text | scanner s | whole reading s | signal pass s (baseline) | reading / baseline |")
+    print("|---|---:|---:|---:|---:|")
+    for name, text in texts.items():
+        t0 = time.perf_counter()
+        find_signals(text, solving=True)
+        base = time.perf_counter() - t0
+        signals = plan_signals(text)
+        t0 = time.perf_counter()
+        plan_statements(text, syntax, signals)
+        scan = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        plan_reading(text, domain)
+        whole = time.perf_counter() - t0
+        print(f"| {name} ({len(text) // 1000} KB) | {scan:.2f} | {whole:.2f} | {base:.2f} | {whole / base:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -84,7 +84,7 @@ _PLAN_SIGNALS = re.compile(  # led by a literal word, so the regex engine skips 
 _PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
                            re.IGNORECASE)
 _STEP_SIGNALS = re.compile(
-    r"(?:step|action)\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
+    r"step\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
     re.IGNORECASE)
 _ALTERNATIVE = re.compile(
     r"\balternative(?:ly|\s{1,3}(?:plan|solution|approach|sequence))\b|\banother\s{1,3}(?:valid\s{1,3}|possible\s{1,3}|correct\s{1,3})?"
@@ -311,7 +311,8 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
                     parsed = _read_line(region, pos, end, syntax)
                     if len(seen) < 4096:
                         seen[raw] = parsed
-                line = replace(parsed, start=pos, end=end, steps=list(parsed.steps))
+                line = _Line(pos, end, parsed.indent, parsed.number, parsed.marked, list(parsed.steps), parsed.marker,
+                             parsed.weak)
                 if line.weak and not (run and (line.number is None) == (run[0].number is None)):
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
@@ -403,11 +404,11 @@ def _lowered(text: str) -> str:
 
 
 def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Statement], last_end: int) -> Statement:
-    steps = tuple(_short(s) for line in run for s in line.steps)
     start, end = run[0].start, run[-1].end
-    if len(steps) > MAX_STEPS:
+    if sum(len(line.steps) for line in run) > MAX_STEPS:
         return Statement(start, end, key=("too long", start), marked=run[0].marked,
                          hedged=f"the plan has more than {MAX_STEPS} steps")
+    steps = tuple(_short(s) for line in run for s in line.steps)
     key = tuple((s.name, s.args) for s in steps)
     last = steps[-1]
     at_end = region.find("\n", end) < 0 or not region[end:end + 200].strip() and not region[end:].strip()
@@ -434,7 +435,8 @@ def plan_signals(region: str) -> Signals:
     return Signals(tuple(s for s, _ in merged), tuple(t for _, t in merged))
 
 
-_LEGEND = re.compile(r"\b(" + "|".join(COLOURS) + r")\s{1,3}block\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)", re.IGNORECASE)
+_LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"
+_LEGEND_COLOUR = re.compile(r"\b([A-Za-z]+)\s{1,3}$")
 _CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
 
 
@@ -445,7 +447,10 @@ def _spell_initials(region: str) -> str:
         return region
     legend: dict[str, str] = {}
     for m in _LEGEND.finditer(region):
-        colour, letter = m.group(1).lower(), m.group(2)
+        before = _LEGEND_COLOUR.search(region, max(0, m.start() - 24), m.start())
+        colour, letter = (before.group(1).lower() if before else ""), m.group(1)
+        if colour not in COLOURS:
+            continue
         if legend.setdefault(letter, colour) != colour:
             return region  # one letter for two colours: no legend
     if not legend:
