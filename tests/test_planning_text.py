@@ -205,3 +205,27 @@ def test_reading_is_bounded():
                  "unstack red, " * 8_000):
         plan_reading(text, BW)  # no error, no blow-up (timing goals live in benchmarks/)
     assert committed("then " * 20_000 + "stack the red block on the blue block") == ["(stack a b)"]
+
+
+def test_the_engine_reads_the_committed_plan_everywhere():
+    from finereason.domains.blocksworld.engine import BlocksPuzzle, Plan
+    from finereason.engines import get_engine
+    from finereason.verifiers import format_ok, verify_end_to_end
+
+    engine = get_engine("blocksworld")
+    init = frozenset({("handempty",), ("on", "b", "a"), ("ontable", "a"), ("ontable", "c"), ("clear", "b"), ("clear", "c")})
+    puzzle = BlocksPuzzle("blocksworld", ("a", "b", "c"), init, (("on", "a", "b"), ("on", "b", "c")), 8)
+    numbered = "Here is the plan:\n1. Unstack blue from red\n2. Stack blue on orange\n3. Pick up red\n4. Stack red on blue"
+    restated = numbered + "\n\n**Plan:**\n(unstack b a)\n(stack b c)\n(pick-up a)\n(stack a b)"
+    for text in (numbered, restated):
+        assert verify_end_to_end(engine, puzzle, text).correct
+        assert [str(s) for s in engine.read_answer(text, "end_to_end").value] == PLAN
+        assert engine.parse_solution_text(puzzle, text) == Plan(engine.read_answer(text, "end_to_end").value)
+        assert len(engine.read_steps(puzzle, text)) == 4
+        assert format_ok("end_to_end", text, puzzle="blocksworld")
+    withdrawn = restated + "\n\nHmm, I am not sure this works."
+    assert not verify_end_to_end(engine, puzzle, withdrawn).correct and engine.read_steps(puzzle, withdrawn) == []
+    spam = "Answer: (unstack b a)\n\nAnswer: (pick-up c)\n\nAnswer: (unstack b a)\n\nAnswer: (pick-up c)"
+    assert engine.read_answer(spam, "end_to_end").live == 2 and not format_ok("end_to_end", spam, puzzle="blocksworld")
+    thinking = "<think>1. (unstack b a)\n2. (stack b c)\n3. (pick-up a)\n4. (stack a b)</think>\nI could not finish."
+    assert not verify_end_to_end(engine, puzzle, thinking).correct

@@ -319,7 +319,7 @@ def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Stat
                     numbered = run and run[0].number is not None
                     if run and numbered and line.number is None and line.indent > run[0].indent:
                         pass  # a restated step inside an item's explanation
-                    elif run and (numbered != (line.number is not None)
+                    elif run and (line.marked or numbered != (line.number is not None)
                                   or numbered and line.number != run[-1].number + 1
                                   or not numbered and details):
                         close()
