@@ -229,3 +229,87 @@ def test_the_engine_reads_the_committed_plan_everywhere():
     assert engine.read_answer(spam, "end_to_end").live == 2 and not format_ok("end_to_end", spam, puzzle="blocksworld")
     thinking = "<think>1. (unstack b a)\n2. (stack b c)\n3. (pick-up a)\n4. (stack a b)</think>\nI could not finish."
     assert not verify_end_to_end(engine, puzzle, thinking).correct
+
+
+# ---------------------------------------------------------------- properties (Hypothesis)
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_COLOUR = {"a": "red", "b": "blue", "c": "orange", "d": "yellow"}
+_ARITY = {"unstack": 2, "stack": 2, "pick-up": 1, "put-down": 1}
+
+
+@st.composite
+def plans(draw):
+    steps = []
+    for _ in range(draw(st.integers(1, 8))):
+        name = draw(st.sampled_from(sorted(_ARITY)))
+        args = tuple(draw(st.lists(st.sampled_from("abcd"), min_size=_ARITY[name], max_size=_ARITY[name], unique=True)))
+        steps.append((name, args))
+    return steps
+
+
+def render(steps, style: int, bold: bool = False) -> str:
+    lines = []
+    for name, args in steps:
+        if style == 0:
+            text = "(" + " ".join((name, *args)) + ")"
+        elif style == 1:
+            text = name.replace("-", "_") + "(" + ", ".join(_COLOUR[a] for a in args) + ")"
+        else:
+            block = [f"the {_COLOUR[a]} block" for a in args]
+            text = {"pick-up": f"Pick up {block[0]}", "put-down": f"Put down {block[0]}",
+                    "stack": f"Stack {block[0]} on top of {block[-1]}",
+                    "unstack": f"Unstack {block[0]} from on top of {block[-1]}"}[name]
+        lines.append(f"**{text}**" if bold else text)
+    if style == 2:
+        return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+    return "\n".join(("- " if style == 1 else "") + line for line in lines)
+
+
+def as_strings(steps) -> list[str]:
+    return ["(" + " ".join((n, *a)) + ")" for n, a in steps]
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans(), st.integers(0, 2), st.integers(0, 2), st.booleans(), st.sampled_from(["", "Plan:\n", "Answer:\n"]))
+def test_property_restating_in_another_notation_keeps_one_plan(steps, first, second, bold, marker):
+    text = marker + render(steps, first, bold)
+    assert committed(text) == as_strings(steps)
+    restated = text + "\n\n**Actions in the plan:**\n" + render(steps, second)
+    reading = plan_reading(restated, BW)
+    assert [str(s) for s in reading.value] == as_strings(steps) and reading.live == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans(), st.integers(0, 2), st.sampled_from([
+    "\n\nThis sequence achieves the goal.", " [PLAN END]", "\n[ANSWER END]", "\n\n---\n", "\n</answer>"]))
+def test_property_neutral_text_and_end_tags_change_nothing(steps, style, tail):
+    text = "Answer:\n" + render(steps, style)
+    assert committed(text + tail) == committed(text) == as_strings(steps)
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans(), st.integers(0, 2), st.sampled_from([
+    "\n\nWait, that's wrong.", "\n\nHmm, I'm not sure this works.", "\n\nI could not find a valid plan.",
+    "\n\nActually, no.", "\n\nScratch that, let me redo this."]))
+def test_property_a_retraction_never_adds_credit(steps, style, retraction):
+    assert committed("Answer:\n" + render(steps, style) + retraction) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans(), plans(), st.integers(0, 2), st.integers(0, 2), st.data())
+def test_property_a_correction_wins_and_its_cut_never_falls_back(first, second, s1, s2, data):
+    body = render(second, s2)
+    text = "Answer:\n" + render(first, s1) + "\n\nCorrection, the plan is:\n" + body
+    assert committed(text) == as_strings(second)
+    cut = data.draw(st.integers(len(text) - len(body), len(text) - 1))
+    reading = committed(text[:cut])
+    assert reading != as_strings(first) or first == second[:len(first)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(plans(), plans(), st.integers(0, 2))
+def test_property_two_plans_offered_never_commit(first, second, style):
+    text = "Answer:\n" + render(first, style) + "\n\nAlternatively:\n" + render(second, style)
+    assert committed(text) is None or first == second
