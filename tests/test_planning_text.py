@@ -99,7 +99,8 @@ def test_long_steps_are_reported_short_and_exactly():
 
 # ---------------------------------------------------------------- plans read under the commitment rule
 from finereason.domains.blocksworld.engine import pddl_domain  # noqa: E402
-from finereason.planning.plan_text import MAX_STEPS, plan_reading  # noqa: E402
+from finereason.planning.plan_answers import plan_reading  # noqa: E402
+from finereason.planning.plan_text import MAX_STEPS  # noqa: E402
 
 BW = pddl_domain("blocksworld")
 

@@ -1,39 +1,32 @@
-"""Read a plan from model text: the plan syntax, and the plan answer statements of a final region.
+"""The plan syntax: steps of a plan in model text, in every notation models write.
 
 A *step* is written in any of these notations (case-insensitive, markdown emphasis ignored):
 
 - PDDL: ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects);
 - function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``;
 - a sentence: ``unstack the yellow block from on top of the orange block``, ``Unstack blue from
-  orange``, ``Put down yellow on the table``; Mystery Blocksworld: ``feast object d from object c``.
-  What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a colon,
-  a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
+  orange``, ``Put down yellow on the table``, ``Put C down``; Mystery Blocksworld: ``feast object d from
+  object c``. What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a
+  colon, a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
   from the red block (now holding the blue block)`` has two arguments).
 
 Steps stand one per line, numbered (``1.``, ``Step 1:``), bulleted or bold, or several on one line:
 parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack the red block from
-the blue block, then put down the red block``).
-
-:func:`plan_statements` lists the *plan answer statements* of a final region for the commitment rule
-(:mod:`finereason.reading.commit`): each maximal run of step lines is one plan (blank lines and, in
-a numbered list whose numbers go on, explanation lines between items do not end it; a list that starts
-again at 1 is a new plan). A plan restated in another notation has the same ``key``, so it is one
-plan. :func:`plan_reading` applies the rule. PlanBench's one-shot continuation (``[PLAN END]`` then a
-new ``[STATEMENT]``) is a new, hallucinated problem: the answer region ends there.
+the blue block, then put down the red block``). :func:`line_steps` reads one line;
+:mod:`finereason.planning.plan_answers` finds the plans of a response and which one it commits to.
 
 :func:`read_plan` is the plain reader of a plan text (a plan file, one candidate): every step line,
 or the inside of its last ``[PLAN] ... [PLAN END]`` block.
 
-Reading is bounded (characters per line, steps per plan) and linear in the text; nothing is evaluated.
+Reading is bounded (steps per plan, characters per step) and linear in the text; nothing is evaluated.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
 from .pddl import Domain, Problem
 
 MAX_PLAN_CHARS = 200_000
@@ -47,23 +40,14 @@ COLOURS: dict[str, str] = {
 }
 LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")
 
-_WORD = re.compile(r"[a-z0-9]+")
-_PREFIX = re.compile(
+WORD = re.compile(r"[a-z0-9]+")
+ITEM_PREFIX = re.compile(
     r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
     r"|\(?(\d{1,4})\s{0,3}[.):\-]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦]|#{1,6}|\\item)\s*")
-_MARK_PREFIX = re.compile(
-    r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
-    r"(?:answer|plan|solution)(?:\s{1,3}is)?\s{0,3}[:：]|(?:the|my)\s{1,3}(?:final\s{1,3})?plan\s{1,3}is\s{1,3}to\b"
-    r"|(?:the|my)\s{1,3}(?:final\s{1,3})?(?:answer|plan|solution)\s{1,3}is\b)\s*")
-_MARK_LINE = re.compile(
-    r"\s*(?:\[plan\]|(?:final\s{1,3})?(?:answer|plan|solution)"
-    r"|[^\n]{0,100}\b(?:answer|plan|solution|actions|steps|sequence)\b[^\n]{0,60}[:：])\s*$")
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
                           "we", "will", "second", "third", "after", "that", "so", "also", "last"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
 _SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
-_NUMBERED_LINE = re.compile(  # a line that _PREFIX reads as a numbered item
-    r"^[ \t*_>#-]*(?:(?:step|action|move)[ \t]{0,3}#?[ \t]{0,2}\d|\(?\d{1,4}[ \t]{0,3}[.):\-]|\d{1,4}[ \t]+[a-z(])", re.MULTILINE)
 _SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
@@ -74,23 +58,6 @@ _REMARK = re.compile(
     r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "="})
-_END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
-_STATEMENT = re.compile(r"\[statement\]", re.IGNORECASE)
-_PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]", re.IGNORECASE)
-# plan-specific withdrawals (the general list is finereason.reading.withdrawals)
-_PLAN_SIGNALS = re.compile(  # led by a literal word, so the regex engine skips ahead at C speed
-    r"plan\s{1,3}(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)"
-    r"|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)\s{1,3}work|fails?|would\s{1,3}fail)\b", re.IGNORECASE)
-_PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
-                           re.IGNORECASE)
-_STEP_SIGNALS = re.compile(
-    r"step\s{1,3}\d{1,4}\s{1,3}(?:is|was)\s{1,3}(?:invalid|wrong|incorrect|not\s{1,3}(?:valid|possible|allowed))\b",
-    re.IGNORECASE)
-_ALTERNATIVE = re.compile(
-    r"\balternative(?:ly|\s{1,3}(?:plan|solution|approach|sequence))\b|\banother\s{1,3}(?:valid\s{1,3}|possible\s{1,3}|correct\s{1,3})?"
-    r"(?:plan|solution|way|option|approach)\b|\bor\s{1,3}(?:you|we|i)\s{1,3}could\b|\boption\s{1,3}[2-9b]\b|\bplan\s{1,3}[2b]\b",
-    re.IGNORECASE)
-HEDGED = "the final answer offers more than one plan"
 
 
 class PlanTextError(ValueError):
@@ -111,7 +78,7 @@ class Step:
 
 
 @dataclass(frozen=True)
-class _Syntax:
+class Syntax:
     """A domain's step syntax: its verbs (spelling without hyphens/spaces -> name), arities, objects."""
 
     verbs: dict[str, str]
@@ -123,7 +90,7 @@ class _Syntax:
 
 
 @lru_cache(maxsize=64)
-def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> _Syntax:
+def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> Syntax:
     verbs = {n.replace("-", "").replace("_", ""): n for n, _ in names}
     spelled = sorted((r"[ \t_-]?".join(map(re.escape, re.split(r"[-_]", n))) for n, _ in names), key=len, reverse=True)
     alternation = "|".join(spelled)
@@ -132,16 +99,16 @@ def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> _Syn
     call_re = re.compile(r"\(\s{0,3}(" + alternation + r")(?![a-z0-9_-])([^()\n]{0,200})\)"
                          r"|(?<![a-z0-9_-])(" + alternation + r")[ \t]{0,2}\(([^()\n]{0,200})\)")
     hint_re = re.compile(alternation + r"|put|pick|answer|plan|solution|action|step|sequence")
-    return _Syntax(verbs, dict(names), objects, verb_re, call_re, hint_re)
+    return Syntax(verbs, dict(names), objects, verb_re, call_re, hint_re)
 
 
-def syntax_of(domain: Domain, objects: Iterable[str]) -> _Syntax:
+def syntax_of(domain: Domain, objects: Iterable[str]) -> Syntax:
     """The step syntax of ``domain`` over ``objects`` (cached)."""
     names = tuple(sorted((a.name.lower(), len(a.params)) for a in domain.actions))
     return _syntax(names, frozenset(o.lower() for o in objects))
 
 
-def _clean(line: str) -> str:
+def clean(line: str) -> str:
     return line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
 
 
@@ -152,7 +119,7 @@ def _object(word: str, objects: frozenset[str]) -> str | None:
     return letter if letter is not None and letter in objects else None
 
 
-def _name(syntax: _Syntax, verb: str) -> str:
+def _name(syntax: Syntax, verb: str) -> str:
     return syntax.verbs[re.sub(r"[ \t_-]", "", verb)]
 
 
@@ -166,15 +133,15 @@ def _sentence_args(words: list[str], objects: frozenset[str]) -> tuple[str, ...]
                  if w in objects and not (w == "a" and words[i + 1:i + 2] in (["block"], ["blocks"], ["red"])))
 
 
-def _call_args(inside: str, syntax: _Syntax) -> tuple[str, ...]:
-    return tuple(_object(w, syntax.objects) or w for w in _WORD.findall(inside.replace(",", " ")))
+def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
+    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")))
 
 
-def _short(step: Step) -> Step:
+def clip(step: Step) -> Step:
     return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
 
 
-def line_steps(text: str, syntax: _Syntax) -> list[Step]:
+def line_steps(text: str, syntax: Syntax) -> list[Step]:
     """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
     starts with one, else sentence steps starting at the line start or after a separator."""
     body = text.lstrip(" \t\"'“”‘’")
@@ -204,269 +171,13 @@ def line_steps(text: str, syntax: _Syntax) -> list[Step]:
         remark = _REMARK.search(head)
         if remark is not None:
             head = head[:remark.start()]
-        args = _sentence_args(_WORD.findall(head), syntax.objects)
+        args = _sentence_args(WORD.findall(head), syntax.objects)
         if k and not args:
             continue  # "... and stack it": no step of its own
         steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
     return steps
-
-
-@dataclass
-class _Line:
-    start: int
-    end: int
-    indent: int
-    number: int | None
-    marked: bool
-    steps: list[Step]
-    marker: bool  # a line that introduces a plan ("Plan:", "[PLAN]", "### Final Answer")
-    weak: bool = False  # led by an action but naming no object ("pick up theorange block", "Pick up is not possible")
-
-
-def _read_line(region: str, start: int, end: int, syntax: _Syntax) -> _Line:
-    raw = region[start:end]
-    text = _clean(raw)
-    indent = len(text) - len(text.lstrip(" \t"))
-    number = None
-    rest = text
-    for _ in range(3):
-        m = _PREFIX.match(rest)
-        if m is None or not m.group().strip():
-            break
-        found = next((g for g in m.groups() if g), None)
-        if found is not None and number is None:
-            number = int(found)
-        rest = rest[m.end():]
-    marked = False
-    m = _MARK_PREFIX.match(rest)
-    if m is not None and m.end() < len(rest.rstrip()):
-        marked, rest = True, rest[m.end():]
-        inner = _PREFIX.match(rest)
-        if inner is not None:
-            found = next((g for g in inner.groups() if g), None)
-            number = int(found) if found is not None and number is None else number
-            rest = rest[inner.end():]
-    steps = line_steps(rest, syntax)
-    stripped = rest.strip()
-    if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
-        steps = []  # "Stack the blocks as follows:" introduces, it is not a step
-    marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
-    weak = bool(steps) and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None
-    return _Line(start, end, indent, number, marked, steps, marker, weak)
-
-
-def answer_end(region: str) -> int:
-    """Where the answer region ends: at a ``[STATEMENT]`` after a ``[PLAN END]`` (PlanBench's one-shot
-    continuation, a hallucinated new problem), else the end of ``region``."""
-    end = _PLAN_END.search(region)
-    if end is None:
-        return len(region)
-    nxt = _STATEMENT.search(region, end.end())
-    return nxt.start() if nxt is not None else len(region)
-
-
-def _signal_in(signals: Signals, lo: int, hi: int) -> bool:
-    return signals.first_in(lo, hi) is not None
-
-
-def plan_statements(region: str, syntax: _Syntax, signals: Signals) -> list[Statement]:
-    """The plan answer statements of ``region`` (already cut and tag-blanked), in text order."""
-    found: list[Statement] = []
-    run: list[_Line] = []
-    details = 0  # explanation lines inside the current numbered run
-    pending = False
-    last_end = 0
-
-    def close() -> None:
-        nonlocal run, details, last_end
-        if run:
-            statement = _statement(region, run, syntax, found, last_end)
-            if found and _abbreviates(statement.key, found[-1].key):
-                statement = replace(statement, key=found[-1].key, value=found[-1].value)
-            found.append(statement)
-            last_end = run[-1].end
-        run, details = [], 0
-
-    low = _lowered(region)
-    hints = [m.start() for m in syntax.hint_re.finditer(low)]  # one C-speed pass: lines worth reading
-    seen: dict[str, _Line] = {}  # a line read once is not read again (repeated lines)
-    h = 0
-    pos = 0
-    n = len(region)
-    while pos <= n:
-        nl = region.find("\n", pos)
-        end = n if nl < 0 else nl
-        while h < len(hints) and hints[h] < pos:
-            h += 1
-        if h < len(hints) and hints[h] < end:
-            if _END_TAG.match(low, pos, end):
-                close()
-                pending = False
-            else:
-                raw = region[pos:end]
-                parsed = seen.get(raw)
-                if parsed is None:
-                    parsed = _read_line(region, pos, end, syntax)
-                    if len(seen) < 4096:
-                        seen[raw] = parsed
-                line = _Line(pos, end, parsed.indent, parsed.number, parsed.marked, list(parsed.steps), parsed.marker,
-                             parsed.weak)
-                if line.weak and not (run and (line.number is None) == (run[0].number is None)):
-                    line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
-                if line.steps:
-                    numbered = run and run[0].number is not None
-                    if run and numbered and line.number is None and line.indent > run[0].indent:
-                        pass  # a restated step inside an item's explanation
-                    elif run and (line.marked or numbered != (line.number is not None)
-                                  or numbered and line.number != run[-1].number + 1
-                                  or not numbered and details):
-                        close()
-                        run = [line]
-                    else:
-                        run.append(line)
-                    if len(run) == 1:
-                        run[0].marked = run[0].marked or pending
-                        pending = False
-                elif line.marker:
-                    close()
-                    pending = True
-                elif _explains(run, line.number, signals, pos, end):
-                    details += 1
-                else:
-                    close()
-                    pending = False
-        else:
-            # prose up to the next line worth reading, taken at once: explanation inside an open numbered
-            # list (no numbered line, no withdrawal in it), else the end of any plan
-            stop = n if h >= len(hints) else low.rfind("\n", 0, hints[h]) + 1
-            if not region[pos:stop].isspace() and pos < stop:
-                if (run and run[0].number is not None and _NUMBERED_LINE.search(low, pos, stop) is None
-                        and signals.first_in(pos, stop) is None):
-                    details += 1
-                else:
-                    close()
-                    pending = False
-            if stop >= n:
-                break
-            pos = stop
-            continue
-        if nl < 0:
-            break
-        pos = nl + 1
-    close()
-    if found and found[-1].complete and _cut_after(region, found[-1].end, syntax):
-        found[-1] = replace(found[-1], complete=False)
-    return found
-
-
-def _cut_after(region: str, end: int, syntax: _Syntax) -> bool:
-    """Whether the text after a plan is only the start of one more step, cut off by the end of the text
-    ("(put-", "3. Pick"): the plan it would continue is unfinished."""
-    tail = region[end:].strip()
-    if tail and re.fullmatch(r"(?:step\s{0,3})?\d{1,4}[.):]?", _clean(tail[tail.rfind("\n") + 1:]).strip(" \t#-")):
-        return True  # the next item's number, and nothing after it
-    if not tail or "\n" in tail or len(tail) > MAX_STEP_TEXT or tail[-1] in ".!?)]:*`\"'":
-        return False
-    text = _clean(tail)
-    m = _PREFIX.match(text)
-    text = text[m.end():] if m else text
-    word = _WORD.match(text.lstrip(" (\t"))
-    if word is None:
-        return text.strip() in ("", "(")
-    stem = word.group()
-    return any(v.startswith(stem) for v in syntax.verbs) or any(
-        c.startswith(stem) for c in ("pick", "put"))
-
-
-def _abbreviates(short: object, full: object) -> bool:
-    """Whether plan key ``short`` restates plan key ``full`` with some objects left out ("Unstack red
-    block, Put down red block" after "Unstack the red block from the orange block, ...")."""
-    if not isinstance(short, tuple) or not isinstance(full, tuple) or len(short) != len(full) or short == full:
-        return False
-    for (name, args), (full_name, full_args) in zip(short, full):
-        if not isinstance(args, tuple) or name != full_name or args != full_args[:len(args)]:
-            return False
-    return True
-
-
-def _explains(run: list[_Line], number: int | None, signals: Signals, pos: int, end: int) -> bool:
-    """Whether a prose line is an explanation between the items of an open numbered list (which may
-    go on): it is not numbered itself and withdraws nothing."""
-    return bool(run) and run[0].number is not None and number is None and not _signal_in(signals, pos, end)
-
-
-def _lowered(text: str) -> str:
-    """``text`` in lower case with the same offsets."""
-    low = text.lower()
-    return low if len(low) == len(text) else text.translate({c: c + 32 for c in range(65, 91)})
-
-
-def _statement(region: str, run: list[_Line], syntax: _Syntax, before: list[Statement], last_end: int) -> Statement:
-    start, end = run[0].start, run[-1].end
-    if sum(len(line.steps) for line in run) > MAX_STEPS:
-        return Statement(start, end, key=("too long", start), marked=run[0].marked,
-                         hedged=f"the plan has more than {MAX_STEPS} steps")
-    steps = tuple(_short(s) for line in run for s in line.steps)
-    key = tuple((s.name, s.args) for s in steps)
-    last = steps[-1]
-    at_end = region.find("\n", end) < 0 or not region[end:end + 200].strip() and not region[end:].strip()
-    complete = not (at_end and len(last.args) < syntax.arity.get(last.name, 0)
-                    and not region[max(0, end - 8):end].rstrip(" *_`").endswith((".", "!")))
-    hedged = ""
-    if before and before[-1].key != key and _ALTERNATIVE.search(region, last_end, start):
-        hedged = HEDGED
-    return Statement(start, end, value=steps, key=key, marked=run[0].marked, hedged=hedged, complete=complete)
-
-
-def plan_signals(region: str) -> Signals:
-    """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
-    plan-specific ones ("this plan does not work", "step 3 is invalid")."""
-    general = find_signals(region, solving=True)
-    extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
-    for m in _PLAN_SIGNALS.finditer(region):
-        subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
-        if subject is not None:
-            extra.append((subject.start(), region[subject.start():m.end()]))
-    if not extra:
-        return general
-    merged = sorted([*zip(general.starts, general.texts), *extra])
-    return Signals(tuple(s for s, _ in merged), tuple(t for _, t in merged))
-
-
-_LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"
-_LEGEND_COLOUR = re.compile(r"\b([A-Za-z]+)\s{1,3}$")
-_CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
-
-
-def _spell_initials(region: str) -> str:
-    """``region`` with the capital letters that it defines as colour initials ("the yellow block (Y)")
-    spelled out ("Unstack Y from R" -> "Unstack yellow from red"); unchanged without such a legend."""
-    if "(" not in region:
-        return region
-    legend: dict[str, str] = {}
-    for m in _LEGEND.finditer(region):
-        before = _LEGEND_COLOUR.search(region, max(0, m.start() - 24), m.start())
-        colour, letter = (before.group(1).lower() if before else ""), m.group(1)
-        if colour not in COLOURS:
-            continue
-        if legend.setdefault(letter, colour) != colour:
-            return region  # one letter for two colours: no legend
-    if not legend:
-        return region
-    return _CAPITAL.sub(lambda m: legend.get(m.group(1), m.group(1)), region)
-
-
-def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) -> Reading:
-    """The committed plan of a final region: its plan statements (:func:`plan_statements`) under the
-    commitment rule. ``value``: a tuple of :class:`Step` (``None`` with the ``reason`` when none commits)."""
-    if not isinstance(region, str):
-        return Reading(None, "response is not a string")
-    syntax = syntax_of(domain, objects)
-    region = _spell_initials(blank_tags(region[:answer_end(region)]))
-    signals = plan_signals(region)
-    return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
 
 def _plan_block(text: str) -> str:
@@ -494,9 +205,9 @@ def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
     syntax = syntax_of(domain, problem.objects)
     steps: list[Step] = []
     for raw in _plan_block(text).splitlines():
-        line = _clean(raw)
+        line = clean(raw)
         for _ in range(3):
-            m = _PREFIX.match(line)
+            m = ITEM_PREFIX.match(line)
             if m is None or not m.group().strip():
                 break
             line = line[m.end():]
@@ -511,5 +222,5 @@ def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
         for step in found:
             if len(steps) >= MAX_STEPS:
                 raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(_short(step))
+            steps.append(clip(step))
     return steps

@@ -16,7 +16,7 @@ Design (the choices a planning domain needs to fit the engine interface):
   decided by a breadth-first search over the instance's state space; more than
   :data:`MAX_NODES` states raises :class:`~finereason.verdict.Undecided`.
 - *end-to-end answer*: a plan in text (``(unstack d c)``, colour names, PlanBench's sentences,
-  numbered lists; read by :mod:`finereason.planning.plan_text`): the final commitment of the response
+  numbered lists; read by :mod:`finereason.planning.plan_answers`): the final commitment of the response
   (the last plan, marked or bare, that nothing after it withdraws; a restatement confirms it). It is
   checked by the VAL-style validator (:mod:`finereason.planning.validate`), whose reasons name each
   unmet precondition of the first failing step, or each unmet goal fact. Any valid plan counts,
@@ -37,7 +37,8 @@ from typing import Any, Iterator, Sequence
 
 from ...engines.base import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
-from ...planning.plan_text import COLOURS, LETTERS, plan_reading
+from ...planning.plan_answers import plan_reading
+from ...planning.plan_text import COLOURS, LETTERS
 from ...planning.plan_text import Step as PlanStep
 from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, Task, apply
@@ -385,7 +386,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         return Plan(self._read_answer_plan(text, puzzle.problem))
 
     def read_answer(self, region: str, task: str) -> Reading:  # type: ignore[override]
-        """End to end: the committed plan (a tuple of steps, :func:`~finereason.planning.plan_text.plan_reading`:
+        """End to end: the committed plan (a tuple of steps, :func:`~finereason.planning.plan_answers.plan_reading`:
         the last plan in the final region, marked or bare, unless something after it withdraws it);
         other tasks: the list reader."""
         if task != END_TO_END:
