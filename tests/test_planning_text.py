@@ -175,6 +175,17 @@ def test_a_cut_off_correction_is_no_answer_and_never_falls_back():
         assert committed(first + cut) is None, cut
 
 
+def test_it_names_the_block_in_hand_and_guesses_never_commit():
+    assert committed("Unstack the blue block from the red block, then stack it on the orange block.\n"
+                     "Pick up the red block and stack it on top of the blue block.") == PLAN
+    assert committed("1. Unstack the blue block from the red block\n2. Put it down") == ["(unstack b a)", "(put-down b)"]
+    assert committed("unstack the red block (with the orange block on top of it) from the table\n[PLAN END]") == ["(unstack a)"]
+    for intro in ("My best guess:", "This might work:", "Maybe this:"):
+        assert committed(f"{intro}\n1. (unstack b a)\n2. (put-down b)") is None
+        assert plan_reading(f"{intro}\n1. (unstack b a)", BW).reason == "the plan is offered as a guess"
+    assert committed("Here is a plan that works:\n1. (unstack b a)\n2. (put-down b)") == ["(unstack b a)", "(put-down b)"]
+
+
 def test_two_plans_offered_never_commit():
     text = "Answer:\n(unstack b a)\n(stack b c)\n\nAlternatively:\n(unstack b a)\n(put-down b)"
     assert committed(text) is None

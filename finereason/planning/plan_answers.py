@@ -60,6 +60,11 @@ _ALTERNATIVE = re.compile(
     r"(?:plan|solution|way|option|approach)\b|\bor\s{1,3}(?:you|we|i)\s{1,3}could\b|\boption\s{1,3}[2-9b]\b|\bplan\s{1,3}[2b]\b",
     re.IGNORECASE)
 HEDGED = "the final answer offers more than one plan"
+# a plan offered as a guess (in its introduction or its own lines): it never commits
+_GUESS = re.compile(r"\b(?:my\s{1,3}best\s{1,3}guess|i\s{1,3}guess|a\s{1,3}guess|probably|perhaps|maybe|might\s{1,3}work|"
+                    r"may\s{1,3}work|could\s{1,3}work|not\s{1,3}sure)\b", re.IGNORECASE)
+GUESSED = "the plan is offered as a guess"
+_IT = re.compile(r"[a-z]+(?:[ _-]?(?:up|down))?\s{1,3}it\b", re.IGNORECASE)  # "stack it ...", "put down it"
 
 
 @dataclass
@@ -257,7 +262,7 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
     if sum(len(line.steps) for line in run) > MAX_STEPS:
         return Statement(start, end, key=("too long", start), marked=run[0].marked,
                          hedged=f"the plan has more than {MAX_STEPS} steps")
-    steps = tuple(clip(s) for line in run for s in line.steps)
+    steps = _resolve_it(tuple(clip(s) for line in run for s in line.steps), syntax)
     key = tuple((s.name, s.args) for s in steps)
     last = steps[-1]
     at_end = region.find("\n", end) < 0 or not region[end:end + 200].strip() and not region[end:].strip()
@@ -266,7 +271,21 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
     hedged = ""
     if before and before[-1].key != key and _ALTERNATIVE.search(region, last_end, start):
         hedged = HEDGED
+    elif _GUESS.search(region, max(last_end, region.rfind("\n", 0, max(0, region.rfind("\n", 0, start))) + 1), end):
+        hedged = GUESSED
     return Statement(start, end, value=steps, key=key, marked=run[0].marked, hedged=hedged, complete=complete)
+
+
+def _resolve_it(steps: tuple[Step, ...], syntax: Syntax) -> tuple[Step, ...]:
+    """Steps that name their block "it" ("Then put it down", "stack it on the blue block") take the
+    block of the step before (the one in hand)."""
+    out: list[Step] = []
+    for step in steps:
+        if (out and out[-1].args and len(step.args) < syntax.arity.get(step.name, 0)
+                and _IT.match(step.text) is not None):
+            step = Step(step.name, (out[-1].args[0], *step.args), step.text)
+        out.append(step)
+    return tuple(out)
 
 
 def plan_signals(region: str) -> Signals:
