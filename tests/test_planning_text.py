@@ -180,10 +180,18 @@ def test_it_names_the_block_in_hand_and_guesses_never_commit():
                      "Pick up the red block and stack it on top of the blue block.") == PLAN
     assert committed("1. Unstack the blue block from the red block\n2. Put it down") == ["(unstack b a)", "(put-down b)"]
     assert committed("unstack the red block (with the orange block on top of it) from the table\n[PLAN END]") == ["(unstack a)"]
+    assert committed("Plan: unstack blue from red, stack on orange, pick up red, stack onto blue.") == PLAN
     for intro in ("My best guess:", "This might work:", "Maybe this:"):
         assert committed(f"{intro}\n1. (unstack b a)\n2. (put-down b)") is None
         assert plan_reading(f"{intro}\n1. (unstack b a)", BW).reason == "the plan is offered as a guess"
     assert committed("Here is a plan that works:\n1. (unstack b a)\n2. (put-down b)") == ["(unstack b a)", "(put-down b)"]
+
+
+def test_a_correction_inside_a_line_and_list_literals():
+    first = "Answer:\n(unstack b a)\n(stack b c)\n"
+    assert committed(first + "wait, that's wrong, corrected: (unstack b a) (put-down b)") == ["(unstack b a)", "(put-down b)"]
+    assert committed('Answer: ["(unstack b a)", "(put-down b)"]') == ["(unstack b a)", "(put-down b)"]
+    assert committed(first + "\n" + "Neutral explanation that goes on and on. " * 600) == ["(unstack b a)", "(stack b c)"]
 
 
 def test_two_plans_offered_never_commit():

@@ -41,6 +41,7 @@ _MARK_PREFIX = re.compile(
 _MARK_LINE = re.compile(
     r"\s*(?:\[plan\]|(?:final\s{1,3})?(?:answer|plan|solution)"
     r"|[^\n]{0,100}\b(?:answer|plan|solution|actions|steps|sequence)\b[^\n]{0,60}[:：])\s*$")
+_INLINE_MARK = re.compile(r"\b(?:answer|plan|solution|correct(?:ed|ion)|revised|instead|fixed|final)\b[^\n:：]{0,30}[:：][ \t]*")
 _NUMBERED_LINE = re.compile(  # a line that ITEM_PREFIX reads as a numbered item
     r"^[ \t*_>#-]*(?:(?:step|action|move)[ \t]{0,3}#?[ \t]{0,2}\d|\(?\d{1,4}[ \t]{0,3}[.):\-]|\d{1,4}[ \t]+[a-z(])", re.MULTILINE)
 _END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
@@ -64,7 +65,8 @@ HEDGED = "the final answer offers more than one plan"
 _GUESS = re.compile(r"\b(?:my\s{1,3}best\s{1,3}guess|i\s{1,3}guess|a\s{1,3}guess|probably|perhaps|maybe|might\s{1,3}work|"
                     r"may\s{1,3}work|could\s{1,3}work|not\s{1,3}sure)\b", re.IGNORECASE)
 GUESSED = "the plan is offered as a guess"
-_IT = re.compile(r"[a-z]+(?:[ _-]?(?:up|down))?\s{1,3}it\b", re.IGNORECASE)  # "stack it ...", "put down it"
+# the block in hand left implicit: "stack it on ...", "put down it", "stack on the blue block"
+_IT = re.compile(r"[a-z]+(?:[ _-]?(?:up|down))?\s{1,3}(?:it\b|on\b|onto\b|atop\b)", re.IGNORECASE)
 
 
 @dataclass
@@ -103,6 +105,13 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             number = int(found) if found is not None and number is None else number
             rest = rest[inner.end():]
     steps = line_steps(rest, syntax)
+    if not steps:  # "Wait, that's wrong, corrected: (unstack b a) ...": the steps after a marker inside the line
+        inline = None
+        for inline in _INLINE_MARK.finditer(rest):
+            pass
+        if inline is not None and line_steps(rest[inline.end():], syntax):
+            marked, rest = True, rest[inline.end():]
+            steps = line_steps(rest, syntax)
     stripped = rest.strip()
     if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
         steps = []  # "Stack the blocks as follows:" introduces, it is not a step

@@ -144,7 +144,7 @@ def clip(step: Step) -> Step:
 def line_steps(text: str, syntax: Syntax) -> list[Step]:
     """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
     starts with one, else sentence steps starting at the line start or after a separator."""
-    body = text.lstrip(" \t\"'“”‘’")
+    body = text.lstrip(" \t\"'“”‘’[")
     body = body[_LEADING.match(body).end():]
     if body.startswith(("put ", "pick ")):
         body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
