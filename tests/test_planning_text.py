@@ -130,6 +130,10 @@ PLAN = ["(unstack b a)", "(stack b c)", "(pick-up a)", "(stack a b)"]
     "Step 1: Unstack B from A.\nStep 2: Stack B on C.\nStep 3: Pick A up.\nStep 4: Stack A on B.",
     "**Answer:** (unstack b a) (stack b c) (pick-up a) (stack a b)",
     "### Final Answer\n1. unstack b from a\n2. stack b on c\n3. pick up a\n4. stack a on b",
+    "1. Unstack blue from red → blue in hand\n2. Stack blue on orange ✓\n3. Pick up red -> red in hand\n"
+    "4. Stack red on blue => done",
+    "| Step | Action | Result |\n|---|---|---|\n| 1 | Unstack blue from red | blue in hand |\n"
+    "| 2 | Stack blue on orange | |\n| 3 | Pick up red | |\n| 4 | Stack red on blue | goal |",
     "[PLAN]\nunstack the blue block from on top of the red block\nstack the blue block on top of the orange block\n"
     "pick up the red block\nstack the red block on top of the blue block\n[PLAN END]",
 ])

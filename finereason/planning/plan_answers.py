@@ -43,7 +43,7 @@ _MARK_LINE = re.compile(
     r"|[^\n]{0,100}\b(?:answer|plan|solution|actions|steps|sequence)\b[^\n]{0,60}[:：])\s*$")
 _INLINE_MARK = re.compile(r"\b(?:answer|plan|solution|correct(?:ed|ion)|revised|instead|fixed|final)\b[^\n:：]{0,30}[:：][ \t]*")
 _NUMBERED_LINE = re.compile(  # a line that ITEM_PREFIX reads as a numbered item
-    r"^[ \t*_>#-]*(?:(?:step|action|move)[ \t]{0,3}#?[ \t]{0,2}\d|\(?\d{1,4}[ \t]{0,3}[.):\-]|\d{1,4}[ \t]+[a-z(])", re.MULTILINE)
+    r"^[ \t*_>#|-]*(?:(?:step|action|move)[ \t]{0,3}#?[ \t]{0,2}\d|\(?\d{1,4}[ \t]{0,3}[.):\-|]|\d{1,4}[ \t]+[a-z(])", re.MULTILINE)
 _END_TAG = re.compile(r"\s*\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]\s*$")
 _STATEMENT = re.compile(r"\[statement\]", re.IGNORECASE)
 _PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}\]", re.IGNORECASE)

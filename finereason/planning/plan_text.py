@@ -43,7 +43,7 @@ LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")
 WORD = re.compile(r"[a-z0-9]+")
 ITEM_PREFIX = re.compile(
     r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
-    r"|\(?(\d{1,4})\s{0,3}[.):\-]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦]|#{1,6}|\\item)\s*")
+    r"|\(?(\d{1,4})\s{0,3}[.):\-|]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦|]|#{1,6}|\\item)\s*")
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
                           "we", "will", "second", "third", "after", "that", "so", "also", "last"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
@@ -52,12 +52,12 @@ _SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
 _REMARK = re.compile(
-    r"\s-\s|—|–|\(|\[|:|;|,|\.(?:\s|$)|!|\?|=|\bbecause\b|\bsince\b|\bso\b|\bwhich\b|\bwhile\b|\bnow\b|\bleaving\b"
+    r"\s-\s|—|–|\(|\[|:|;|,|\.(?:\s|$)|!|\?|=|->|→|⇒|✓|✔|✅|\||\bbecause\b|\bsince\b|\bso\b|\bwhich\b|\bwhile\b|\bnow\b|\bleaving\b"
     r"|\bmaking\b|\bto\s+(?:free|clear|make|get|allow|access|reach|expose|achieve|uncover|prepare|start|build|"
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
     r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
-_ASIDE = frozenset({":", "(", "[", "-", "—", "–", "="})
+_ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
 
 
 class PlanTextError(ValueError):
