@@ -18,7 +18,7 @@ from finereason.engines import default_names, engine_names, get_engine
 from finereason.engines.base import BrokenStep, StepKind
 from finereason.textparse import parse_literal
 from finereason.verdict import ParseError, StateError
-from finereason.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
+from finereason.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
 
 DOMAINS = ("blocksworld", "mystery_blocksworld")
 
@@ -221,7 +221,10 @@ def test_end_to_end_reads_plans_in_every_spelling(domain):
     ok, failed = simulate(positions(puzzle.init), [(RENAME.get(g[0], g[0]), *g[1:]) for g in puzzle.goal],
                           swapped)
     assert not bad.correct and bad.reasons[0].startswith(f"step {failed} ")
-    assert verify_end_to_end(engine, puzzle, as_text(plan, "letters")).category == "parse_error"  # no "Answer:"
+    # a bare plan is an answer too (the final commitment, marked or not); the format check asks for the marker
+    assert verify_end_to_end(engine, puzzle, as_text(plan, "letters")).correct
+    assert not format_ok("end_to_end", as_text(plan, "letters"), puzzle=domain)
+    assert format_ok("end_to_end", "Answer:\n" + as_text(plan, "letters"), puzzle=domain)
     assert verify_end_to_end(engine, puzzle, "Answer: I do not know.").category == "parse_error"
     assert engine.answer_readable("Answer: " + as_text(plan, "letters"), "end_to_end")
     with pytest.raises(ParseError):

@@ -1,20 +1,31 @@
-"""Read a plan from model text: PDDL-style steps and PlanBench's natural-language steps.
+"""The plan syntax: steps of a plan in model text, in every notation models write.
 
-Accepted, one step per line or several parenthesised steps on a line, numbered or bulleted:
+A *step* is written in any of these notations (case-insensitive, markdown emphasis ignored):
 
-- ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects),
-- ``unstack the yellow block from on top of the orange block``, ``pick up the red block``,
-- Mystery Blocksworld: ``(feast d c)``, ``feast object d from object c``.
+- PDDL: ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects);
+- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``;
+- a sentence: ``unstack the yellow block from on top of the orange block``, ``Unstack blue from
+  orange``, ``Put down yellow on the table``, ``Put C down``; Mystery Blocksworld: ``feast object d from
+  object c``. What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a
+  colon, a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
+  from the red block (now holding the blue block)`` has two arguments).
 
-A ``[PLAN] ... [PLAN END]`` block, when present, limits the reading to its inside. Lines that do
-not start with an action of the domain are prose and are skipped; a line that is only a
-parenthesised step is a step even with an unknown action (the validator rejects it). Reading is
-bounded (characters, steps) and linear in the text; nothing is evaluated.
+Steps stand one per line, numbered (``1.``, ``Step 1:``), bulleted or bold, or several on one line:
+parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack the red block from
+the blue block, then put down the red block``). :func:`line_steps` reads one line;
+:mod:`finereason.planning.plan_answers` finds the plans of a response and which one it commits to.
+
+:func:`read_plan` is the plain reader of a plan text (a plan file, one candidate): every step line,
+or the inside of its last ``[PLAN] ... [PLAN END]`` block.
+
+Reading is bounded (steps per plan, characters per step) and linear in the text; nothing is evaluated.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
 
 from .pddl import Domain, Problem
 
@@ -27,11 +38,26 @@ COLOURS: dict[str, str] = {
     "red": "a", "blue": "b", "orange": "c", "yellow": "d", "white": "e", "magenta": "f",
     "black": "g", "cyan": "h", "green": "i", "violet": "j", "silver": "k", "gold": "l",
 }
+LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")
 
-_PAREN = re.compile(r"\(([^()]*)\)")
-_WORD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
-_PREFIX = re.compile(r"^\s*(?:step\s*\d+\s*[:.)\-]?|\(?\d+\s*[.):\-]|[-*+\u2022>])\s*")
-_CONNECTIVES = ("then", "next", "first", "finally", "and", "now", "lastly", "afterwards", "i", "we", "will")
+WORD = re.compile(r"[a-z0-9]+")
+ITEM_PREFIX = re.compile(
+    r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
+    r"|\(?(\d{1,4})\s{0,3}[.):\-|]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦|]|#{1,6}|\\item)\s*")
+_CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
+                          "we", "will", "second", "third", "after", "that", "so", "also", "last"})
+_LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
+_SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
+_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
+                          r"|\bafter that)[ \t]*$")
+# where a sentence step's own words end and a remark begins
+_REMARK = re.compile(
+    r"\s-\s|—|–|\(|\[|:|;|,|\.(?:\s|$)|!|\?|=|->|→|⇒|✓|✔|✅|\||\bbecause\b|\bsince\b|\bso\b|\bwhich\b|\bwhile\b|\bnow\b|\bleaving\b"
+    r"|\bmaking\b|\bto\s+(?:free|clear|make|get|allow|access|reach|expose|achieve|uncover|prepare|start|build|"
+    r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
+    r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
+    r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
+_ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
 
 
 class PlanTextError(ValueError):
@@ -51,9 +77,107 @@ class Step:
         return "(" + (text if len(text) <= MAX_STEP_TEXT and len(self.args) <= 8 else text[:MAX_STEP_TEXT] + " ...") + ")"
 
 
-def _verbs(domain: Domain) -> dict[str, str]:
-    """Spelling without hyphens or spaces -> action name (``pickup`` -> ``pick-up``)."""
-    return {a.name.replace("-", "").replace("_", ""): a.name for a in domain.actions}
+@dataclass(frozen=True)
+class Syntax:
+    """A domain's step syntax: its verbs (spelling without hyphens/spaces -> name), arities, objects."""
+
+    verbs: dict[str, str]
+    arity: dict[str, int]
+    objects: frozenset[str]
+    verb_re: re.Pattern[str]
+    call_re: re.Pattern[str]
+    hint_re: re.Pattern[str]
+
+
+@lru_cache(maxsize=64)
+def _syntax(names: tuple[tuple[str, int], ...], objects: frozenset[str]) -> Syntax:
+    verbs = {n.replace("-", "").replace("_", ""): n for n, _ in names}
+    spelled = sorted((r"[ \t_-]?".join(map(re.escape, re.split(r"[-_]", n))) for n, _ in names), key=len, reverse=True)
+    alternation = "|".join(spelled)
+    verb_re = re.compile(r"(?<![a-z0-9_-])(?:" + alternation + r")(?![a-z0-9_])(?!-[a-z])")
+    # (verb args) and verb(args): the parenthesised notations
+    call_re = re.compile(r"\(\s{0,3}(" + alternation + r")(?![a-z0-9_-])([^()\n]{0,200})\)"
+                         r"|(?<![a-z0-9_-])(" + alternation + r")[ \t]{0,2}\(([^()\n]{0,200})\)")
+    hint_re = re.compile(alternation + r"|put|pick|answer|plan|solution|action|step|sequence")
+    return Syntax(verbs, dict(names), objects, verb_re, call_re, hint_re)
+
+
+def syntax_of(domain: Domain, objects: Iterable[str]) -> Syntax:
+    """The step syntax of ``domain`` over ``objects`` (cached)."""
+    names = tuple(sorted((a.name.lower(), len(a.params)) for a in domain.actions))
+    return _syntax(names, frozenset(o.lower() for o in objects))
+
+
+def clean(line: str) -> str:
+    return line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+
+
+def _object(word: str, objects: frozenset[str]) -> str | None:
+    if word in objects:
+        return word
+    letter = COLOURS.get(word)
+    return letter if letter is not None and letter in objects else None
+
+
+def _name(syntax: Syntax, verb: str) -> str:
+    return syntax.verbs[re.sub(r"[ \t_-]", "", verb)]
+
+
+def _sentence_args(words: list[str], objects: frozenset[str]) -> tuple[str, ...]:
+    """Object mentions among the words after a verb: colours win over letters, so the article "a" in
+    "pick up a red block" (or "pick up a block") is not read as object ``a``."""
+    colours = [COLOURS[w] for w in words if w in COLOURS and COLOURS[w] in objects]
+    if colours:
+        return tuple(colours)
+    return tuple(w for i, w in enumerate(words)
+                 if w in objects and not (w == "a" and words[i + 1:i + 2] in (["block"], ["blocks"], ["red"])))
+
+
+def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
+    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")))
+
+
+def clip(step: Step) -> Step:
+    return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
+
+
+def line_steps(text: str, syntax: Syntax) -> list[Step]:
+    """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
+    starts with one, else sentence steps starting at the line start or after a separator."""
+    body = text.lstrip(" \t\"'“”‘’[")
+    body = body[_LEADING.match(body).end():]
+    if body.startswith(("put ", "pick ")):
+        body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
+    call = syntax.call_re.match(body)
+    if call is not None:
+        steps = []
+        for m in syntax.call_re.finditer(body):
+            verb, inside = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            steps.append(Step(_name(syntax, verb), _call_args(inside, syntax), m.group().strip()))
+        return steps
+    first = syntax.verb_re.match(body)
+    if first is None:
+        return []
+    starts = [first]
+    for m in syntax.verb_re.finditer(body, first.end()):
+        if _SPLIT_AFTER.search(body, max(0, m.start() - 16), m.start()):
+            starts.append(m)
+            if len(starts) > MAX_STEPS:
+                break  # already too many for a plan
+    steps = []
+    for k, m in enumerate(starts):
+        stop = starts[k + 1].start() if k + 1 < len(starts) else len(body)
+        head = body[m.end():stop]
+        remark = _REMARK.search(head)
+        if remark is not None:
+            head = head[:remark.start()]
+        args = _sentence_args(WORD.findall(head), syntax.objects)
+        if k and not args:
+            continue  # "... and stack it": no step of its own
+        steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
+        if remark is not None and remark.group().strip() in _ASIDE:
+            break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
+    return steps
 
 
 def _plan_block(text: str) -> str:
@@ -66,75 +190,37 @@ def _plan_block(text: str) -> str:
     return text[start + len("[plan]"):] if start >= 0 else text
 
 
-def _object(word: str, objects: set[str]) -> str | None:
-    if word in objects:
-        return word
-    letter = COLOURS.get(word)
-    return letter if letter is not None and letter in objects else None
-
-
-def _step(words: list[str], verbs: dict[str, str], objects: set[str], text: str, strict: bool) -> Step | None:
-    """A step from the words of one candidate, ``None`` when it does not start with an action.
-
-    ``strict`` (a bare parenthesised step): the words after the verb are the arguments as written;
-    otherwise filler words are dropped and only object mentions are kept (colours win over letters,
-    so the article "a" in "pick up a red block" is not read as object ``a``, nor in "pick up a block")."""
-    name = None
-    rest: list[str] = []
-    if words:
-        first = words[0].replace("-", "").replace("_", "")
-        if first in verbs:
-            name, rest = verbs[first], words[1:]
-        elif len(words) > 1 and first + words[1].replace("-", "") in verbs:
-            name, rest = verbs[first + words[1].replace("-", "")], words[2:]
-    if name is None:
-        if strict and words:
-            return Step(words[0], tuple(COLOURS.get(w, w) for w in words[1:]), text)
-        return None
-    if strict:
-        args = [_object(w, objects) or w for w in rest]
-    else:
-        colours = [w for w in rest if w in COLOURS and COLOURS[w] in objects]
-        args = [COLOURS[w] for w in colours] if colours else [
-            w for i, w in enumerate(rest) if w in objects and not (w == "a" and rest[i + 1:i + 2] in (["block"], ["blocks"]))]
-    return Step(name, tuple(args), text)
+_BARE_CALL = re.compile(r"\(\s{0,3}([a-z][a-z0-9_-]*)([^()\n]{0,200})\)")
 
 
 def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
-    """The steps of a plan in model text (possibly none); :class:`PlanTextError` when over the limits."""
+    """The steps of a plan text (possibly none): every step line, or the inside of the last
+    ``[PLAN] ... [PLAN END]`` block. A line that is only a parenthesised step is a step even with an
+    unknown action (the validator rejects it), and a sentence naming no object is a step without
+    arguments. :class:`PlanTextError` when over the limits."""
     if not isinstance(text, str):
         raise PlanTextError(f"must be a string, not {type(text).__name__}")
     if len(text) > MAX_PLAN_CHARS:
         raise PlanTextError(f"too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
-    verbs = _verbs(domain)
-    objects = set(problem.objects)
+    syntax = syntax_of(domain, problem.objects)
     steps: list[Step] = []
-    for raw in _plan_block(text).lower().replace("*", "").replace("`", "").splitlines():
-        line = raw
-        for _ in range(3):  # "- Step 1: ...", "1. (a) ..."
-            line = _PREFIX.sub("", line, count=1)
+    for raw in _plan_block(text).splitlines():
+        line = clean(raw)
+        for _ in range(3):
+            m = ITEM_PREFIX.match(line)
+            if m is None or not m.group().strip():
+                break
+            line = line[m.end():]
         line = line.strip()
         if not line:
             continue
-        groups = _PAREN.findall(line)
-        found: list[Step] = []
-        if groups:
-            whole = len(groups) == 1 and line.startswith("(") and line.rstrip(" .,;").endswith(")")
-            for group in groups:
-                step = _step(group.replace(",", " ").split(), verbs, objects, "(" + group.strip() + ")", whole)
-                if step is not None:
-                    found.append(step)
+        found = line_steps(line, syntax)
         if not found:
-            words = _WORD.findall(line)
-            skip = 0
-            while skip < len(words) and words[skip] in _CONNECTIVES and words[skip].replace("-", "") not in verbs:
-                skip += 1
-            step = _step(words[skip:], verbs, objects, line, strict=False)
-            if step is not None:
-                found.append(step)
+            whole = _BARE_CALL.fullmatch(line.rstrip(" .,;"))
+            if whole is not None:
+                found = [Step(whole.group(1), _call_args(whole.group(2), syntax), whole.group())]
         for step in found:
             if len(steps) >= MAX_STEPS:
                 raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args),
-                              step.text[:MAX_STEP_TEXT]))
+            steps.append(clip(step))
     return steps

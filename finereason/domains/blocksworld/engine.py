@@ -16,7 +16,8 @@ Design (the choices a planning domain needs to fit the engine interface):
   decided by a breadth-first search over the instance's state space; more than
   :data:`MAX_NODES` states raises :class:`~finereason.verdict.Undecided`.
 - *end-to-end answer*: a plan in text (``(unstack d c)``, colour names, PlanBench's sentences,
-  numbered lists; read by :mod:`finereason.planning.plan_text`) after the last ``Answer:``. It is
+  numbered lists; read by :mod:`finereason.planning.plan_answers`): the final commitment of the response
+  (the last plan, marked or bare, that nothing after it withdraws; a restatement confirms it). It is
   checked by the VAL-style validator (:mod:`finereason.planning.validate`), whose reasons name each
   unmet precondition of the first failing step, or each unmet goal fact. Any valid plan counts,
   whatever its length (as in PlanBench); the budget only defines the states' labels.
@@ -29,7 +30,6 @@ Design (the choices a planning domain needs to fit the engine interface):
 from __future__ import annotations
 
 import re
-import string
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -37,12 +37,13 @@ from typing import Any, Iterator, Sequence
 
 from ...engines.base import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
-from ...planning.plan_text import COLOURS, PlanTextError, read_plan
+from ...planning.plan_answers import plan_reading
+from ...planning.plan_text import COLOURS, LETTERS
 from ...planning.plan_text import Step as PlanStep
 from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, Task, apply
 from ...planning.validate import describe_unmet, execute, validate
-from ...reading import Reading, Statement, commit, find_signals
+from ...reading import Reading
 from ...verdict import ParseError, StateError, Undecided
 from ...vocabulary import END_TO_END
 
@@ -380,19 +381,17 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
 
     # -------------------------------------------------------------- answers: plans in text
     def parse_solution_text(self, puzzle: BlocksPuzzle, text: str) -> Plan:  # type: ignore[override]
-        """The plan after the last ``Answer:`` (:class:`ParseError` when there is none or it has no step)."""
-        return Plan(tuple(self._read_answer_plan(text, puzzle.problem)))
+        """The committed plan of a final region (:meth:`read_answer`); :class:`ParseError` with the
+        reason when none commits."""
+        return Plan(self._read_answer_plan(text, puzzle.problem))
 
     def read_answer(self, region: str, task: str) -> Reading:  # type: ignore[override]
-        """End to end: the committed plan (a tuple of steps); other tasks: the list reader."""
+        """End to end: the committed plan (a tuple of steps, :func:`~finereason.planning.plan_answers.plan_reading`:
+        the last plan in the final region, marked or bare, unless something after it withdraws it);
+        other tasks: the list reader."""
         if task != END_TO_END:
             return super().read_answer(region, task)
-        try:
-            steps = self._read_answer_plan(region, _ANY_PROBLEM)
-        except ParseError as err:
-            return Reading(None, str(err))
-        plan = tuple(steps)
-        return commit([Statement(0, len(region), value=plan, key=plan, marked=True)], find_signals(region, solving=True))
+        return plan_reading(region, pddl_domain(self.vocabulary))
 
     def answer_readable(self, region: str, task: str) -> bool:
         if task != END_TO_END:
@@ -400,19 +399,16 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         self.answer(region, task)
         return True
 
-    def _read_answer_plan(self, text: str, problem: Problem) -> list[PlanStep]:
+    def _read_answer_plan(self, text: str, problem: Problem) -> tuple[PlanStep, ...]:
+        """The committed plan's steps, read over the puzzle's objects and the letters a..z (so that
+        :meth:`read_answer`, which knows no puzzle, reads the same plan)."""
         if not isinstance(text, str):
             raise ParseError("response is not a string")
-        marks = list(_ANSWER_MARK.finditer(text))
-        if not marks:
-            raise ParseError("no \"Answer:\" followed by a plan found")
-        try:
-            steps = read_plan(text[marks[-1].end():], pddl_domain(self.vocabulary), problem)
-        except PlanTextError as err:
-            raise ParseError(f"plan text: {err}") from None
-        if not steps:
-            raise ParseError("no action found after the last \"Answer:\"")
-        return steps
+        objects = frozenset(LETTERS) | frozenset(problem.objects)
+        reading = plan_reading(text, pddl_domain(self.vocabulary), objects)
+        if reading.value is None:
+            raise ParseError(reading.reason)
+        return reading.value
 
     def answer_text(self, puzzle: BlocksPuzzle, state: BlocksState | Plan) -> str:  # type: ignore[override]
         """A plan, one action per line: ``state``'s own steps for a :class:`Plan`, else a shortest
@@ -423,7 +419,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         return "\n".join(map(str, plan or []))
 
     def read_steps(self, puzzle: BlocksPuzzle, text: str) -> list[Any]:
-        """The states after each action of the plan after the last ``Answer:``; an action that cannot
+        """The states after each action of the committed plan (:meth:`read_answer`); an action that cannot
         be applied is a :class:`BrokenStep` naming its unmet preconditions, and reading stops there.
         Actions past the step budget are not read (the dead end they follow is already reported)."""
         try:
@@ -570,9 +566,6 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         return reasons + self.violations(puzzle, state)
 
 
-_ANSWER_MARK = re.compile(r"\banswer\s*\**\s*[:：]", re.IGNORECASE)
-# a plan read before the puzzle is known: any letter may name an object (the colours name a..l)
-_ANY_PROBLEM = Problem("any", "", tuple(string.ascii_lowercase), frozenset(), ())
 
 
 def _reachable(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> bool:

@@ -1,0 +1,179 @@
+"""An independent oracle: is a plan that the validator accepts written anywhere in a response?
+
+Deliberately separate from the reader (:mod:`finereason.planning.plan_text`): a small, generous
+line parser for PlanBench's Blocksworld wording, and many candidate plans per response. Every
+candidate is validated; the response *contains a valid plan* when any candidate is valid.
+
+Candidates: every maximal run of step lines (blank lines allowed between them), each such run cut
+where a numbered list starts again at 1, every ``[PLAN] ... [PLAN END]`` block, every sequence of
+numbered step lines 1, 2, 3, ... found in order (explanation lines between items skipped), and every
+line's steps joined by "then"/commas/semicolons. It knows nothing of markers or withdrawals: it says
+what is *in* the text, not what the response commits to. ``last`` is the last candidate by
+position (what a careful grader would look at first).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from finereason.planning.plan_text import Step
+from finereason.planning.strips import Task
+from finereason.planning.validate import validate
+
+NAMES = {"unstack": "unstack", "stack": "stack", "pickup": "pick-up", "putdown": "put-down"}
+ARITY = {"unstack": 2, "stack": 2, "pick-up": 1, "put-down": 1}
+COLOUR = {"red": "a", "blue": "b", "orange": "c", "yellow": "d", "white": "e", "magenta": "f", "black": "g",
+          "cyan": "h", "green": "i", "violet": "j", "silver": "k", "gold": "l"}
+VERB = r"(unstack|stack|pick[ _-]?up|put[ _-]?down)"
+_LEAD = re.compile(r"^[\s>*#`_-]*(?:(?:step|action)\s*(\d+)\s*[:.)-]?|(\d+)\s*[.):]|[-•*+]|[a-h]\))?[\s*_`]*", re.I)
+_PDDL = re.compile(r"\(\s*" + VERB + r"\s+([a-z ]+?)\s*\)", re.I)
+_FUNC = re.compile(VERB + r"\s*\(([a-z ,]+)\)", re.I)
+_SENT = re.compile(r"^(?:then |next |finally |first |now |and )*" + VERB + r"\b(.*)$", re.I)
+_CUT = re.compile(r"\(|\s-\s|—|–|:|;|,|\.\s|\.$|\bso\b|\bwhich\b|\bto (?:free|clear|make|get)\b|\bbecause\b|\bnow\b", re.I)
+BAD = Step("unreadable", (), "")
+_JOIN = re.compile(r",?\s*(?:and )?then\s+|;\s*|,\s+(?=" + VERB + r"\b)", re.I)
+
+
+def _verb(word: str) -> str:
+    return NAMES[re.sub(r"[ _-]", "", word.lower())]
+
+
+def _args(words: str) -> tuple[str, ...]:
+    low = words.lower()
+    colours = [COLOUR[w] for w in re.findall(r"[a-z]+", low) if w in COLOUR]
+    if colours:
+        return tuple(colours)
+    return tuple(w for w in re.findall(r"\b[a-l]\b", low) if w != "a" or not re.search(r"\ba (?:block|red)", low))
+
+
+def parse_clause(text: str, loose: bool = False) -> Step | None:
+    """One step from a clause (``None`` when it is not a step of the right arity, unless ``loose``:
+    then the step with the objects its own words name, which the validator rejects)."""
+    text = text.strip().strip("*`_ ")
+    text = re.sub(r"^(put|pick)\s+(the\s+\w+\s+block|\w+)\s+(down|up)\b", r"\1 \3 \2", text, flags=re.I)
+    m = _PDDL.match(text) or _FUNC.match(text)
+    if m is not None:
+        name = _verb(m.group(1))
+        args = tuple(COLOUR.get(w, w) for w in re.findall(r"[a-z]+", m.group(2).lower()))
+    else:
+        m = _SENT.match(text)
+        if m is None:
+            return None
+        name = _verb(m.group(1))
+        rest = m.group(2)
+        cut = _CUT.search(rest)
+        args = _args(rest[:cut.start()] if cut else rest)
+    if len(args) != ARITY[name] and not loose:
+        return None
+    return Step(name, args, text[:60])
+
+
+def parse_line(line: str) -> tuple[int | None, list[Step]]:
+    """``(item number or None, steps)`` of one line; steps empty when it is not a step line."""
+    m = _LEAD.match(line)
+    number = next((int(g) for g in m.groups() if g), None) if m else None
+    body = line[m.end():] if m else line
+    if _PDDL.match(body.strip()):
+        steps = [parse_clause(p.group()) for p in _PDDL.finditer(body)]
+        return number, [s for s in steps if s is not None]
+    parts = _JOIN.split(body)
+    steps = []
+    for part in parts:
+        if part is None or not part.strip() or re.fullmatch(VERB, part.strip(), re.I):
+            continue
+        step = parse_clause(part)
+        if step is None:
+            break
+        steps.append(step)
+    if not steps and (step := parse_clause(body)) is not None:
+        steps = [step]
+    if not steps and (step := parse_clause(body, loose=True)) is not None:
+        steps = [step]  # led by an action, naming the wrong number of objects: the plan holding it is not valid
+    return number, steps
+
+
+@dataclass
+class Found:
+    """The oracle's findings in one response."""
+
+    candidates: list[tuple[int, tuple[Step, ...]]]   # (position: line index, plan)
+    valid: list[tuple[Step, ...]]
+    last: tuple[Step, ...] | None                     # the last candidate by position
+
+    @property
+    def contains_valid(self) -> bool:
+        return bool(self.valid)
+
+
+def candidates(text: str) -> list[tuple[int, tuple[Step, ...]]]:
+    low = text.lower()
+    end = low.find("[plan end]")
+    if end >= 0 and low.find("[statement]", end) >= 0:  # PlanBench's one-shot continuation: a new problem
+        text = text[:low.find("[statement]", end)]
+    lines = text.split("\n")
+    parsed = [parse_line(line) for line in lines]
+    out: list[tuple[int, tuple[Step, ...]]] = []
+    # maximal runs, and the same runs cut where the numbering restarts
+    run: list[int] = []
+    for i, (number, steps) in enumerate(parsed + [(None, [])]):
+        if steps:
+            run.append(i)
+            continue
+        if i < len(lines) and not lines[i].strip():
+            continue
+        if run:
+            out.append((run[-1], tuple(s for k in run for s in parsed[k][1])))
+            piece: list[int] = []
+            for k in run:
+                if parsed[k][0] == 1 and piece:
+                    out.append((piece[-1], tuple(s for j in piece for s in parsed[j][1])))
+                    piece = []
+                piece.append(k)
+            if piece and len(piece) != len(run):
+                out.append((piece[-1], tuple(s for j in piece for s in parsed[j][1])))
+        run = []
+    # numbered sequences 1, 2, 3, ... in order, explanation between items skipped
+    seq: list[int] = []
+    for i, (number, steps) in enumerate(parsed):
+        if number is None or not steps:
+            continue
+        if number == 1:
+            if seq:
+                out.append((seq[-1], tuple(s for k in seq for s in parsed[k][1])))
+            seq = [i]
+        elif seq and number == parsed[seq[-1]][0] + 1:
+            seq.append(i)
+    if seq:
+        out.append((seq[-1], tuple(s for k in seq for s in parsed[k][1])))
+    # [PLAN] ... [PLAN END] blocks
+    low = text.lower()
+    for m in re.finditer(r"\[plan\](.*?)\[plan end\]", low, re.S):
+        steps = tuple(s for line in m.group(1).split("\n") for s in parse_line(line)[1])
+        if steps:
+            out.append((low.count("\n", 0, m.end()), steps))
+    # a one-shot continuation: the response itself is the inside of a [PLAN] block
+    end = low.find("[plan end]")
+    if end > 0:
+        steps = tuple(s for line in text[:end].split("\n") for s in parse_line(line)[1])
+        if steps:
+            out.append((low.count("\n", 0, end), steps))
+    return out
+
+
+def find(text: str, task: Task) -> Found:
+    cands = candidates(text)
+    valid: list[tuple[Step, ...]] = []
+    seen: set[tuple] = set()
+    for _, plan in cands:
+        key = tuple((s.name, s.args) for s in plan)
+        if key in seen:
+            continue
+        seen.add(key)
+        if validate(task, list(plan)).valid:
+            valid.append(plan)
+    last = max(cands, key=lambda c: (c[0], len(c[1])))[1] if cands else None
+    return Found(cands, valid, last)
+
+
+def plan_key(plan) -> tuple | None:
+    return None if plan is None else tuple((s.name, tuple(s.args)) for s in plan)
