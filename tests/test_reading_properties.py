@@ -305,8 +305,7 @@ def _function_notation(plan: str) -> str:
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 1 (a restatement confirms it): 'Answer:\\n<right plan>\\n\\nSo the final plan is <same plan>.' "
-            "is not credited (the copies are read as one double plan, or the prose breaks the plan)"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_restating_the_same_answer_keeps_the_verdict(kind, data):
@@ -318,8 +317,7 @@ def test_restating_the_same_answer_keeps_the_verdict(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 1 (a plan restated in another notation is one plan): 'Answer:\\n<right plan>\\n\\n**Plan:**\\n"
-            "unstack(d, b)\\nput_down(d)\\n...' is not credited"}, kinds=("plan",)))
+    }, kinds=("plan",)))
 @MANY
 @given(data=st.data())
 def test_plan_restated_in_another_notation_is_one_plan(kind, data):
@@ -366,8 +364,7 @@ def _wraps(slot: Slot) -> list:
 
 @pytest.mark.parametrize("kind", _kinds({
     
-    "plan": "rule 1 (headings are formatting): '### Answer\\n\\n<right plan>' and '### Final Answer\\n<right plan>' "
-            "(heading without a colon) are parse errors"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_markdown_and_latex_wrapping_keeps_the_verdict(kind, data):
@@ -500,7 +497,7 @@ def test_conditional_answers_never_credit(kind, data):
     
     "expression": "rule 2: 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, that's wrong.' earns format 1.0 (so does a "
                   "hedge after the answer)",
-    "plan": "rule 2: 'Answer:\\n<plan 1>\\n\\nAnswer:\\n<plan 2> or <plan 1>' earns format 1.0"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_format_reward_pays_exactly_one_committed_answer(kind, data):
@@ -517,7 +514,7 @@ def test_format_reward_pays_exactly_one_committed_answer(kind, data):
 @pytest.mark.parametrize("kind", _kinds({
     "expression": "rule 2 (spam earns 0): 'Answer: (((1 * 1) + 2) * 8)\\nAnswer: (((1 * 1) * 2) * 8)' (and "
                   "A,B,A,B) earns format 1.0",
-    "plan": "rule 2: 'Answer:\\n<plan 1>\\nAnswer:\\n<plan 2>' (and A,B,A,B) earns format 1.0"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_spam_of_different_answers_earns_no_format_reward(kind, data):

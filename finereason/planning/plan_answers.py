@@ -221,7 +221,23 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
     close()
     if found and found[-1].complete and _cut_after(region, found[-1].end, syntax):
         found[-1] = replace(found[-1], complete=False)
+    elif _marker_then_cut(region, found[-1].end if found else 0, syntax):
+        found.append(Statement(len(region.rstrip()), len(region), key=("cut",), marked=True, complete=False))
     return found
+
+
+def _marker_then_cut(region: str, after: int, syntax: Syntax) -> bool:
+    """Whether the text after offset ``after`` ends with an answer marker followed by nothing or by
+    the start of a step only ("Answer:\n(", "**Plan:**\n1. Pick"): a new plan cut off by the token limit."""
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*\S[^\n]*", region[after:])][-2:]
+    if not lines:
+        return False
+    last = (after + lines[-1][0], after + lines[-1][1])
+    if _read_line(region, *last, syntax).marker:
+        return True  # "Answer:" and nothing after it
+    if len(lines) < 2 or not _cut_after(region, last[0], syntax):
+        return False
+    return bool(_read_line(region, after + lines[0][0], after + lines[0][1], syntax).marker)
 
 
 def _cut_after(region: str, end: int, syntax: Syntax) -> bool:
@@ -300,16 +316,12 @@ def _resolve_it(steps: tuple[Step, ...], syntax: Syntax) -> tuple[Step, ...]:
 def plan_signals(region: str) -> Signals:
     """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
     plan-specific ones ("this plan does not work", "step 3 is invalid")."""
-    general = find_signals(region, solving=True)
     extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
     for m in _PLAN_SIGNALS.finditer(region):
         subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
         if subject is not None:
             extra.append((subject.start(), region[subject.start():m.end()]))
-    if not extra:
-        return general
-    merged = sorted([*zip(general.starts, general.texts), *extra])
-    return Signals(tuple(s for s, _ in merged), tuple(t for _, t in merged))
+    return find_signals(region, solving=True, extra=extra)
 
 
 _LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"

@@ -143,6 +143,7 @@ class Signals:
 
     low: str
     solving: bool = False
+    extra: tuple[tuple[int, str], ...] = ()  # a kind's own signals, sorted ("step 3 is invalid" for plans)
     _cache: dict = field(default_factory=dict, repr=False)
     _all: list | None = field(default=None, repr=False)
 
@@ -158,6 +159,7 @@ class Signals:
                 if _word_at(low, at, end) and (check is None or check(low, at, end)):
                     found.append((at, low[at:end]))
                 at = low.find(word, at + 1)
+        found.extend(self.extra)
         found.sort()
         return found
 
@@ -199,11 +201,14 @@ class Signals:
                     best = (at, low[at:end])
                     break
                 pos = at + 1
+        k = bisect_left(self.extra, (lo, ""))
+        if k < len(self.extra) and self.extra[k][0] < hi and (best is None or self.extra[k][0] < best[0]):
+            best = self.extra[k]
         self._cache[(lo, hi)] = best
         return best
 
 
-def find_signals(region: str, *, solving: bool = False) -> Signals:
+def find_signals(region: str, *, solving: bool = False, extra: list[tuple[int, str]] | None = None) -> Signals:
     """The withdrawal signals of ``region``. ``solving``: the answer is a solution, so "I could not
-    find one" withdraws it too."""
-    return Signals(_lowered(region), solving)
+    find one" withdraws it too; ``extra``: ``(offset, text)`` signals of the answer kind's own."""
+    return Signals(_lowered(region), solving, tuple(sorted(extra or ())))
