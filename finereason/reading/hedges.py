@@ -13,24 +13,33 @@ REACH = 240  # characters looked at before and after a statement
 # a sentence ends at . ! ? ; or at a line break, unless the line ends inside a clause ("..., then\n",
 # "Otherwise,\n"): then the sentence goes on on the next line
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|(?<![,\w])(?<!\bthen)(?<!\botherwise)(?<!\belse)\n|\n[ \t]*\n")
+_GOES_ON = re.compile(r"(?:,|\b(?:then|otherwise|else))$")
 _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|provided|in case|otherwise|else)\b", re.IGNORECASE)
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 _HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
                            r"|likely|presumably|guess)\b", re.IGNORECASE)
-_OFFERED_BEFORE = re.compile(
-    r"(?:[\])}\d]|\b[a-z]+\))[\s*_`$.,;/|]{0,40}(?:(?:or|either|alternatively|otherwise)[\s*_`$:,]{0,20}|\((?:or|maybe))"
-    r"[\s*_`$:,]{0,20}(?:maybe|possibly|perhaps|probably)?[\s*_`$:,]{0,20}$|\beither[\s*_`$:,]{1,20}$",
-    re.IGNORECASE,
-)
 
 
 def sentence_before(region: str, start: int) -> str:
     """The part of ``start``'s sentence before it (at most :data:`REACH` characters)."""
     lo = max(0, start - REACH)
-    last = None
-    for m in _SENTENCE_END.finditer(region, lo, start):
-        last = m
-    return region[last.end() if last else lo:start]
+    cut = lo
+    for mark in ".!?;":
+        at = region.rfind(mark, lo, start)
+        while at >= 0 and at + 1 < start and not region[at + 1].isspace():
+            at = region.rfind(mark, lo, at)  # "3.5", "e.g": not a sentence end
+        cut = max(cut, at + 1)
+    hi = start
+    while True:  # the last line break that ends a sentence
+        at = region.rfind("\n", cut, hi)
+        if at < 0:
+            break
+        before = region[max(cut, at - 12):at].rstrip(" \t")
+        if not _GOES_ON.search(before):
+            cut = at + 1
+            break
+        hi = at
+    return region[cut:start]
 
 
 def sentence_after(region: str, stop: int) -> str:
@@ -39,18 +48,40 @@ def sentence_after(region: str, stop: int) -> str:
     return region[stop:m.start() if m else min(len(region), stop + REACH)]
 
 
-def conditional(region: str, start: int, stop: int) -> bool:
-    """Whether the statement at ``[start, stop)`` is stated under a condition or beside an alternative."""
-    return (_CONDITION_BEFORE.search(sentence_before(region, start)) is not None
+def conditional(region: str, start: int, stop: int, before: str | None = None) -> bool:
+    """Whether the statement at ``[start, stop)`` is stated under a condition or beside an alternative
+    (``before``: :func:`sentence_before`, when the caller has it)."""
+    before = sentence_before(region, start) if before is None else before
+    return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 
 
-def hedged(region: str, start: int) -> bool:
+def hedged(region: str, start: int, before: str | None = None) -> bool:
     """Whether the statement at ``start`` is hedged in its sentence ("it might be [...]", "probably [...]")."""
-    return _HEDGE_BEFORE.search(sentence_before(region, start)) is not None
+    before = sentence_before(region, start) if before is None else before
+    return _HEDGE_BEFORE.search(before) is not None
+
+
+_JUNK = " \t\r\n*_`$:,("
+_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+
+
+def _ends_with_word(text: str, word: str) -> bool:
+    return text.endswith(word) and (len(text) == len(word) or not text[-len(word) - 1].isalnum())
 
 
 def offered_after_another(region: str, start: int) -> bool:
     """Whether the statement at ``start`` is offered as an alternative to what precedes it
-    ("[...] or [...]", "either [...]", "E (or maybe F)")."""
-    return _OFFERED_BEFORE.search(region, max(0, start - 80), start) is not None
+    ("[...] or [...]", "either [...]", "E (or maybe F)", "[...], or possibly [...]")."""
+    before = region[max(0, start - 80):start].lower().rstrip(_JUNK)
+    for adverb in _ADVERBS:
+        if _ends_with_word(before, adverb):
+            before = before[:-len(adverb)].rstrip(_JUNK)
+            break
+    if _ends_with_word(before, "either"):
+        return True
+    for word in ("or", "alternatively", "otherwise"):
+        if _ends_with_word(before, word):
+            rest = before[:-len(word)].rstrip(" \t\r\n*_`$.,;/|(")
+            return bool(rest) and (rest[-1] in "])}" or rest[-1].isdigit())
+    return False

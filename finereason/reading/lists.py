@@ -17,7 +17,7 @@ import re
 
 from ..verdict import ParseError
 from .commit import Reading, Statement, commit
-from .hedges import conditional, hedged, offered_after_another
+from .hedges import conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
 from .withdrawals import Signals, find_signals
 
@@ -294,9 +294,9 @@ def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: b
     hedged_as, condition = "", False
     if _offers_another(region, stop, payload) or offered_after_another(region, begin):
         hedged_as = "the final answer offers more than one state"
-    elif hedged(region, start):
+    elif (before := sentence_before(region, start)) and hedged(region, start, before):
         hedged_as = "the final answer is hedged"
-    elif conditional(region, start, stop):
+    elif conditional(region, start, stop, before):
         hedged_as, condition = "the final answer is stated under a condition", True
     return Statement(start, stop, value=payload, key=key, marked=marked, hedged=hedged_as, conditional=condition)
 

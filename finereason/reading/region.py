@@ -22,6 +22,9 @@ _TAGS = re.compile(
 )
 
 
+_TAG_WORDS = ("answer", "end", "final", "solution", "output")
+
+
 class Unfinished(ParseError):
     """The response never left its reasoning (``<think>`` without ``</think>``)."""
 
@@ -60,5 +63,8 @@ def blank_tags(region: str) -> str:
     """``region`` with end tags (``[ANSWER END]``, ``<answer>``, ``</answer>``, ...) replaced by spaces
     of the same length, so that offsets still point into the original text."""
     if "[" not in region and "<" not in region:
+        return region
+    low = region.lower()
+    if not any(word in low for word in _TAG_WORDS):
         return region
     return _TAGS.sub(lambda m: " " * len(m.group()), region)

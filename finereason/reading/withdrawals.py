@@ -186,8 +186,7 @@ class Signals:
         low = self.low
         phrases = PHRASES
         if hi - lo < _SHORT_RANGE:  # only the phrases whose first word occurs in the range
-            words = set(_TOKENS.findall(low, lo, hi))
-            phrases = [p for w in words.intersection(_BY_FIRST_WORD) for p in _BY_FIRST_WORD[w]]
+            phrases = [p for w in set(_TOKENS.findall(low, lo, hi)) if w in _BY_FIRST_WORD for p in _BY_FIRST_WORD[w]]
         for word, check, solving_only in phrases:
             if solving_only and not self.solving:
                 continue
