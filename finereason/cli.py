@@ -179,7 +179,8 @@ def cmd_label(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ plan-check
 def cmd_plan_check(args: argparse.Namespace) -> int:
     """``plan-check``: ``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with
-    ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
+    ``--optimal``: an int, or null when the problem has no plan); the summary ``valid: N/M`` goes to
+    the terminal (stderr when the lines go to stdout), never into the JSON Lines."""
     from .planning.check_file import check_max_nodes, check_plans, plan_counts, read_plan_requests
 
     check_max_nodes(args.max_nodes)
@@ -190,8 +191,8 @@ def cmd_plan_check(args: argparse.Namespace) -> int:
         for line in check_plans(requests, optimal=args.optimal, max_nodes=args.max_nodes, progress=_progress):
             lines.append(line)
             out.write(json.dumps(line) + "\n")
-        counts = plan_counts(lines)
-        out.write(f"valid: {counts['valid']}/{counts['total']}\n")
+    counts = plan_counts(lines)
+    print(f"valid: {counts['valid']}/{counts['total']}", file=_report_stream(args.out))
     if counts["undecided"]:
         print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
     return 1 if counts["undecided"] else 0
@@ -562,7 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
     p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
     p.add_argument("--max-nodes", type=int, default=1_000_000, help="BFS budget of stored states per problem for --optimal (default 1,000,000)")
-    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} then "valid: N/M" (default: stdout)')
+    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} (default: stdout; the "valid: N/M" summary goes to the terminal)')
     p.set_defaults(func=cmd_plan_check)
 
     p = sub.add_parser("build", help="generate the benchmark and training set as a Hub dataset folder")
