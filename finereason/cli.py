@@ -136,18 +136,19 @@ def cmd_baselines(args: argparse.Namespace) -> int:
         from . import lm_eval_models, report  # noqa: F401
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .main_job import baselines_data, default_build_config, run_baselines
+    from .main_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
     if args.data and not (Path(args.data) / "README.md").is_file():
         print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
         _run_build(default_build_config(Path(args.data), args.num_proc))
-    data = baselines_data(args.data)
+    data, origin = data_origin(args.data)
+    print(f"finereason baselines: data {data} (from {origin})", file=sys.stderr)
     out = Path(args.out)
-    done = run_baselines(data, out, args.models, args.tasks, args.limit)
+    done = run_baselines(data, out, args.models, args.tasks, args.limit, verbose=args.verbose)
     if done.code:
         return done.code
     print(done.report.markdown)
-    print(f"report and plots written to {out.resolve()}", file=sys.stderr)
+    print(f"report and plots written to {out.resolve()}; lm-eval's log: {out.resolve() / LOG_FILE}", file=sys.stderr)
     return 0
 
 
@@ -610,7 +611,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("baselines", help="main job: evaluate the baseline models on the default benchmark and report")
     p.add_argument("--data", help="dataset folder (built here when absent; default: FINEREASON_DATA_DIR or the cached default build)")
-    p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md and plots go")
+    p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md, plots and lm_eval.log go (default ./finereason_baselines)")
+    p.add_argument("--verbose", action="store_true", help="also show lm-eval's logs and per-task tables (always in OUT/lm_eval.log)")
     p.add_argument("--models", nargs="+", default=list(STRATEGIES), choices=STRATEGIES)
     p.add_argument("--tasks", default="finereason,finereason_end_to_end", help="lm-eval tasks or groups")
     p.add_argument("--limit", type=int, help="documents per task (default: all)")

@@ -18,6 +18,21 @@ from lm_eval.api.registry import register_model
 from .baselines import answerer, check_answerable
 from .input_errors import InputError
 from .jsonl import iter_json_lines
+from .progress import progress_bar
+
+_BARS: dict[str, Any] = {"file": None}  # where the baselines' progress bars go (progress_to)
+
+
+@contextlib.contextmanager
+def progress_to(stream: Any) -> Iterator[None]:
+    """Within this block the baseline models draw one lasting progress bar per run on ``stream``
+    (the main job keeps the terminal for them while lm-eval's own output goes to a log file)."""
+    saved = _BARS["file"]
+    _BARS["file"] = stream
+    try:
+        yield
+    finally:
+        _BARS["file"] = saved
 
 
 class _DocModel(LM):
@@ -36,10 +51,9 @@ class _DocModel(LM):
 
     def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
         check_answerable(((getattr(r, "task_name", None) or "?", r.doc) for r in requests), self.strategy)
-        from .progress import progress_bar
-
-        return [self.answer(request.doc)
-                for request in progress_bar(requests, len(requests), f"finereason-{self.strategy}")]
+        bar = progress_bar(requests, len(requests), f"finereason-{self.strategy}", file=_BARS["file"],
+                           leave=_BARS["file"] is not None, unit="doc")
+        return [self.answer(request.doc) for request in bar]
 
     def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
         raise NotImplementedError("FineReason baselines only generate")
