@@ -79,11 +79,28 @@ def workspace(tmp_path_factory) -> Path:
     return ws
 
 
+# console scripts of the installed packages the docs call, as `python -m` (the test's interpreter)
+SCRIPTS = {"lm_eval": "lm_eval", "accelerate": "accelerate.commands.accelerate_cli", "finereason": "finereason"}
+
+
+def _bin(home: Path) -> Path:
+    """A folder of the console scripts the docs call, each running this interpreter (a test
+    environment may lack the scripts pip would install beside it)."""
+    folder = home / "bin"
+    folder.mkdir(exist_ok=True)
+    for name, module in SCRIPTS.items():
+        path = folder / name
+        path.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m {module} "$@"\n', encoding="utf-8")
+        path.chmod(0o755)
+    return folder
+
+
 def _env(home: Path, work: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FINEREASON_", "PYTEST_"))}
+    path = os.pathsep.join((str(_bin(home)), str(Path(sys.executable).parent), os.environ.get("PATH", "")))
     env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), FINEREASON_DATA_DIR=str(work / "DIR"),
                HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1",
-               TOKENIZERS_PARALLELISM="false", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               TOKENIZERS_PARALLELISM="false", PATH=path,
                PYTHONPATH=os.pathsep.join((str(REPO), str(REPO / "tests"), str(work))))
     return env
 
