@@ -105,6 +105,7 @@ def _env(home: Path, work: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
 def test_doc_example_runs(example, workspace, tmp_path):
     if len(example.skipped) == len(example.commands):
