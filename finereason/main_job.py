@@ -59,6 +59,16 @@ def data_origin(data: str | os.PathLike | None) -> tuple[Path, str]:
     return ensure_default_build(), f"the default benchmark, built once into the cache ({cache_dir()})"
 
 
+def _swap_stream(handler: logging.StreamHandler, stream: Any) -> Any:
+    """Point ``handler`` at ``stream``; returns the old stream (not flushed: it may be closed)."""
+    handler.acquire()
+    try:
+        old, handler.stream = handler.stream, stream
+    finally:
+        handler.release()
+    return old
+
+
 @contextlib.contextmanager
 def lm_eval_output(log_path: Path, verbose: bool = False) -> Iterator[TextIO]:
     """Send what lm-eval prints and logs (tables, INFO lines, its own bars, subprocess noise) to
@@ -80,7 +90,7 @@ def lm_eval_output(log_path: Path, verbose: bool = False) -> Iterator[TextIO]:
                 logger.removeHandler(file_handler)
             return
         handlers = [h for h in logger.handlers if isinstance(h, logging.StreamHandler)]
-        streams = [h.setStream(log) for h in handlers]
+        streams = [_swap_stream(h, log) for h in handlers]
         sys.stdout.flush()
         sys.stderr.flush()
         saved = os.dup(1), os.dup(2)
@@ -100,7 +110,7 @@ def lm_eval_output(log_path: Path, verbose: bool = False) -> Iterator[TextIO]:
                 os.close(fd)
             terminal.close()
             for handler, stream in zip(handlers, streams):
-                handler.setStream(stream)
+                _swap_stream(handler, stream)
 
 
 def _echo_failure(log_path: Path, model: str, code: int) -> None:
