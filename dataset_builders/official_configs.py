@@ -113,7 +113,7 @@ def import_official(src: Path, out: Path, overwrite: bool = False) -> dict[str, 
     if not src.is_dir():
         raise BuildError(f"--src {src} is not a folder")
     configs = official_rows(src)
-    with output_folder(out, overwrite) as (tmp, target):
+    with output_folder(out, overwrite, "replace its official_* configs and card, keeping its other configs") as (tmp, target):
         stats = _keep_existing(target, tmp)
         for name, rows in configs.items():
             write_config(tmp, name, rows)

@@ -38,12 +38,13 @@ def resolve_target(out: str | os.PathLike) -> Path:
     return Path(os.path.realpath(os.path.expanduser(str(out))))
 
 
-def check_target(target: Path, overwrite: bool, shown: str | os.PathLike) -> None:
-    """Refuse a file, a non-empty folder without ``overwrite`` and an unwritable parent."""
+def check_target(target: Path, overwrite: bool, shown: str | os.PathLike, overwrite_does: str = "replace it") -> None:
+    """Refuse a file, a non-empty folder without ``overwrite`` (the message says what ``--overwrite``
+    does: ``overwrite_does``) and an unwritable parent."""
     if target.exists() and not target.is_dir():
         raise BuildError(f"--out {shown} exists and is not a folder")
     if target.is_dir() and any(target.iterdir()) and not overwrite:
-        raise BuildError(f"--out {shown} exists and is not empty (use --overwrite to replace it)")
+        raise BuildError(f"--out {shown} exists and is not empty (use --overwrite to {overwrite_does})")
     probe = target.parent
     while not probe.exists():
         probe = probe.parent
@@ -128,7 +129,7 @@ def swap_into_place(tmp: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def output_folder(out: str | os.PathLike, overwrite: bool) -> Iterator[tuple[Path, Path]]:
+def output_folder(out: str | os.PathLike, overwrite: bool, overwrite_does: str = "replace it") -> Iterator[tuple[Path, Path]]:
     """``(tmp, target)``: write into ``tmp``; when the block completes, ``tmp`` replaces ``target``.
 
     Raises :class:`BuildError` (before anything is written) for a busy, unusable or non-empty
@@ -140,7 +141,7 @@ def output_folder(out: str | os.PathLike, overwrite: bool) -> Iterator[tuple[Pat
     lock, _, partial = _names(target)
     with _locked(lock, out):
         recover(target)
-        check_target(target, overwrite, out)
+        check_target(target, overwrite, out, overwrite_does)
         tmp = target.with_name(partial + secrets.token_hex(4))
         tmp.mkdir()
         try:

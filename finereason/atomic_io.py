@@ -24,10 +24,12 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
+from .input_errors import InputError
+
 TMP_MARK = ".finereason-tmp-"
 
 
-class UnsafeOutput(ValueError):
+class UnsafeOutput(InputError):
     """An output that would destroy an input; the message names both."""
 
 

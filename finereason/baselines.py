@@ -9,13 +9,21 @@
 - ``shallow``: the "System 1" floor: looks only at rules already broken, never ahead. It calls a state
   unsolvable only when it breaks a rule, takes the first rule-valid move, and backtracks only from a
   broken state.
+- FOLIO documents (``finereason_folio_direct``, ``finereason_folio_cot``: premises, a conclusion and a
+  gold ``label``): the oracle answers the gold label, random a seeded pick of True/False/Uncertain,
+  shallow "True" when every word of the conclusion occurs in the premises, else "Uncertain" (word
+  overlap, no logic).
+
+A document that is neither is refused up front (:func:`check_answerable`, one line naming the task).
 """
 from __future__ import annotations
 
-import random
-from typing import Any, Callable
+import re
+from typing import Any, Callable, Iterable
 
+from .asp.folio import LABELS as FOLIO_LABELS
 from .engines import Engine, get_engine
+from .input_errors import InputError
 from .scoring import row_item, row_puzzle
 from .sources import rng_for
 from .verifiers import is_solvable
@@ -23,6 +31,32 @@ from .verify_task import VERIFY, candidate_text, oracle_verdict
 from .vocabulary import END_TO_END, STATE_CHECKING
 
 STRATEGIES = ("oracle", "random", "shallow")
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _is_folio(row: dict) -> bool:
+    """A FOLIO document: premises, a conclusion and a gold True/False/Uncertain label, no puzzle."""
+    return "puzzle" not in row and row.get("label") in FOLIO_LABELS and "conclusion" in row and "premises" in row
+
+
+def check_answerable(docs: Iterable[tuple[str, dict]], strategy: str) -> None:
+    """Raise :class:`InputError` naming the first task whose document (``(task name, doc)`` pairs)
+    no baseline can answer: neither a FineReason puzzle row nor a FOLIO item."""
+    for task, doc in docs:
+        if not isinstance(doc, dict) or not (_is_folio(doc) or {"puzzle", "task"} <= doc.keys()):
+            raise InputError(f"the finereason-{strategy} baseline cannot answer task {task!r}: its documents are "
+                             "neither FineReason puzzle rows (puzzle, task, inputs) nor FOLIO items "
+                             "(premises, conclusion, label)")
+
+
+def _folio_answer(row: dict, strategy: str, seed: int) -> str:
+    if strategy == "oracle":
+        return f"Answer: {row['label']}"
+    if strategy == "random":
+        return f"Answer: {rng_for(seed, 'random-baseline', row.get('id', ''), row['conclusion']).choice(FOLIO_LABELS)}"
+    premise_words = set(_WORDS.findall(" ".join(map(str, row["premises"])).lower()))
+    overlap = set(_WORDS.findall(str(row["conclusion"]).lower())) <= premise_words
+    return f"Answer: {'True' if overlap else 'Uncertain'}"
 
 
 def _next_state(engine: Engine, puzzle: Any, state: Any) -> str:
@@ -48,6 +82,8 @@ def _candidate_breaks_no_rule(engine: Engine, row: dict) -> bool:
 
 
 def oracle(row: dict) -> str:
+    if _is_folio(row):
+        return _folio_answer(row, "oracle", 0)
     engine, task = get_engine(row["puzzle"]), row["task"]
     if task == VERIFY:
         return oracle_verdict(row)
@@ -68,6 +104,8 @@ def oracle(row: dict) -> str:
 
 
 def random_answer(row: dict, seed: int = 0) -> str:
+    if _is_folio(row):
+        return _folio_answer(row, "random", seed)
     engine, task = get_engine(row["puzzle"]), row["task"]
     rng = rng_for(seed, "random-baseline", row.get("id", ""), row["inputs"])
     if task == STATE_CHECKING:
@@ -91,6 +129,8 @@ def random_answer(row: dict, seed: int = 0) -> str:
 
 
 def shallow(row: dict) -> str:
+    if _is_folio(row):
+        return _folio_answer(row, "shallow", 0)
     engine, task = get_engine(row["puzzle"]), row["task"]
     if task == VERIFY:  # accepts whatever breaks no rule yet, never checks that it is complete
         return "Verdict: correct" if _candidate_breaks_no_rule(engine, row) else "Verdict: incorrect"

@@ -18,19 +18,18 @@ from . import __version__
 from .atomic_io import UnsafeOutput, atomic_file, check_output
 from .baselines import STRATEGIES
 from .engines import default_names, engine_names, engines, get_engine
-from .input_errors import InputError
-from .lm_eval_cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, run_lm_eval, tasks_dir
+from .input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, InputError, expected_failure, report_bug
+from .lm_eval_cli import lm_eval_failure, run_lm_eval, tasks_dir
 from .progress import progress_bar as _progress
 from .verifiers import MODES
 from .aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from .vocabulary import ORDERS, PAPER, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 
-EXIT_BUG = 1             # anything else: a traceback and a "please report" line
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "CliError", "build_parser", "expected_failure", "main",
            "run_lm_eval", "tasks_dir"]
 
 
-class CliError(Exception):
+class CliError(InputError):
     """A user-facing error: printed as one line, exit code 2."""
 
 
@@ -137,18 +136,19 @@ def cmd_baselines(args: argparse.Namespace) -> int:
         from . import lm_eval_models, report  # noqa: F401
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .main_job import baselines_data, default_build_config, run_baselines
+    from .main_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
     if args.data and not (Path(args.data) / "README.md").is_file():
         print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
         _run_build(default_build_config(Path(args.data), args.num_proc))
-    data = baselines_data(args.data)
+    data, origin = data_origin(args.data)
+    print(f"finereason baselines: data {data} (from {origin})", file=sys.stderr)
     out = Path(args.out)
-    done = run_baselines(data, out, args.models, args.tasks, args.limit)
+    done = run_baselines(data, out, args.models, args.tasks, args.limit, verbose=args.verbose)
     if done.code:
         return done.code
     print(done.report.markdown)
-    print(f"report and plots written to {out.resolve()}", file=sys.stderr)
+    print(f"report and plots written to {out.resolve()}; lm-eval's log: {out.resolve() / LOG_FILE}", file=sys.stderr)
     return 0
 
 
@@ -180,7 +180,8 @@ def cmd_label(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ plan-check
 def cmd_plan_check(args: argparse.Namespace) -> int:
     """``plan-check``: ``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with
-    ``--optimal``: an int, or null when the problem has no plan), then a last line ``valid: N/M``."""
+    ``--optimal``: an int, or null when the problem has no plan); the summary ``valid: N/M`` goes to
+    the terminal (stderr when the lines go to stdout), never into the JSON Lines."""
     from .planning.check_file import check_max_nodes, check_plans, plan_counts, read_plan_requests
 
     check_max_nodes(args.max_nodes)
@@ -191,8 +192,8 @@ def cmd_plan_check(args: argparse.Namespace) -> int:
         for line in check_plans(requests, optimal=args.optimal, max_nodes=args.max_nodes, progress=_progress):
             lines.append(line)
             out.write(json.dumps(line) + "\n")
-        counts = plan_counts(lines)
-        out.write(f"valid: {counts['valid']}/{counts['total']}\n")
+    counts = plan_counts(lines)
+    print(f"valid: {counts['valid']}/{counts['total']}", file=_report_stream(args.out))
     if counts["undecided"]:
         print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
     return 1 if counts["undecided"] else 0
@@ -353,14 +354,20 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
 
 def _generator(args: argparse.Namespace, **options: Any) -> Any:
     """The lm-eval model of ``--model``/``--model_args`` (and the generation options) as a generate
-    function (``arc``, ``loop``); a model that cannot be loaded is a one-line error."""
+    function (``arc``, ``loop``), on ``--device`` or else the GPU when present and the CPU otherwise;
+    a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
     from .asp.arc import lm_eval_generator
+    from .devices import default_device
 
     try:
         return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
-                                 max_gen_toks=args.max_gen_toks, batch_size=args.batch_size, device=args.device, **options)
-    except (ValueError, KeyError, OSError, TypeError) as err:
-        raise CliError(f"cannot load model {args.model!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
+                                 max_gen_toks=args.max_gen_toks, batch_size=args.batch_size,
+                                 device=default_device(args.device), **options)
+    except Exception as err:  # noqa: BLE001  (bad input is one line; anything else goes on as a bug)
+        message = lm_eval_failure(err)
+        if message is None:
+            raise
+        raise CliError(f"cannot load model {args.model!r}: {message}") from None
 
 
 DOC_MODELS = ("finereason-oracle", "finereason-random", "finereason-shallow")
@@ -428,7 +435,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .loop import SAMPLING, load_rows, plot, run_condition, summarize, write_summary
+    from .loop import SAMPLING, load_rows, plot, prepare_out, run_condition, summarize, write_summary
 
     if args.max_rounds < 1 or (args.limit is not None and args.limit < 1):
         raise CliError("--max-rounds and --limit must be at least 1")
@@ -443,11 +450,12 @@ def cmd_loop(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} exists and is not a folder")
     rows, source = load_rows(engine.name, args.data, args.limit)
-    generate = _generator(args, temperature=temperature)
     run = {"model": args.model, "model_args": args.model_args, "domain": engine.name, "temperature": temperature,
            "apply_chat_template": args.apply_chat_template, "max_gen_toks": args.max_gen_toks,
            "data": {k: source.get(k) for k in ("config", "config_fingerprint")}}
-    summaries = {}
+    facts = {**run, "data": source, "max_rounds": args.max_rounds, "limit": args.limit}
+    summaries = prepare_out(out, facts, overwrite=args.overwrite)  # earlier conditions of the same run are kept
+    generate = _generator(args, temperature=temperature)
     start = time.perf_counter()
     for condition in conditions:
         bar = _progress(range(len(rows) * args.max_rounds), len(rows) * args.max_rounds, f"loop {condition}")
@@ -456,14 +464,14 @@ def cmd_loop(args: argparse.Namespace) -> int:
                                 progress=update)
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize(dialogs, args.max_rounds)
-    facts = {**run, "data": source, "max_rounds": args.max_rounds}
     write_summary(out, summaries, facts)
     picture = plot(out, summaries, f"{engine.name}, {args.model}")
     shown = [r for r in (1, 2, 3, 5, 10, 15, args.max_rounds) if r <= args.max_rounds]
     shown = sorted(set(shown))
     print("| condition | " + " | ".join(f"round {r}" for r in shown) + " | prompt chars | prompt tokens |")
     print("|---|" + "---|" * (len(shown) + 2))
-    for condition, summary in summaries.items():
+    for condition in conditions:
+        summary = summaries[condition]
         acc = summary["accuracy_by_round"]
         print(f"| {condition} | " + " | ".join(f"{acc[str(r)]:.3f}" for r in shown) +
               f" | {summary['prompt_chars']} | {summary['prompt_tokens'] if summary['prompt_tokens'] is not None else '-'} |")
@@ -593,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
     p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
     p.add_argument("--max-nodes", type=int, default=1_000_000, help="BFS budget of stored states per problem for --optimal (default 1,000,000)")
-    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} then "valid: N/M" (default: stdout)')
+    p.add_argument("--out", help='JSON Lines {"valid": bool, "reasons": [...]} (default: stdout; the "valid: N/M" summary goes to the terminal)')
     p.set_defaults(func=cmd_plan_check)
 
     p = sub.add_parser("build", help="generate the benchmark and training set as a Hub dataset folder")
@@ -640,7 +648,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("baselines", help="main job: evaluate the baseline models on the default benchmark and report")
     p.add_argument("--data", help="dataset folder (built here when absent; default: FINEREASON_DATA_DIR or the cached default build)")
-    p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md and plots go")
+    p.add_argument("--out", default="finereason_baselines", help="where runs, summary.md, plots and lm_eval.log go (default ./finereason_baselines)")
+    p.add_argument("--verbose", action="store_true", help="also show lm-eval's logs and per-task tables (always in OUT/lm_eval.log)")
     p.add_argument("--models", nargs="+", default=list(STRATEGIES), choices=STRATEGIES)
     p.add_argument("--tasks", default="finereason,finereason_end_to_end", help="lm-eval tasks or groups")
     p.add_argument("--limit", type=int, help="documents per task (default: all)")
@@ -695,7 +704,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-rounds", type=int, default=15, help="rounds per instance (default 15)")
     p.add_argument("--sampling", action="store_true", help="also run plain re-sampling: the prompt alone each round, no feedback")
     p.add_argument("--temperature", type=float, help="sampling temperature (default 0, or 1 when --sampling is the only condition)")
-    p.add_argument("--out", default="finereason_loop", help="folder for <condition>/transcripts.jsonl, summary.json and the plot")
+    p.add_argument("--out", default="finereason_loop",
+                   help="folder for <condition>/transcripts.jsonl, summary.json and the plot (default ./finereason_loop; "
+                        "the same run resumes there, another run's folder is refused)")
+    p.add_argument("--overwrite", action="store_true", help="start afresh in an --out that holds a loop run (its files are removed)")
     p.add_argument("--apply_chat_template", action="store_true", help="render dialogs with the model's chat template")
     p.add_argument("--max_gen_toks", type=int, default=2048, help="tokens per answer (default 2048)")
     p.add_argument("--batch_size", default="1", help="lm-eval batch size")
@@ -728,36 +740,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("finereason: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Exception as err:  # noqa: BLE001  (sorted into expected failures and bugs below)
+    except Exception as err:  # noqa: BLE001  (sorted into expected failures and bugs)
         message = expected_failure(err)
         if message is None:
-            import traceback
-
-            traceback.print_exc()
-            print(f"finereason: internal error ({type(err).__name__}): this is a bug; please report it to the "
-                  "finereason maintainers with the command line and the traceback above", file=sys.stderr)
-            return EXIT_BUG
+            return report_bug(err)
         print(f"finereason: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-
-
-def expected_failure(err: BaseException) -> str | None:
-    """The one-line message of an expected failure (bad input, bad value, I/O error), or ``None``
-    for anything else, which is a bug and gets a traceback."""
-    if isinstance(err, (CliError, InputError, UnsafeOutput)):
-        return str(err).splitlines()[0] if str(err) else type(err).__name__
-    if isinstance(err, KeyError) and err.args and str(err.args[0]).startswith("unknown "):
-        return str(err.args[0])  # get_engine and friends: "unknown puzzle 'x' (known: ...)"
-    if isinstance(err, UnicodeDecodeError):
-        return f"input is not UTF-8 text ({err.reason} at byte {err.start})"
-    if isinstance(err, OSError):
-        where = f"{err.filename}: " if err.filename else ""
-        return f"{where}{err.strerror or err}"
-    if isinstance(err, MemoryError):
-        return "out of memory: the input is too large"
-    if isinstance(err, RecursionError):
-        return "the input is nested too deeply"
-    return None
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ Resolution order for :func:`load_config` (see :func:`resolve_source`):
    the configs asked for). The Hub is contacted only when you name a repo; if it cannot be reached
    (and the files are not cached), that is an error, never a silent fallback;
 3. the embedded default: ``finereason build`` with default arguments, run once into the cache
-   (``FINEREASON_CACHE``, default ``~/.cache/finereason``) under a name holding the package version and
+   (``FINEREASON_CACHE``, else ``$XDG_CACHE_HOME/finereason``, else ``~/.cache/finereason``) under a name holding the package version and
    a fingerprint of the code that makes the data, so an upgrade rebuilds it. ``official_*`` configs
    are imported into it from ``FINEREASON_OFFICIAL_SRC`` when that folder is given.
 
@@ -65,7 +65,10 @@ class DataSource:
 
 # ------------------------------------------------------------------ embedded default
 def cache_dir() -> Path:
-    return Path(os.environ.get("FINEREASON_CACHE", Path.home() / ".cache" / "finereason"))
+    """``FINEREASON_CACHE``, else ``$XDG_CACHE_HOME/finereason``, else ``~/.cache/finereason``."""
+    if os.environ.get("FINEREASON_CACHE"):
+        return Path(os.environ["FINEREASON_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finereason"
 
 
 # Modules that cannot change the rows of a build (everything else in the package is hashed).

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-EXIT_BAD_INPUT = 2       # every expected failure: bad file, bad value, I/O error (one line on stderr)
-EXIT_INTERRUPTED = 130   # Ctrl-C
+from .input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, expected_failure, report_bug
+
+# Where lm-eval checks its own arguments (task names, model names, --config, --seed, ...): a
+# ValueError or KeyError raised there is bad user input; raised anywhere else it is a bug.
+_LM_EVAL_ARGUMENT_CODE = tuple(os.path.join("lm_eval", *p) for p in (
+    ("_cli",), ("config",), ("evaluator.py",), ("api", "registry.py"), ("tasks", "manager.py"), ("__main__.py",)))
 
 
 def tasks_dir() -> Path:
@@ -40,10 +45,13 @@ def run_lm_eval(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("finereason: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (OSError, ValueError, KeyError) as err:  # bad model_args, missing files, unknown tasks
+    except Exception as err:  # noqa: BLE001  (sorted into bad input and bugs)
+        message = lm_eval_failure(err)
+        if message is None:
+            return report_bug(err)
         from .redact import redact
 
-        print(f"finereason: error: {type(err).__name__}: {redact(str(err).splitlines()[0]) if str(err) else ''}", file=sys.stderr)
+        print(f"finereason: error: {redact(message)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     finally:
         sys.argv = saved
@@ -78,6 +86,30 @@ def folders_named_after(model: str | None) -> Iterator[None]:
         yield
     finally:
         GeneralConfigTracker._get_model_name = original
+
+
+def lm_eval_failure(err: BaseException) -> str | None:
+    """The one-line message of an expected failure of an lm-eval run (our :class:`InputError`, an
+    unreadable file or model folder, or a ValueError/KeyError that lm-eval raised while checking its
+    own arguments: unknown task or model, bad ``--config``), or ``None`` for a bug."""
+    message = expected_failure(err)
+    if message is not None:
+        return message
+    if isinstance(err, (ValueError, KeyError)) and _raised_in(err, _LM_EVAL_ARGUMENT_CODE):
+        text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+        return text.splitlines()[0] if text else type(err).__name__
+    return None
+
+
+def _raised_in(err: BaseException, places: tuple[str, ...]) -> bool:
+    """Whether the innermost frame of ``err``'s traceback is in a file under one of ``places``."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    filename = tb.tb_frame.f_code.co_filename
+    return any(place in filename for place in places)
 
 
 class _RedactingStream:
@@ -120,4 +152,4 @@ def redacted_output() -> Iterator[None]:
         logging.setLogRecordFactory(make_record)
 
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "redacted_output", "run_lm_eval", "tasks_dir"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "lm_eval_failure", "redacted_output", "run_lm_eval", "tasks_dir"]

@@ -15,8 +15,24 @@ import lm_eval.models  # noqa: F401  (lm-eval loads its own models only into an 
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
-from .baselines import answerer
+from .baselines import answerer, check_answerable
+from .input_errors import InputError
 from .jsonl import iter_json_lines
+from .progress import progress_bar
+
+_BARS: dict[str, Any] = {"file": None}  # where the baselines' progress bars go (progress_to)
+
+
+@contextlib.contextmanager
+def progress_to(stream: Any) -> Iterator[None]:
+    """Within this block the baseline models draw one lasting progress bar per run on ``stream``
+    (the main job keeps the terminal for them while lm-eval's own output goes to a log file)."""
+    saved = _BARS["file"]
+    _BARS["file"] = stream
+    try:
+        yield
+    finally:
+        _BARS["file"] = saved
 
 
 class _DocModel(LM):
@@ -34,7 +50,10 @@ class _DocModel(LM):
         return cls(**args)
 
     def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
-        return [self.answer(request.doc) for request in requests]
+        check_answerable(((getattr(r, "task_name", None) or "?", r.doc) for r in requests), self.strategy)
+        bar = progress_bar(requests, len(requests), f"finereason-{self.strategy}", file=_BARS["file"],
+                           leave=_BARS["file"] is not None, unit="doc")
+        return [self.answer(request.doc) for request in bar]
 
     def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
         raise NotImplementedError("FineReason baselines only generate")
@@ -72,11 +91,11 @@ class ReplayLM(LM):
     def __init__(self, path: str | None = None, **kwargs: Any) -> None:
         super().__init__()
         if not path:
-            raise ValueError("finereason-replay needs model_args path=RESPONSES.jsonl")
+            raise InputError("finereason-replay needs model_args path=RESPONSES.jsonl")
         self.responses: dict[str, str] = {}
-        for lineno, obj in iter_json_lines(path, "replay responses", ValueError):
+        for lineno, obj in iter_json_lines(path, "replay responses", InputError):
             if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
-                raise ValueError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
+                raise InputError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
             self.responses[str(obj["id"])] = str(obj["response"])
 
     @classmethod

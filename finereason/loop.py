@@ -17,13 +17,17 @@ so ``finereason-oracle`` and ``finereason-replay`` drive the loop like any lm-ev
 
 Files (``OUT/<condition>/``): ``run.json`` (what the run is), ``transcripts.jsonl`` (one line per
 instance and round, appended and fsync'd after every round, so an interrupted run resumes from the
-last completed round); ``OUT/summary.json`` (accuracy by round per condition, tokens spent) and
-``OUT/accuracy_by_round.png`` (Figure 2 of the paper, when matplotlib is installed).
+last completed round), ``summary.json`` (that condition's summary); ``OUT/summary.json`` (accuracy by
+round per condition, rounds in numeric order, tokens spent: every condition run into ``OUT`` by the
+same run) and ``OUT/accuracy_by_round.png`` (Figure 2 of the paper, when matplotlib is installed).
+An ``OUT`` holding another run (another model, domain, data, temperature, ...) is refused unless
+``overwrite`` (:func:`prepare_out`).
 """
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -40,6 +44,8 @@ CONDITIONS: tuple[str, ...] = (*LEVELS, SAMPLING)
 MAX_RESPONSE_CHARS = 200_000
 TRANSCRIPTS = "transcripts.jsonl"
 RUN_FILE = "run.json"
+SUMMARY = "summary.json"
+PLOT = "accuracy_by_round.png"
 
 Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
 
@@ -232,7 +238,8 @@ def _check_run(folder: Path, run: dict) -> bool:
             raise LoopError(f"{path}: unreadable; use another --out") from None
         differ = sorted(k for k in run if old.get(k) != run[k])
         if differ:
-            raise LoopError(f"{folder} holds another run ({', '.join(differ)} differ); use another --out")
+            raise LoopError(f"{folder} holds another run ({', '.join(differ)} differ); use another --out "
+                            "or --overwrite")
         return True
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(run, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -291,39 +298,116 @@ def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
     return out
 
 
-def write_summary(out: Path, summaries: dict[str, dict], facts: dict) -> Path:
-    path = out / "summary.json"
+def _numeric_order(value: Any) -> Any:
+    """``value`` with every dict's keys sorted, digit-string keys ("1", "2", ..., "10") by number."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (0, int(k), "") if str(k).isdigit() else (1, 0, str(k)))
+        return {k: _numeric_order(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_numeric_order(v) for v in value]
+    return value
+
+
+def _write_json(path: Path, obj: Any) -> Path:
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({**facts, "conditions": summaries}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(_numeric_order(obj), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
     return path
 
 
-def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
-    """Accuracy vs round, one line per condition (the paper's Figure 2); None without matplotlib."""
+def same_run(old: dict, new: dict) -> list[str]:
+    """The facts (model, domain, data, temperature, ...) in which two summaries' runs differ."""
+    keys = {k for k in (*old, *new) if k not in ("conditions", "data")}
+    differ = [k for k in sorted(keys) if old.get(k) != new.get(k)]
+    data_old, data_new = old.get("data") or {}, new.get("data") or {}
+    if any(data_old.get(k) != data_new.get(k) for k in ("config", "config_fingerprint")):
+        differ.append("data")
+    return differ
+
+
+def prepare_out(out: Path, facts: dict, *, overwrite: bool = False) -> dict[str, dict]:
+    """Check ``out`` before a run with ``facts``; returns the summaries of earlier conditions of the
+    same run (kept and merged into the new ``summary.json``), or ``{}``.
+
+    A folder holding another run's summary is refused (:class:`LoopError`). With ``overwrite`` the
+    run starts afresh: every condition folder, ``summary.json`` and the plot in ``out`` are removed.
+    """
+    if overwrite:
+        for name in CONDITIONS:
+            if (out / name / RUN_FILE).is_file():
+                shutil.rmtree(out / name)
+        for name in (SUMMARY, PLOT):
+            (out / name).unlink(missing_ok=True)
+        return {}
+    path = out / SUMMARY
+    if not path.is_file():
+        return {}
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+        conditions = dict(old["conditions"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise LoopError(f"{path}: unreadable; use another --out or --overwrite") from None
+    differ = same_run(old, facts)
+    if differ:
+        raise LoopError(f"{out} holds another run's summary ({', '.join(differ)} differ); use another --out "
+                        "or --overwrite to replace it")
+    return conditions
+
+
+def write_summary(out: Path, summaries: dict[str, dict], facts: dict) -> Path:
+    """``OUT/summary.json`` (every condition) and ``OUT/<condition>/summary.json``, rounds in numeric order."""
+    for condition, summary in summaries.items():
+        if (out / condition).is_dir():
+            _write_json(out / condition / SUMMARY, {**facts, "condition": condition, **summary})
+    return _write_json(out / SUMMARY, {**facts, "conditions": summaries})
+
+
+def figure(summaries: dict[str, dict], title: str) -> Any:
+    """The accuracy-by-round figure (a matplotlib ``Figure``), one line per condition (the paper's
+    Figure 2); ``None`` without matplotlib.
+
+    Rounds are integer ticks; each condition has its own marker and line style and is shifted by a
+    few hundredths of a round, so equal curves stay visible side by side instead of hiding each other.
+    """
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         return None
+    markers, styles = "osD^vP*X", ("-", "--", "-.", ":")
     fig, ax = plt.subplots(figsize=(6, 4))
-    for condition, summary in summaries.items():
+    n = len(summaries)
+    for i, (condition, summary) in enumerate(summaries.items()):
         acc = summary["accuracy_by_round"]
         rounds = sorted(map(int, acc))
-        ax.plot(rounds, [acc[str(r)] for r in rounds], marker="o", markersize=3, label=condition)
+        shift = (i - (n - 1) / 2) * 0.06
+        ax.plot([r + shift for r in rounds], [acc[str(r)] for r in rounds], marker=markers[i % len(markers)],
+                markersize=4, linestyle=styles[i % len(styles)], alpha=0.85, label=condition)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("round")
     ax.set_ylabel("accuracy (sound verifier)")
-    ax.set_ylim(0, 1.02)
+    ax.set_ylim(-0.02, 1.02)
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    path = out / "accuracy_by_round.png"
+    return fig
+
+
+def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
+    """Write :func:`figure` to ``OUT/accuracy_by_round.png``; None without matplotlib."""
+    fig = figure(summaries, title)
+    if fig is None:
+        return None
+    import matplotlib.pyplot as plt
+
+    path = out / PLOT
     fig.savefig(path, dpi=120, metadata={"Software": None})
     plt.close(fig)
     return path
 
 
-__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "load_rows", "play_round", "plot", "read_transcripts",
-           "run_condition", "summarize", "write_summary"]
+__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "figure", "load_rows", "play_round", "plot", "prepare_out",
+           "read_transcripts", "run_condition", "same_run", "summarize", "write_summary"]

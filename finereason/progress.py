@@ -14,13 +14,15 @@ def no_progress(items: Iterable[Any], total: int | None, desc: str) -> Iterable[
     return items
 
 
-def progress_bar(items: Iterable[Any], total: int | None, desc: str) -> Iterable[Any]:
-    """``items`` behind a tqdm bar on standard error (off when it is not a terminal, or without tqdm)."""
+def progress_bar(items: Iterable[Any], total: int | None, desc: str, *, file: Any = None, leave: bool = False,
+                 unit: str = "state") -> Iterable[Any]:
+    """``items`` behind a tqdm bar on ``file`` (default standard error; off when it is not a terminal,
+    or without tqdm)."""
     try:
         from tqdm import tqdm
     except ImportError:  # the core runs without tqdm too
         return items
-    return tqdm(items, total=total, desc=desc, unit="state", file=sys.stderr, disable=None, leave=False)
+    return tqdm(items, total=total, desc=desc, unit=unit, file=file or sys.stderr, disable=None, leave=leave)
 
 
 __all__ = ["Progress", "no_progress", "progress_bar"]

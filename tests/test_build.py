@@ -435,7 +435,9 @@ def test_import_official(tmp_path, capsys):
         assert _rows(out, f"official_{puzzle}_end_to_end")
     before = _files(out)
     assert main(["import-official", "--src", str(src), "--out", str(out)]) == 2  # not empty: needs --overwrite
-    assert "not empty" in capsys.readouterr().err and _files(out) == before
+    err = capsys.readouterr().err
+    assert "not empty" in err and _files(out) == before
+    assert "--overwrite to replace its official_* configs and card, keeping its other configs" in err  # not "replace it"
 
 
 def test_import_official_overwrite_keeps_other_files_and_links(built, tmp_path):

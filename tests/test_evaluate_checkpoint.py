@@ -192,3 +192,33 @@ def test_three_tiny_checkpoints_offline(tmp_path):
     for label in ("base", "math_only", "mixed"):
         samples = list((out / label).rglob("samples_gsm8k_local_*.jsonl"))
         assert samples, f"no logged GSM8K samples for {label}"
+
+
+@pytest.mark.parametrize("gpu", [False, True])
+def test_cpu_sensible_defaults_without_a_gpu(gpu, tmp_path, capsys):
+    """hf on a CPU-only machine: batch size 1 and float32, said on stderr; with a GPU: auto and bfloat16;
+    explicit options always win."""
+    args = E.build_parser().parse_args(["--models", "a=x", "--model", "hf"])
+    note = E.device_defaults(args, gpu=gpu)
+    if gpu:
+        assert note is None and args.batch_size == "auto" and args.model_args == "dtype=bfloat16"
+    else:
+        assert args.batch_size == "1" and args.model_args == "dtype=float32"
+        assert "no GPU" in note and "--batch_size 1" in note and "dtype=float32" in note
+    args = E.build_parser().parse_args(["--models", "a=x", "--batch_size", "8", "--model_args", "dtype=float16"])
+    E.device_defaults(args, gpu=gpu)
+    assert args.batch_size == "8" and args.model_args == "dtype=float16"
+    vllm = E.build_parser().parse_args(["--models", "a=x", "--model", "vllm"])
+    assert E.device_defaults(vllm, gpu=gpu) is None and "bfloat16" in vllm.model_args
+
+
+def test_the_cpu_defaults_reach_the_commands(tmp_path, capsys):
+    from finereason.devices import has_gpu
+
+    if has_gpu():
+        pytest.skip("this machine has a GPU: the CPU defaults are not chosen")
+    assert E.main(["--models", "base=B", "--output_dir", str(tmp_path / "ev"), "--dry-run"]) == 0
+    captured = capsys.readouterr()
+    line = next(line for line in captured.out.splitlines() if "finereason eval" in line)
+    assert "--model_args pretrained=B,dtype=float32" in line and "--batch_size 1" in line
+    assert "no GPU found" in captured.err

@@ -254,7 +254,7 @@ def test_hf_model_runs_the_loop_and_counts_tokens(data, tmp_path):
     out = tmp_path / "out"
     assert loop(data, out, "--model", "hf", "--model_args", f"pretrained={tiny},dtype=float32", "--domain", "game_of_24",
                 "--limit", "1", "--max-rounds", "2", "--max_gen_toks", "8", "--feedback", "first_error",
-                "--apply_chat_template", "--device", "cpu") == 0
+                "--apply_chat_template") == 0  # no --device: the CPU without a GPU, as eval does
     records = transcript(out / "first_error")
     assert [r["round"] for r in records] == [1, 2]  # a random tiny model does not solve Game of 24
     assert all(isinstance(r["prompt_tokens"], int) and isinstance(r["response_tokens"], int) for r in records)

@@ -121,9 +121,11 @@ def plan_check(tmp_path: Path, capsys, monkeypatch, items: list[dict], optimal: 
     path = tmp_path / "plans.jsonl"
     path.write_text("".join(json.dumps(item) + "\n" for item in items))
     code = main(["plan-check", "--input", str(path), *(["--optimal"] if optimal else [])])
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
     assert code == 0
-    return [json.loads(line) for line in out[:-1]], out[-1]
+    summary = [line for line in captured.err.splitlines() if line.startswith("valid: ")]
+    assert len(summary) == 1, captured.err  # the summary goes to the terminal (stderr here), not among the lines
+    return [json.loads(line) for line in captured.out.splitlines()], summary[0]
 
 
 # ---------------------------------------------------------------- the bars of issue 14
@@ -272,7 +274,7 @@ def test_bad_input_is_a_one_line_error(line, message, tmp_path, capsys, monkeypa
     assert out.read_text() == "kept\n"  # a failed run leaves the output alone
 
 
-def test_out_file_holds_the_lines_and_the_summary(tmp_path, capsys, monkeypatch):
+def test_out_file_holds_only_json_lines(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(shared_path())
     row = rows()[0]
     path = tmp_path / "plans.jsonl"
@@ -280,7 +282,8 @@ def test_out_file_holds_the_lines_and_the_summary(tmp_path, capsys, monkeypatch)
                                 "plan": row["ground_truth_plan_as_in_planbench"]}) + "\n")
     out = tmp_path / "out.jsonl"
     assert main(["plan-check", "--input", str(path), "--out", str(out), "--optimal"]) == 0
-    assert out.read_text().splitlines() == [json.dumps({"valid": True, "reasons": [], "optimal_length": 4}), "valid: 1/1"]
+    assert out.read_text().splitlines() == [json.dumps({"valid": True, "reasons": [], "optimal_length": 4})]
+    assert capsys.readouterr().out.strip() == "valid: 1/1"  # the summary goes to the terminal, as label and score do
 
 
 def test_blocksworld_hard_planner_plans_are_valid(tmp_path, capsys, monkeypatch):

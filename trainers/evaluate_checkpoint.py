@@ -47,6 +47,10 @@ FINEREASON_GROUP = "finereason"
 GSM8K_METRICS = ("exact_match,flexible-extract", "exact_match,strict-match", "exact_match,none")
 MATH_METRICS = ("math_verify,none", "exact_match,none")
 DEFAULT_MODEL_ARGS = {"hf": "dtype=bfloat16", "vllm": "dtype=bfloat16,gpu_memory_utilization=0.85"}
+DEFAULT_BATCH_SIZE = "auto"
+# without a GPU, hf runs on the CPU: bfloat16 matmuls and lm-eval's "auto" batch-size probe (a
+# full-length batch, halved until it fits) are slow there; float32 one at a time is ~30x faster
+CPU_MODEL_ARGS, CPU_BATCH_SIZE = "dtype=float32", "1"
 DEFAULT_MAX_GEN_TOKS = 1024
 LOCAL_TASKS = {"GSM8K": "gsm8k_local", "MATH": "math_local"}
 LOCAL_TASK_DIR = "local_tasks"
@@ -244,6 +248,26 @@ def check_local_file(path: str, column: str) -> None:
 
 
 # ------------------------------------------------------------------ commands
+def device_defaults(args: argparse.Namespace, gpu: bool | None = None) -> str | None:
+    """Fill ``--batch_size`` and ``--model_args`` left unset: on a machine without a GPU (``gpu``:
+    default, ask torch) the hf backend gets ``batch_size 1`` and ``dtype=float32``, else ``auto`` and
+    the backend's default (bfloat16). Returns a note saying so when the CPU defaults were chosen."""
+    from finereason.devices import has_gpu
+
+    cpu = args.model == "hf" and not (has_gpu() if gpu is None else gpu)
+    chosen = []
+    if args.batch_size is None:
+        args.batch_size = CPU_BATCH_SIZE if cpu else DEFAULT_BATCH_SIZE
+        chosen.append(f"--batch_size {args.batch_size}")
+    if args.model_args is None:
+        args.model_args = CPU_MODEL_ARGS if cpu else DEFAULT_MODEL_ARGS[args.model]
+        chosen.append(args.model_args)
+    if cpu and chosen:
+        return (f"no GPU found: running on the CPU with {' and '.join(chosen)} "
+                "(set --batch_size / --model_args to choose otherwise)")
+    return None
+
+
 def eval_command(args: argparse.Namespace, model_path: str, output_path: Path, tasks: Sequence[str],
                  include_path: Path | None = None) -> list[str]:
     """The ``finereason eval`` command line for one model."""
@@ -294,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base_model", help="the model training started from, labelled 'base' (first row)")
     p.add_argument("--model", choices=("hf", "vllm"), default="hf", help="lm-eval backend (default hf)")
     p.add_argument("--model_args", help="extra lm-eval model_args after pretrained=... "
-                   "(default: dtype=bfloat16, plus gpu_memory_utilization=0.85 for vllm)")
+                   "(default: dtype=bfloat16, plus gpu_memory_utilization=0.85 for vllm; hf without a GPU: dtype=float32)")
     p.add_argument("--max_gen_toks", type=int, default=DEFAULT_MAX_GEN_TOKS,
                    help=f"generation length in tokens (default {DEFAULT_MAX_GEN_TOKS}, the paper's; R1 reasoning needs more, e.g. 8192)")
     p.add_argument("--gsm8k_file", help="local GSM8K test set, JSON Lines with question/answer (else the Hub's gsm8k)")
@@ -307,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lm-eval task or group for MATH from the Hub (default minerva_math; minerva_math500 is faster)")
     p.add_argument("--num_fewshot", type=int, help="override the tasks' few-shot count (the local tasks are zero-shot)")
     p.add_argument("--gen_kwargs", help="more lm-eval --gen_kwargs, e.g. temperature=0.6,do_sample=true")
-    p.add_argument("--batch_size", default="auto", help="lm-eval --batch_size (default auto)")
+    p.add_argument("--batch_size", help="lm-eval --batch_size (default auto; hf without a GPU: 1)")
     p.add_argument("--no_chat_template", dest="chat_template", action="store_false",
                    help="do not pass --apply_chat_template --fewshot_as_multiturn (on by default: R1-style models need it)")
     p.add_argument("--data", help="FineReason dataset folder (sets FINEREASON_DATA_DIR for the runs)")
@@ -339,6 +363,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output_dir)
     models = models_to_run(args)
     validate(args)
+    device_note = device_defaults(args)
+    if device_note:
+        print(f"evaluate_checkpoint: {device_note}", file=sys.stderr)
     tasks, notes = math_tasks(args)
     task_list = [*tasks.values(), FINEREASON_GROUP]
     local = args.gsm8k_file or args.math_file

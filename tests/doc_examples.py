@@ -1,0 +1,87 @@
+"""Doc examples: every fenced ```bash / ```python block of the README and the task guide, split into
+commands, with a short allow-list of commands that cannot run here and why (a GPU, the network).
+
+``tests/test_doc_examples.py`` runs them; usage synopses (options in brackets) are ```text blocks and
+not run. A skip names the doc, a substring of the command and the reason.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = ("README.md", "lm_eval_tasks/finereason/README.md", "metrics/README.md")
+LANGUAGES = {"bash": "bash", "sh": "bash", "shell": "bash", "python": "python"}
+GPU = "needs a GPU"
+NETWORK = "needs the network"
+# (doc, substring of the command, reason): the only commands not run
+SKIPS: tuple[tuple[str, str, str], ...] = (
+    ("README.md", "pip install", f"{NETWORK} (installs packages from PyPI or download.pytorch.org)"),
+    ("README.md", "--model vllm", f"{GPU} (vLLM)"),
+    ("README.md", "local-chat-completions", f"{NETWORK} (an OpenAI-compatible server you started)"),
+    ("README.md", "openai-chat-completions", f"{NETWORK} (a hosted API and its key)"),
+    ("README.md", "vllm-serve", f"{GPU} (a vLLM server on GPU 7)"),
+    ("README.md", "zero2.yaml --num_processes 7", f"{GPU} (7 training GPUs)"),
+    ("README.md", "finereason push", f"{NETWORK} (uploads to the Hugging Face Hub)"),
+    ("lm_eval_tasks/finereason/README.md", "--model vllm", f"{GPU} (vLLM)"),
+)
+_FENCE = re.compile(r"^( *)```(\w+)[^\n]*\n(.*?)^\1```", re.S | re.M)
+
+
+@dataclass
+class Example:
+    """One fenced block: where it is, its language and its commands (continuations joined)."""
+
+    doc: str
+    line: int
+    language: str
+    commands: list[str]
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (command, reason)
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc}:{self.line}"
+
+    def script(self) -> str:
+        return "\n".join(c for c in self.commands if c not in {s for s, _ in self.skipped}) + "\n"
+
+
+def _commands(language: str, code: str) -> list[str]:
+    """Shell: one command per line, ``\\``-continuations joined, comments and blank lines dropped.
+    Python: the block as one program."""
+    if language == "python":
+        return [code]
+    out, current = [], ""
+    for raw in code.splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        current = f"{current} {line}" if current else line
+        if current.endswith("\\"):
+            current = current[:-1].rstrip()
+            continue
+        out.append(current)
+        current = ""
+    return out + ([current] if current else [])
+
+
+def extract(doc: str) -> list[Example]:
+    """The runnable blocks of ``doc`` (a path relative to the repository), skips applied."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    examples = []
+    for m in _FENCE.finditer(text):
+        language = LANGUAGES.get(m.group(2))
+        if language is None:
+            continue
+        example = Example(doc, text[: m.start()].count("\n") + 1, language, _commands(language, m.group(3)))
+        for command in example.commands:
+            reason = next((r for d, needle, r in SKIPS if d == doc and needle in command), None)
+            if reason is not None:
+                example.skipped.append((command, reason))
+        examples.append(example)
+    return examples
+
+
+def all_examples() -> list[Example]:
+    return [e for doc in DOCS for e in extract(doc)]

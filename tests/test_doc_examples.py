@@ -1,0 +1,140 @@
+"""Every shell and Python example of the README, the lm-eval task guide and the metrics guide runs
+as written (``tests/doc_examples.py`` extracts them; only commands needing a GPU or the network are
+skipped, each with its reason), and the README's command table is the one the parser generates.
+
+Each block runs in its own folder under a temporary ``HOME`` / ``XDG_CACHE_HOME``, offline, with
+``../shared`` beside it and the placeholders the docs use present there: ``DIR`` (a small built
+dataset folder, also ``FINEREASON_DATA_DIR``, the documented way to point every command at one),
+``MODEL`` and ``ORG/MODEL`` (a tiny local model that ends every answer at once, so generation is
+quick), and the small input files the commands name (``RESP.jsonl``, ``R.jsonl``, ``STATES.jsonl``,
+``PLANS.jsonl``, ``turns.jsonl``, ``dialogs.jsonl``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED
+from doc_examples import REPO, all_examples
+
+EXAMPLES = all_examples()
+TIMEOUT_S = 900
+CHECKOUT = ("trainers", "benchmarks", "tests", "metrics", "lm_eval_tasks")
+
+
+def _fast_model(out: Path) -> None:
+    """The tiny model with its final norm zeroed (every logit 0: it always picks token 0) and token 0
+    made an end of sequence, so every answer ends after one token."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from finereason.tiny_model import build_tiny_model
+
+    build_tiny_model(out)
+    model = AutoModelForCausalLM.from_pretrained(out)
+    with torch.no_grad():
+        model.model.norm.weight.zero_()
+    eos = model.generation_config.eos_token_id
+    model.generation_config.eos_token_id = [*([eos] if isinstance(eos, int) else eos), 0]
+    model.save_pretrained(out)
+
+
+@pytest.fixture(scope="session")
+def workspace(tmp_path_factory) -> Path:
+    """The placeholder files the examples name (copied into each example's folder)."""
+    for module in ("lm_eval", "torch", "transformers", "pyarrow", "clingo", "matplotlib", "evaluate"):
+        pytest.importorskip(module)
+    if not SHARED.is_dir():
+        pytest.skip(f"reference data {SHARED} is absent (expected ../shared beside the checkout)")
+    from finereason.baselines import oracle
+    from finereason.dataset_builders.build import BuildConfig, build
+    from finereason.datafolder import open_data_folder
+
+    ws = tmp_path_factory.mktemp("doc-workspace")
+    build(BuildConfig(out=ws / "DIR", per_task=4, train_size=8, e2e_size=2, progress=False))
+    _fast_model(ws / "MODEL")
+    shutil.copytree(ws / "MODEL", ws / "ORG" / "MODEL")
+    rows = open_data_folder(ws / "DIR").read_table("sudoku_state_transition").to_pylist()
+    lines = {
+        "RESP.jsonl": [{"index": i, "response": "Answer: (A)"} for i in range(3)],
+        "R.jsonl": [{"id": r["id"], "response": oracle(r)} for r in rows],
+        "STATES.jsonl": ["." * 81, "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"],
+        "PLANS.jsonl": [{"domain": "../shared/blocksworld/generated_domain.pddl",
+                         "problem": "../shared/blocksworld/generated/instance-1.pddl",
+                         "plan": "(unstack b a)"}],
+        "turns.jsonl": [{"id": "none", "response": ""}],
+        "dialogs.jsonl": [{"id": "none", "response": ""}],
+    }
+    for name, items in lines.items():
+        (ws / name).write_text("".join(json.dumps(x) + "\n" for x in items), encoding="utf-8")
+    # a plugin for `generate_configs --import my_plugin`: the tests' demo domain
+    (ws / "my_plugin.py").write_text("from demo_domain import DEMO\nfrom finereason.engines import register\n\n"
+                                     "register(DEMO)\n", encoding="utf-8")
+    return ws
+
+
+# console scripts of the installed packages the docs call, as `python -m` (the test's interpreter)
+SCRIPTS = {"lm_eval": "lm_eval", "accelerate": "accelerate.commands.accelerate_cli", "finereason": "finereason"}
+
+
+def _bin(home: Path) -> Path:
+    """A folder of the console scripts the docs call, each running this interpreter (a test
+    environment may lack the scripts pip would install beside it)."""
+    folder = home / "bin"
+    folder.mkdir(exist_ok=True)
+    for name, module in SCRIPTS.items():
+        path = folder / name
+        path.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m {module} "$@"\n', encoding="utf-8")
+        path.chmod(0o755)
+    return folder
+
+
+def _env(home: Path, work: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FINEREASON_", "PYTEST_"))}
+    path = os.pathsep.join((str(_bin(home)), str(Path(sys.executable).parent), os.environ.get("PATH", "")))
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), FINEREASON_DATA_DIR=str(work / "DIR"),
+               HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1",
+               TOKENIZERS_PARALLELISM="false", PATH=path,
+               PYTHONPATH=os.pathsep.join((str(REPO), str(REPO / "tests"), str(work))))
+    return env
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def test_doc_example_runs(example, workspace, tmp_path):
+    if len(example.skipped) == len(example.commands):
+        pytest.skip("; ".join(sorted({reason for _, reason in example.skipped})))
+    (tmp_path / "shared").symlink_to(SHARED)
+    work = tmp_path / "work"
+    shutil.copytree(workspace, work)
+    for folder in CHECKOUT:  # the examples run from the root of a checkout
+        (work / folder).symlink_to(REPO / folder)
+    home = tmp_path / "home"
+    home.mkdir()
+    if example.language == "python":
+        argv = [sys.executable, "-c", example.script()]
+    else:
+        argv = ["bash", "-e", "-o", "pipefail", "-c", example.script()]
+    proc = subprocess.run(argv, cwd=work, env=_env(home, work), capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert proc.returncode == 0, f"{example.id}:\n{example.script()}\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-5000:]}"
+
+
+def test_every_skip_has_a_gpu_or_network_reason():
+    from doc_examples import GPU, NETWORK, SKIPS
+
+    assert all(reason.startswith((GPU, NETWORK)) for _, _, reason in SKIPS)
+    used = {(e.doc, needle) for e in EXAMPLES for c, _ in e.skipped for d, needle, _ in SKIPS if d == e.doc and needle in c}
+    assert used == {(d, needle) for d, needle, _ in SKIPS}, "a skip that matches no command: remove it"
+
+
+def test_the_readme_command_table_is_generated_from_the_parser():
+    from finereason.cli_table import command_table, table_in
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert table_in(readme) == command_table(), "run: python -m finereason.cli_table --write README.md"
