@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan_oracle import find, plan_key  # noqa: E402
 
+from finereason.domains.blocksworld.engine import BlocksworldEngine  # noqa: E402
 from finereason.domains.blocksworld.source import read_instance  # noqa: E402
 from finereason.engines import get_engine  # noqa: E402
 from finereason.reading import final_region  # noqa: E402
@@ -47,7 +48,7 @@ def puzzle_of(shared: Path, row: dict):
 
 
 def judge(shared: Path, row: dict) -> dict:
-    engine = get_engine("blocksworld")
+    engine = get_engine(BlocksworldEngine.name)
     puzzle = puzzle_of(shared, row)
     text = row["response"]
     found = find(text, puzzle.task)
@@ -98,7 +99,7 @@ def timing() -> None:
     from finereason.planning.plan_text import LETTERS, syntax_of
     from finereason.reading import find_signals
 
-    domain = pddl_domain("blocksworld")
+    domain = pddl_domain(BlocksworldEngine.vocabulary)
     syntax = syntax_of(domain, LETTERS)
     texts = {
         "numbered plan lines": "1. Unstack the blue block from the red block (now holding it)\n" * 16_000,

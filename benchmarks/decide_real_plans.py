@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_real_plans import load, puzzle_of  # noqa: E402
 from plan_oracle import find  # noqa: E402
 
+from finereason.domains.blocksworld.engine import BlocksworldEngine  # noqa: E402
 from finereason.engines import get_engine  # noqa: E402
 from finereason.reading import final_region  # noqa: E402
 
@@ -51,7 +52,7 @@ MANUAL: dict[tuple[str, int], tuple[str, str]] = {
 
 
 def decide(shared: Path) -> list[dict]:
-    engine = get_engine("blocksworld")
+    engine = get_engine(BlocksworldEngine.name)
     out = []
     for name, rows in load(shared).items():
         for line in range(0, len(rows), STRIDE):

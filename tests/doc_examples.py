@@ -24,6 +24,7 @@ SKIPS: tuple[tuple[str, str, str], ...] = (
     ("README.md", "vllm-serve", f"{GPU} (a vLLM server on GPU 7)"),
     ("README.md", "zero2.yaml --num_processes 7", f"{GPU} (7 training GPUs)"),
     ("README.md", "finereason push", f"{NETWORK} (uploads to the Hugging Face Hub)"),
+    ("README.md", "--data ~/folio_v2", f"{NETWORK} (a local copy of the gated FOLIO v2, downloaded with a Hub login)"),
     ("lm_eval_tasks/finereason/README.md", "--model vllm", f"{GPU} (vLLM)"),
 )
 _FENCE = re.compile(r"^( *)```(\w+)[^\n]*\n(.*?)^\1```", re.S | re.M)
