@@ -184,6 +184,25 @@ M = {
 FLAGGED_ALSO_NULL = {21, 63, 66, 85, 90, 105, 112, 147, 189, 236, 242, 244, 248, 254, 258, 268, 290, 294, 296, 300,
                      303, 304, 306, 327, 341, 383, 389, 390, 404, 405, 463, 489, 494, 495, 497, 499, 501, 503, 584, 597, 598}
 
+# Revised after the first comparison with the reader, each case re-read by hand (all uncredited):
+# the procedure's line rules missed bare expression lines and "no ... combination" endings, and read
+# sub-expressions of an explanation on a marked line. (reading, other acceptable readings, note)
+REVISED = {
+ 217: (None, ["3*(11 - 4)", "3 * 8", "(12 + 11 - 9)"], "rambling; the last bare expression line '(12 + 11 - 9)' is also a reading"),
+ 270: ("4 + 20", ["( (8 * 2) + 11 -11)"], "rambling; the last bare expression line is also a reading"),
+ 294: ("11 * 2 + 1", [None, "(10 - 2) * 2 + 11 - 1"], "the bare line after '...validates as:' is also a reading"),
+ 375: ("10 - (1 + 5 / 5)", ["9 * 3"], "the marked answer's expression; '9 * 3' is a step of its explanation"),
+ 390: ("(9 * 12) / 3", [None, "(9 - 1) * (12 / 3)"], "'Final correct is:' then a bare expression line"),
+ 391: (None, ["(9 + 11 - 12) * 1"], "'no successful way currently to yield 24', 'It seems I am unsuccessful.'"),
+ 435: ("(9 - 6) * 9 - 1", ["4 * 6", "(9 - 1 - 6/6)"], "'the solution is:' then '(9 - 1 - 6/6) a reverting factor'"),
+ 462: ("(13 - 9) * (12 - 9)", ["12 * 2"], "'= 12; (12 * 2) = 24' goes on working: the marked answer is the first expression"),
+ 490: (None, ["1 * (11 - 3) + 1"], "'no combinations yield to 24', 'No suitable operations successfully yield 24.'"),
+ 544: ("(13 - (13 - 12)) * 11", ["(12 - 13 + 13) * 11"], "rambling; the last bare expression line is also a reading"),
+ 578: ("(13 - 11) * 3 * 2 + 11", [None, "11 + 13"], "the last full statement is called 'still not correct'; then only '11 + 13 = 24'"),
+ 609: ("(12 * 2)", [], "'Answer: (12 * 2) = 24, where 2 can be derived as ...': the explanation is not the answer"),
+}
+
+
 def verdict(text, nums):
     if text is None: return False
     t = parse(text.strip('[]'))
@@ -204,7 +223,11 @@ def main(source: str, target: str) -> None:
     expr, correct, why, unsure = decide(r['response'], r['numbers'])
     also = []
     note = ''
-    if i in M:
+    if i in REVISED:
+        reading, also, note = REVISED[i]
+        reading_text = reading
+        note = 'revised after review: ' + note
+    elif i in M:
         reading, also, note = M[i]
         reading_text = reading
     else:
