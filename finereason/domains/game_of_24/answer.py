@@ -38,14 +38,16 @@ from typing import Any
 
 from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
 from ...reading.commit import Reading, Statement, commit
-from ...reading.lists import MAX_ATTEMPTS, list_end
+from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
 from ...verdict import ParseError
 
 MAX_EXPRESSION_ITEMS = 64      # items in an expression list
 MAX_SIDES = 8                  # sides of one '=' chain
-MAX_STATEMENTS = 4 * MAX_ATTEMPTS * 16  # statements kept per region (the last ones)
+MAX_STATEMENTS = 256           # statements kept per region (the last ones; earlier ones only count for ``live``)
+LINE_BUDGET = 8_192            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
+_FIRST_WINDOW = 16_384         # characters scanned first, from the end; then 4x more until enough statements
 _MAX_RUN = 8 * MAX_CHARS       # longest run of arithmetic characters read as one statement
 _MARKUP_SPANS = (
     ("\\displaystyle", " "), ("\\quad", " "), ("\\qquad", " "), ("\\(", " "), ("\\)", " "), ("\\[", " "),
@@ -69,10 +71,20 @@ _MARKER = re.compile(
     r"(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|can[ \t]{1,3}be[ \t]{1,3}written[ \t]{1,3}as)\b[ \t*_:]{0,8}",
     re.IGNORECASE,
 )
+_DIGIT = re.compile(r"[0-9]")
+_BLANK_TO_EOL = re.compile(r"[ \t\r]*")
+_MARKER_WORDS = ("answer", "solution", "final", "correct", "boxed", "expression", "equation")
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equation", re.IGNORECASE)
 _EXPLICIT = re.compile(r"(?:final[ \t]{1,3})?answer[ \t*_]{0,4}[:：]", re.IGNORECASE)  # "Answer: <not arithmetic>" counts
 _MARK_INTRO = re.compile(r"(?:[ \t*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+(?=\S))?")  # indentation, a bullet or a list number
 _STEP = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
+# an equation whose expression is one operation between two numbers, then numbers: "16 + 8 = 24", "3 / 6 = 0.5"
+_STEP_EQUATION = re.compile(
+    r"[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?"
+    r"(?:[ \t]*=[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?)+[ \t]*"
+)
 _NUMBER = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
 _TAIL_HEDGE = re.compile(
     r"[ \t]*(?:[;|/][ \t]*|(?:,[ \t]*)?(?:or|and/or|and|alternatively|otherwise|vs\.?|versus)\b[ \t:,]*)"
@@ -115,6 +127,7 @@ _NO_SOLUTION = re.compile(
 )
 _ITEM_JUNK = " \t\r\n'\"*_"
 _MAX_LINE_TAIL = 300           # characters after a statement examined for a remark
+_MAX_LINE_SCAN = 65_536        # characters of one line scanned for statements (its end)
 
 
 def _boxed_contents(text: str) -> str:
@@ -171,14 +184,15 @@ def _tail_kind(region: str, at: int, line_end: int, last_is_number: bool) -> str
     hedge = _TAIL_HEDGE.match(tail)
     if hedge:
         following = _RUN.match(region, at + hedge.end() - 1, line_end)
-        step = following is not None and _STEP.fullmatch(clean_math(following.group().split("=")[0]).strip()) is not None
+        step = (following is not None and tail.lstrip(" \t")[:1] == ";"
+                and _STEP.fullmatch(clean_math(following.group().split("=")[0]).strip()) is not None)
         return "prose" if step else "hedge"  # "= 12; (12 * 2) = 24" goes on working
     text = tail.lstrip(" \t")
     if not text:
         return "end"
     first = text[0]
     if first in _CLOSING:
-        if first == "!" and not last_is_number:
+        if first == "!" and not (last_is_number and "=" in region[max(0, at - _MAX_LINE_TAIL):at]):
             return "junk"  # "(10 - 4)!" is a factorial, "= 24!" an exclamation
         rest = text.lstrip("".join(_CLOSING) + " \t")
         return "end" if not rest else "prose"
@@ -264,32 +278,58 @@ class _Open:
     start: int
     text: str
     marked: bool
-    line: int
-
-
-def _lines(region: str):
-    """``(start, end)`` of every line of ``region``."""
-    pos, n = 0, len(region)
-    while pos <= n:
-        end = region.find("\n", pos)
-        if end < 0:
-            yield pos, n
-            return
-        yield pos, end
-        pos = end + 1
+    line: int      # the end of its line
 
 
 def expression_statements(region: str, target: int = 24) -> list[Statement]:
-    """Every expression answer statement of ``region`` (end tags already blanked), in text order."""
+    """The expression answer statements of ``region`` (end tags already blanked), in text order.
+
+    Read from the end: the last ``_FIRST_WINDOW`` characters first, then four times more, until
+    ``MAX_STATEMENTS`` statements are found or the start is reached; never more than the last
+    ``LINE_BUDGET`` lines (hostile text). Earlier statements cannot change the commitment (the
+    candidate is the last one, and only what follows it withdraws it).
+    """
+    n = len(region)
+    size = _FIRST_WINDOW
+    while True:
+        lo = 0 if size >= n else region.rfind("\n", 0, n - size) + 1
+        last = lo == 0
+        if region.count("\n", lo, n) > LINE_BUDGET:
+            lo, last = _last_lines(region, LINE_BUDGET), True
+        found = _scan(region, lo, target)
+        if last or len(found) >= MAX_STATEMENTS:
+            return found
+        size *= 4
+
+
+def _last_lines(region: str, count: int) -> int:
+    """The start of the last ``count`` lines of ``region``."""
+    at = len(region)
+    for _ in range(count):
+        at = region.rfind("\n", 0, at)
+        if at < 0:
+            return 0
+    return at + 1
+
+
+def _scan(region: str, lo: int, target: int) -> list[Statement]:
+    """The statements of ``region[lo:]`` (``lo`` at a line start), in text order."""
     out: list[Statement] = []
-    steps: list[Statement] = []
+    steps: list[tuple[int, int, str]] = []
     pending: int | None = None      # start of a marker whose answer is on the next non-empty line
     pending_explicit = False
     last_text_end = len(region.rstrip())
     open_: _Open | None = None
-    line_no = 0
-    for line_start, line_end in _lines(region):
-        line_no += 1
+    stated_lines: set[int] = set()
+    previous_end = lo - 1
+    for line_start, line_end in _relevant_lines(region, lo):
+        if pending is not None and region[previous_end + 1:line_start].strip():
+            if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
+                out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
+                                     hedged="the answer is not an arithmetic expression"))
+            pending = None
+        adjacent = previous_end + 1 == line_start
+        previous_end = line_end
         lead = _LINE_LEAD.match(region, line_start, line_end)
         content = lead.end() if lead else line_start
         if content >= line_end or not region[content:line_end].strip():
@@ -303,12 +343,13 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
             if pending_explicit:
                 explicit.append((pending, at))
             pending = None
-        for m in _MARKER.finditer(region, content, line_end):
+        scan_from = max(content, line_end - _MAX_LINE_SCAN)  # a huge line: its end only
+        for m in (_MARKER.finditer(region, scan_from, line_end) if _MARKER_HINT.search(region, scan_from, line_end) else ()):
             intro = _MARK_INTRO.match(region, m.end(), line_end)
             at = intro.end() if intro else m.end()
             if m.group().startswith("\\boxed"):
                 at = m.start()
-            if at >= line_end or not region[at:line_end].strip():
+            if at >= line_end or _BLANK_TO_EOL.match(region, at, line_end).end() == line_end:
                 pending, pending_explicit = m.start(), _EXPLICIT.match(region, m.start(), m.end()) is not None
                 continue
             marks[at] = m.start()
@@ -317,7 +358,9 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
         used: set[int] = set()
         consumed: set[int] = set()   # markers that introduced a statement
         before = len(out)
-        for m in _RUN.finditer(region, content, line_end):
+        explicit.sort(key=lambda pair: pair[1])
+        passed = 0                   # explicit markers whose answer starts before the current run
+        for m in _RUN.finditer(region, scan_from, line_end):
             run = m.group()
             if not any("0" <= ch <= "9" for ch in run):
                 continue
@@ -327,13 +370,14 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
             marker = marks[found] if found is not None else None
             if found is not None:
                 used.add(found)
+            while passed < len(explicit) and explicit[passed][1] <= begin:
+                passed += 1
             late = False
-            if marker is None and explicit:  # "Answer: Final confirmed to be (12 * 2) = 24": prose before it
-                marker = next((mk for mk, at in explicit if at <= begin and mk not in consumed), None)
-                late = marker is not None
+            if marker is None and passed and explicit[passed - 1][0] not in consumed and _after_prose(region, begin):
+                marker, late = explicit[passed - 1][0], True  # "Answer: Final confirmed to be (12 * 2) = 24"
             raw = run
             # continuation: "= 6 * 3 + 11" on the line after the statement it continues
-            cont = (marker is None and open_ is not None and open_.line == line_no - 1 and begin == content
+            cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
                     and region[begin] == "=" and len(open_.text) + len(run) <= _MAX_RUN)
             if cont:
                 raw = open_.text + " " + run
@@ -341,18 +385,27 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
             kind = _tail_kind(region, m.end(), line_end, last_is_number)
             text = _strip_run(raw, kind)
             stop = m.end() - (len(raw) - len(text)) if len(raw) - len(text) <= len(run) else m.start()
-            whole_line = kind == "end" and (begin == content or region[content:begin].rstrip(" \t*_`$").endswith((":", "：")))
+            whole_line = kind == "end" and (begin == content or region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "：")))
             if "=" not in text and marker is None and not whole_line:
+                continue
+            if marker is None and not cont and _STEP_EQUATION.fullmatch(clean_math(text)):
+                steps.append((begin, stop, text))  # working: read only if nothing else is stated
                 continue
             read = _read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
                              target=target)
             if read is None or read.target_only or (late and isinstance(read.node, Num)):
                 continue  # the target alone, or a number in the prose after "Answer:"
+            if read.step and not cont:
+                steps.append((begin, stop, text))
+                continue
             if marker is not None:
                 consumed.add(marker)
             if "=" not in text and marker is None and read.node is not None and read.ops < 2:
                 continue  # a lone "3 * 8" on its line is working
             hedged = read.hedged
+            glued = begin > 0 and (region[begin - 1].isalnum() or region[begin - 1] in "√∛^²³%_")
+            if glued and not hedged:  # "sqrt(...)", "√(...)", "2^(...)"
+                hedged = f"the answer is not one arithmetic statement: {region[max(lo, begin - 8):begin]!r} precedes it"
             if kind == "junk" and not hedged:
                 hedged = f"the answer is not one arithmetic statement: {region[m.end():m.end() + 12].strip()!r} follows it"
             elif kind == "hedge" and not hedged:
@@ -360,32 +413,85 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
             start = marker if marker is not None else (open_.start if cont else begin)
             statement = Statement(start, stop, value=read.node, key=_key(read, start), marked=marker is not None,
                                   hedged=hedged, complete=read.complete)
-            if read.step and not cont:
-                steps.append(statement)
-                continue
             if cont and open_ is not None and open_.index == len(out) - 1:
                 out[-1] = statement
             else:
                 out.append(statement)
-            open_ = _Open(len(out) - 1, start, text, marker is not None, line_no) if kind == "end" else None
+            open_ = _Open(len(out) - 1, start, text, marker is not None, line_end) if kind == "end" else None
+            stated_lines.add(line_start)
+        explicit_at = {at for _, at in explicit}
         for at, marker in marks.items():
             if at in used or marker in consumed:
                 continue
-            statement = _unread_mark(region, marker, at, line_end, explicit, last_text_end)
+            statement = _unread_mark(region, marker, at, line_end, explicit_at)
             if statement is not None:
                 out.append(statement)
-        if len(out) == before:
-            none = _NO_SOLUTION.search(region, content, line_end)
-            if none is not None:
-                out.append(Statement(none.start(), none.end(), key=("no solution",),
-                                     hedged=f"the answer is that nothing reaches the target ({none.group()[:40]!r})"))
+        if len(out) > before:
+            stated_lines.add(line_start)
         if len(out) > MAX_STATEMENTS:
             del out[:len(out) - MAX_STATEMENTS]
-    if pending is not None:  # "Final answer:" and then nothing: cut off
+    if pending is not None and region[previous_end + 1:].strip():
+        if pending_explicit:
+            out.append(Statement(pending, len(region), key=("unreadable", pending), marked=True,
+                                 hedged="the answer is not an arithmetic expression"))
+    elif pending is not None:  # "Final answer:" and then nothing: cut off
         out.append(Statement(pending, len(region), key=("cut", pending), marked=True, complete=False))
     if not out and steps:
-        out = steps[-1:]
+        begin, stop, text = steps[-1]
+        read = _read_run(text, marked=False, at_end=False, target=target)
+        if read is not None and not read.target_only:
+            out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
+    out = _no_solution(region, lo, out, stated_lines)
     return _gap_hedges(region, _rejections(region, out))
+
+
+def _relevant_lines(region: str, lo: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lines of ``region[lo:]`` holding a digit or an answer marker word,
+    in order (found with C-speed searches: a line without them holds no statement)."""
+    n = len(region)
+    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)
+    starts: dict[int, int] = {}
+    searches = [lambda pos: _DIGIT.search(region, pos)] + [
+        (lambda pos, word=word: _Found(low.find(word, pos), len(word))) for word in _MARKER_WORDS]
+    for search in searches:
+        pos = lo
+        while pos < n:
+            hit = search(pos)
+            if hit is None or hit.start() < 0:
+                break
+            start = max(lo, region.rfind("\n", lo, hit.start()) + 1)
+            end = region.find("\n", hit.start())
+            end = n if end < 0 else end
+            starts[start] = end
+            pos = end + 1
+    return sorted(starts.items())
+
+
+@dataclass(frozen=True)
+class _Found:
+    at: int
+    size: int
+
+    def start(self) -> int:
+        return self.at
+
+
+def _no_solution(region: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
+    """``statements`` with the lines that answer "no expression reaches the target" added (lines
+    without an expression statement), in text order."""
+    added: list[Statement] = []
+    line, seen = lo, lo          # the line start of the last match; text before ``seen`` already searched
+    for m in _NO_SOLUTION.finditer(region, lo):
+        newline = region.rfind("\n", seen, m.start())
+        if newline >= 0:
+            line = newline + 1
+        seen = m.end()
+        if line not in stated_lines:
+            added.append(Statement(m.start(), m.end(), key=("no solution",),
+                                   hedged=f"the answer is that nothing reaches the target ({m.group()[:40]!r})"))
+    if not added:
+        return statements
+    return sorted(statements + added, key=lambda s: s.start)
 
 
 def _rejections(region: str, statements: list[Statement]) -> list[Statement]:
@@ -409,14 +515,18 @@ def _rejections(region: str, statements: list[Statement]) -> list[Statement]:
     return out
 
 
+def _after_prose(region: str, begin: int) -> bool:
+    """Whether the run at ``begin`` follows a word and a space (not glued to ``sqrt``, ``√``, ``^``)."""
+    return begin > 0 and region[begin - 1] in " \t" and (begin < 2 or region[begin - 2] not in "√∛^")
+
+
 def _key(read: _Read, start: int) -> Any:
     if read.node is None:
         return ("unreadable", start)
     return canonical(read.node)
 
 
-def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit: list[tuple[int, int]],
-                 last_text_end: int) -> Statement | None:
+def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit_at: set[int]) -> Statement | None:
     """The statement of a marker whose answer is not a run of arithmetic: a list, an explicit
     non-expression answer, or nothing (prose that only mentions the answer)."""
     if region[at] == "[" or region.startswith("\\[", at) and region.find("[", at + 2, at + 12) >= 0:
@@ -431,8 +541,8 @@ def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit: lis
         hedged = "the answer offers more than one list" if _TAIL_HEDGE.match(region, end, line_end) else ""
         return Statement(marker, end, value=payload, key=("list", "".join(payload.split())), marked=True,
                          hedged=hedged)
-    if any(a == at for _, a in explicit):
-        text = region[at:line_end].strip()
+    if at in explicit_at:
+        text = region[at:min(line_end, at + 60)].strip()
         return Statement(marker, line_end, key=("unreadable", marker), marked=True,
                          hedged=f"the answer is not an arithmetic expression: {text[:40]!r}")
     return None
