@@ -421,8 +421,8 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
             stated_lines.add(line_start)
         explicit_at = {at for _, at in explicit}
         for at, marker in marks.items():
-            if at in used or marker in consumed:
-                continue
+            if at in used or marker in consumed or (at in explicit_at and len(out) > before):
+                continue  # read as a run, or the line states an expression after all
             statement = _unread_mark(region, marker, at, line_end, explicit_at)
             if statement is not None:
                 out.append(statement)
