@@ -375,6 +375,9 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
             late = False
             if marker is None and passed and explicit[passed - 1][0] not in consumed and _after_prose(region, begin):
                 marker, late = explicit[passed - 1][0], True  # "Answer: Final confirmed to be (12 * 2) = 24"
+            if ("=" not in run and marker is None and begin != content
+                    and not region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "："))):
+                continue  # arithmetic inside prose: not a statement
             raw = run
             # continuation: "= 6 * 3 + 11" on the line after the statement it continues
             cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
