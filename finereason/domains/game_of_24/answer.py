@@ -63,7 +63,7 @@ _RUN = re.compile(
 )
 _MARKER = re.compile(
     r"\\boxed\{"
-    r"|#{1,6}[ \t]{0,3}(?:\*\*)?[ \t]{0,3}final[ \t]{1,3}answer\b[ \t*_:：]{0,8}"
+    r"|#{1,6}[ \t]{0,3}(?:\*\*)?[ \t]{0,3}(?:final[ \t]{1,3})?(?:answer|solution)\b[ \t*_:：]{0,8}"
     r"|\b(?:final[ \t]{1,3}(?:answer|expression|equation|solution|result|representation|response|calculation|output|formula)"
     r"|answer|solution|correction|corrected(?:[ \t]{1,3}(?:answer|expression|solution|equation))?"
     r"|correct[ \t]{1,3}(?:answer|expression|solution|equation))[ \t*_]{0,4}(?:[:：=]|is\b|would[ \t]{1,3}be\b)[ \t*_:]{0,8}"
@@ -407,6 +407,9 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                 continue  # a lone "3 * 8" on its line is working
             hedged = read.hedged
             glued = begin > 0 and (region[begin - 1].isalnum() or region[begin - 1] in "√∛^²³%_")
+            if not glued and run.startswith("=") and not cont:  # "x = 2 * 6 + 4 + 8": an assignment
+                left = region[max(lo, begin - 4):begin].rstrip(" \t*_`$")
+                glued = left[-1:].isalnum()
             if glued and not hedged:  # "sqrt(...)", "√(...)", "2^(...)"
                 hedged = f"the answer is not one arithmetic statement: {region[max(lo, begin - 8):begin]!r} precedes it"
             if kind == "junk" and not hedged:
