@@ -46,7 +46,7 @@ from ...verdict import ParseError
 MAX_EXPRESSION_ITEMS = 64      # items in an expression list
 MAX_SIDES = 8                  # sides of one '=' chain
 MAX_STATEMENTS = 256           # statements kept per region (the last ones; earlier ones only count for ``live``)
-LINE_BUDGET = 8_192            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
+LINE_BUDGET = 4_096            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
 _FIRST_WINDOW = 16_384         # characters scanned first, from the end; then 4x more until enough statements
 _MAX_RUN = 8 * MAX_CHARS       # longest run of arithmetic characters read as one statement
 _MARKUP_SPANS = (
@@ -127,7 +127,7 @@ _NO_SOLUTION = re.compile(
 )
 _ITEM_JUNK = " \t\r\n'\"*_"
 _MAX_LINE_TAIL = 300           # characters after a statement examined for a remark
-_MAX_LINE_SCAN = 65_536        # characters of one line scanned for statements (its end)
+_MAX_LINE_SCAN = 32_768        # characters of one line scanned for statements (its end)
 
 
 def _boxed_contents(text: str) -> str:
