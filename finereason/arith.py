@@ -7,7 +7,7 @@ done (length, then tokens, then nesting), so hostile model text fails fast with 
 Grammar (usual precedence, left-associative)::
 
     expr   := term (("+" | "-") term)*
-    term   := factor (("*" | "/") factor | group)*     # a group right after a group multiplies
+    term   := factor (("*" | "/") factor | group)*     # a group right after a factor multiplies
     factor := NUMBER | group
     group  := "(" expr ")" | "{" expr "}" | FRAC "{" expr "}" "{" expr "}"
     NUMBER := 1 to 6 ASCII digits
@@ -15,7 +15,8 @@ Grammar (usual precedence, left-associative)::
 Accepted spellings: ``×``, ``·``, ``⋅``, ``∗``, ``\times``, ``\cdot``, ``\ast`` for ``*``; ``÷``,
 ``\div`` for ``/``; ``−`` (minus sign) and ``–`` (en dash) for ``-``; ``\frac``/``\dfrac``/``\tfrac``
 (nested) for division; ``\left``/``\right`` and LaTeX spacing (``\,`` ``\;`` ``\!`` ``\:``) are
-ignored. Implicit multiplication is read only between groups: ``(10 - 4)(13 - 9)``.
+ignored. Implicit multiplication is read only before a group: ``(10 - 4)(13 - 9)``, ``8(13 - 12 + 2)``
+(a number right after a group, ``(4 + 7)2``, is rejected).
 Unary minus/plus, exponentiation, factorials, roots, decimals, names, other LaTeX commands and
 non-ASCII digits are rejected: the whole text must be one expression.
 
@@ -165,15 +166,15 @@ class _Parser:
         return node
 
     def term(self) -> Node:
-        node, group = self.factor()
+        node, _ = self.factor()
         while True:
             tok = self.peek()
             if tok in ("*", "/"):
                 self.pos += 1
-                right, group = self.factor()
+                right, _ = self.factor()
                 node = BinOp(str(tok), node, right)
-            elif group and tok in ("(", "{", _FRAC):  # implicit multiplication: (a)(b)
-                right, group = self.factor()
+            elif tok in ("(", "{", _FRAC):  # implicit multiplication: (a)(b), 8(a)
+                right, _ = self.factor()
                 node = BinOp("*", node, right)
             else:
                 return node

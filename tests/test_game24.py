@@ -14,6 +14,7 @@ from conftest import read_jsonl, shared_path
 from finereason import arith
 from finereason.arith import BinOp, DivisionByZero, Num
 from finereason.engines import StepKind, get_engine
+from finereason.domains.game_of_24.answer import arithmetic_answer, expression_reading
 from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle, can_make, solvable_multisets, solve
 from finereason.verdict import ParseError, StateError
 from finereason.verifiers import verify_end_to_end, verify_state_transition
@@ -474,3 +475,100 @@ def _naive_can_make(values: list[Fraction], target: Fraction) -> bool:
 )
 def test_oracle_matches_naive_fraction_search(values, target):
     assert can_make(values, target) == _naive_can_make(values, Fraction(target))
+
+
+# ------------------------------------------------------------------ the commitment rule on expressions (issue 20)
+P4_9_10_13 = Game24Puzzle((4, 9, 10, 13))
+GOOD, OTHER = "(10 - 4) * (13 - 9)", "10 + 4 + 13 - 9"
+
+
+def _credited(text: str, puzzle: Game24Puzzle = P4_9_10_13) -> bool:
+    return verify_end_to_end(ENGINE, puzzle, text).correct
+
+
+@pytest.mark.parametrize(
+    "text, numbers",
+    [
+        ("(10 - 2) * (11 - 8) = 24 [ANSWER END]", (2, 8, 10, 11)),                  # end tag on the answer line
+        ("(12 - 6) * (11 - 7) = 6 * 4 = 24.  \n[ANSWER END]", (6, 7, 11, 12)),        # full stop after 24
+        ("Answer: 8(13 - 12 + 2)", (2, 8, 12, 13)),                                   # implicit multiplication
+        ("### Final Answer\n(10 - 4) * (13 - 9) = 24", (4, 9, 10, 13)),              # heading without a colon
+        ("So the final answer is:\n\n(10 - 4) * (13 - 9)", (4, 9, 10, 13)),           # announced, bare line
+        ("(10 - 4) x (13 - 9) = 24", (4, 9, 10, 13)),                                 # x between operands
+        ("**Answer: (10 - 4) * (13 - 9) = 24**", (4, 9, 10, 13)),                      # bold
+        ("(10 - 4) * (13 - 9) = 24 ---> done", (4, 9, 10, 13)),                      # an arrow remark
+        ("Answer: One solution is (10 - 4) * (13 - 9) = 24.", (4, 9, 10, 13)),        # prose after the marker
+        ("(10 - 4) * (13 - 9) = 24\n\nCheck:\n10 - 4 = 6\n13 - 9 = 4\n6 * 4 = 24", (4, 9, 10, 13)),  # steps after
+        ("(10 - 4) * (13 - 9) = 24\n\nAnswer: 24", (4, 9, 10, 13)),                   # the target restated
+        ("(13 - 9) * (10 - 4) = 24\nAnswer: (10 - 4) * (13 - 9)", (4, 9, 10, 13)),    # restated, commuted
+        ("Answer: (10 - 4) * (13 - 9) + 1 = 24\n\nWait, that's wrong. Corrected: (10 - 4) * (13 - 9) = 24",
+         (4, 9, 10, 13)),                                                              # a correction commits
+    ],
+)
+def test_committed_expressions_are_credited(text, numbers):
+    assert _credited(text, Game24Puzzle(numbers)), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Answer: {GOOD} = 24\n\nWait, that's wrong. Corrected: (10 - 4) * (13",    # correction cut off: no fallback
+        f"Answer: {GOOD} = 24\n\nI couldn't find a solution.",                        # inability after it
+        f"Answer: {GOOD} = 24\n\nHmm, scratch that, I need to redo this.",            # retraction after it
+        f"Answer: {GOOD} = 24\n\nFinal answer: {OTHER} = 24",                         # a later answer replaces it
+        f"Answer: {GOOD} = 24\n\nAnswer: no solution exists",                        # a later non-expression answer
+        f"{GOOD} = 24 or {OTHER} = 24",                                               # two at once
+        f"{GOOD} = 24\nor alternatively\n{OTHER} = 24",                               # two at once, across lines
+        f"{GOOD} = 24 (incorrect)",                                                   # rejected on its line
+        f"{GOOD} = 24\nHowever, this does not equal 24.",                              # rejected on the next line
+        "(10 - 4) * (13 - 9) * 1 = 6 * 5 = 24",                                       # an unsound chain
+        f"Answer: {GOOD} mod 5",                                                      # more than the expression
+        f"Answer: √({GOOD})",
+        f"Answer: {GOOD}!",
+        "Final answer:",                                                              # cut off after the marker
+    ],
+)
+def test_withdrawn_replaced_hedged_or_unsound_answers_are_not_credited(text):
+    puzzle = Game24Puzzle((1, 4, 9, 10, 13)) if "* 1 =" in text else P4_9_10_13
+    assert not _credited(text, puzzle), text
+
+
+def test_unsound_chain_reads_but_never_credits():
+    puzzle = Game24Puzzle((1, 4, 9, 10, 13))
+    assert _credited("(10 - 4) * (13 - 9) * 1 = 6 * 4 = 24", puzzle)
+    reading = expression_reading("(10 - 4) * (13 - 9) * 1 = 6 * 5 = 24")
+    assert reading.value is None and "unsound" in reading.reason
+    # a wrong expression in a chain is read and reported by the verifier
+    verdict = verify_end_to_end(ENGINE, Game24Puzzle((2, 3, 11, 13)), "(13 - 11) * (3 + 2) = 2 * 5 = 10 + 14 = 24")
+    assert not verdict.correct and "evaluates to 10, not 24" in verdict.reasons
+
+
+def test_text_after_the_answer_is_read_to_the_end():
+    tail = "This uses each number exactly once. " * 1_000          # 36 KB of explanation
+    assert _credited(f"Answer: {GOOD} = 24\n\n{tail}")
+    assert not _credited(f"Answer: {GOOD} = 24\n\n{tail}\n\nActually no, I made a mistake.")
+
+
+def test_reading_exposes_statements_and_live_answers():
+    reading = expression_reading(f"Answer: {GOOD}\nAnswer: {OTHER}\nAnswer: {GOOD}")
+    assert reading.value is not None and reading.live == 2 and not reading.single
+    assert expression_reading(f"Answer: {GOOD}").single
+    with pytest.raises(ParseError, match="cut off"):
+        arithmetic_answer("Answer: (10 - 4) * (13")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["", ".", " [ANSWER END]", "\n\nThis uses each number once.", "\n\nAnswer: 24", " **"]),
+       st.sampled_from(["", "**", "$", "`"]), st.sampled_from([GOOD, "(13 - 9) * (10 - 4)", "24 = " + GOOD]))
+def test_formatting_and_neutral_text_never_change_the_verdict(tail, wrap, expression):
+    assert _credited(f"Answer: {wrap}{expression}{wrap}{tail}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["Wait, that's wrong.", "Actually no.", "I'm not sure about this.", "I could not find a valid one.",
+                        "Scratch that.", "Hmm, let me redo this."]),
+       st.integers(min_value=0, max_value=len(OTHER) - 1))
+def test_retractions_and_cut_corrections_never_credit(retraction, cut):
+    text = f"Answer: {GOOD} = 24\n\n{retraction}"
+    assert not _credited(text)
+    assert not _credited(f"{text} Corrected: {OTHER[:cut + 1]}" if cut < len(OTHER) - 1 else f"{text} Corrected: {OTHER}")

@@ -1,20 +1,54 @@
-"""Game-of-24 answer syntax: arithmetic expressions and expression lists in model text.
+"""Game-of-24 answer syntax: arithmetic expressions in model text, read as answer statements.
 
-The domain's plug-in to the answer reader (:mod:`finereason.reading`): it finds the expression
-answer statements of a final region, and the commitment rule picks the answer.
+The domain's plug-in to the answer reader (:mod:`finereason.reading`): :func:`expression_statements`
+lists every expression answer statement of a final region in text order, and the commitment rule
+(:func:`finereason.reading.commit.commit`) picks the answer. A statement is
+
+- *marked*: an expression after ``Answer:``, ``Final answer:``, ``### Final Answer``, ``Solution:``,
+  ``Corrected:``, ``Correct answer:``, ``Final expression:``, ``the answer is``, inside
+  ``\\boxed{}``, or on the first line after a line that announces it ("So the final answer is:");
+  a bracketed list there is a list answer; an explicit non-expression answer (``Answer: no
+  solution``) is a statement that reads as no answer; a marker with nothing after it at the end
+  of the text is an answer cut off;
+- *bare*: an equation (``(10 - 4) * (13 - 9) = 24``, ``24 = ...``, a chain ``... = 6 * 4 = 24``,
+  continued on lines that start with ``=``), or a line that is one whole expression of at least
+  two operations.
+
+Not statements: a one-operation step between two numbers (``16 + 8 = 24``, ``3 / 6 = 0.5``) is
+working, unless marked or nothing else is stated; the target alone (``Answer: 24``) restates the
+target; text without an expression.
+
+A statement's expression is its first side that is not a bare number, and the statement must read
+whole: an unknown word or sign right after it (``mod 5``, ``^2``, ``!``) makes it unreadable (it
+still replaces an earlier answer and reads as no answer). A chain whose other sides differ from an
+expression equal to the target (``(8 - 2) * 4 = 6 * 5 = 24``) is an unsound claim, never credited.
+Two expressions offered at once (``X or Y``, ``X; Y``, "or"/"alternatively" between two
+statements) are a hedge; a remark right after a statement that calls it wrong (``= 30
+(incorrect)``, ``This does not equal 24.`` on the next line) rejects it. Formatting is never
+content: end tags, closing punctuation, markdown emphasis, LaTeX wrappers, ``x`` between operands.
+
+Linear: lines and runs of arithmetic characters are found by regexes applied once per position;
+each expression is parsed within :mod:`finereason.arith`'s bounds.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
+from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
 from ...reading.commit import Reading, Statement, commit
-from ...reading.lists import EXPRESSION_MARKS, MAX_ATTEMPTS, SOLUTION_MARKS, last_marks, list_end, list_reading
+from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
 from ...verdict import ParseError
 
 MAX_EXPRESSION_ITEMS = 64      # items in an expression list
+MAX_SIDES = 8                  # sides of one '=' chain
+MAX_STATEMENTS = 256           # statements kept per region (the last ones; earlier ones only count for ``live``)
+LINE_BUDGET = 4_096            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
+_FIRST_WINDOW = 16_384         # characters scanned first, from the end; then 4x more until enough statements
+_MAX_RUN = 8 * MAX_CHARS       # longest run of arithmetic characters read as one statement
 _MARKUP_SPANS = (
     ("\\displaystyle", " "), ("\\quad", " "), ("\\qquad", " "), ("\\(", " "), ("\\)", " "), ("\\[", " "),
     ("\\]", " "), ("$", " "), ("`", " "), ("**", " "), ("__", " "), ("&", " "), ("\\checkmark", " "),
@@ -22,20 +56,78 @@ _MARKUP_SPANS = (
     ("\\mathbf{", "{"),
 )
 _TIMES_X = re.compile(r"(?<=[0-9)}])[ ]{0,3}[xX][ ]{0,3}(?=[0-9({\\])")
-_MARK_INTRO = re.compile(r"(?:[\s*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
-_LEAD_PROSE = re.compile(
-    r"[A-Za-z][A-Za-z ,']{0,80}?(?:\b(?:is|be|get|gives|as|use|by)\b|[:,])\s+(?=[0-9(\[{\\-])"
+# a run of arithmetic characters: digits, signs, brackets, '=', LaTeX commands, markdown, 'x' between operands
+_RUN = re.compile(
+    r"(?=[0-9(\\$`*=−–-])(?:[0-9(){}+\-*/=. \t×÷−–·⋅∗$`]|\\[A-Za-z]{1,12}|\\[()\[\],;!: ]"
+    r"|(?<=[0-9)} \t])[xX](?=[ \t(0-9{\\]))+"
 )
-_PROSE_TAIL = re.compile(
-    r"[.,;:][ \t]{1,8}(?=[A-Za-z])(?!(?:or|and|alternatively|otherwise|maybe|perhaps|possibly|either|plus)\b)|[ \t]{1,8}\((?=[A-Za-z])|[ \t]{1,8}[—–-]{1,2}[ \t]{1,8}(?=[A-Za-z])|"
-    r"[ \t]{1,8}(?=(?:because|since|which|where|using|with|thus|hence|therefore|so|as|this|that|it|each|all|uses|works|"
-    r"and[ \t]{1,8}(?:it|this|that|each|all|every))\b)",
+_MARKER = re.compile(
+    r"\\boxed\{"
+    r"|#{1,6}[ \t]{0,3}(?:\*\*)?[ \t]{0,3}(?:final[ \t]{1,3})?(?:answer|solution)\b[ \t*_:：]{0,8}"
+    r"|\b(?:final[ \t]{1,3}(?:answer|expression|equation|solution|result|representation|response|calculation|output|formula)"
+    r"|answer|solution|correction|corrected(?:[ \t]{1,3}(?:answer|expression|solution|equation))?"
+    r"|correct[ \t]{1,3}(?:answer|expression|solution|equation))[ \t*_]{0,4}(?:[:：=]|is\b|would[ \t]{1,3}be\b)[ \t*_:]{0,8}"
+    r"|\bthe[ \t]{1,3}(?:final[ \t]{1,3}|correct[ \t]{1,3}|valid[ \t]{1,3})?(?:answer|expression|solution|equation)[ \t]{1,3}"
+    r"(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|can[ \t]{1,3}be[ \t]{1,3}written[ \t]{1,3}as)\b[ \t*_:]{0,8}",
     re.IGNORECASE,
 )
-_EXPRESSION_START = frozenset("0123456789([{\\")
-_NEXT_LINE_HEDGE = re.compile(r"\s{0,40}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
-_COLON_AFTER = re.compile(r"[*_ ]{0,4}[:：]")
-_MAX_LINE_CHARS = 2_000
+_DIGIT = re.compile(r"[0-9]")
+_BLANK_TO_EOL = re.compile(r"[ \t\r]*")
+_MARKER_WORDS = ("answer", "solution", "final", "correct", "boxed", "expression", "equation")
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equation", re.IGNORECASE)
+_EXPLICIT = re.compile(r"(?:final[ \t]{1,3})?answer[ \t*_]{0,4}[:：]", re.IGNORECASE)  # "Answer: <not arithmetic>" counts
+_MARK_INTRO = re.compile(r"(?:[ \t*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
+_LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+(?=\S))?")  # indentation, a bullet or a list number
+_STEP = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
+# an equation whose expression is one operation between two numbers, then numbers: "16 + 8 = 24", "3 / 6 = 0.5"
+_STEP_EQUATION = re.compile(
+    r"[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?"
+    r"(?:[ \t]*=[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?)+[ \t]*"
+)
+_NUMBER = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
+_TAIL_HEDGE = re.compile(
+    r"[ \t]*(?:[;|/][ \t]*|(?:,[ \t]*)?(?:or|and/or|and|alternatively|otherwise|vs\.?|versus)\b[ \t:,]*)"
+    r"(?:\*\*|`|\$|\\\(|[ \t])*[0-9(\[\\]",
+    re.IGNORECASE,
+)
+_GAP_HEDGE = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
+_REJECT_CORE = (
+    r"(?:is|was|also|again|still|clearly|which is|this is|that is|it's|that's)[ \t]{1,3}"
+    r"(?:incorrect|wrong|invalid|not correct|not valid|not right)\b"
+    r"|(?:does|do|did)(?:n't|n’t| not)[ \t]{1,3}(?:quite[ \t]{1,3})?(?:equal|yield|give|reach|work|achieve|produce|result"
+    r"|lead|get|make|hit|add up|come to|match|solve)\b"
+    r"|(?:is|are|was)(?:n't|n’t| not)[ \t]{1,3}(?:equal|24|correct|valid|right|it)\b"
+    r"|not[ \t]{1,3}(?:equal|yielding|reaching|achieving|giving|getting|24)\b|still[ \t]{1,3}(?:not|incorrect|wrong|off)\b"
+    r"|fail(?:s|ed)?\b|off[ \t]{1,3}(?:target|by)\b"
+)
+# a remark on the statement's own line that calls it wrong ("= 30 (incorrect)", "= 16, which does not yield 24")
+_REJECTED = re.compile(
+    r"\(\s{0,3}(?:this is |that's |which is |is )?(?:incorrect|wrong|not correct|invalid|not valid)\b"
+    r"|^[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:incorrect|wrong|invalid)\b|≠|\b(?:" + _REJECT_CORE + ")",
+    re.IGNORECASE,
+)
+# the next line calling it wrong ("However, this does not yield 24.")
+_NEXT_REJECTED = re.compile(
+    r"[\W_]{0,6}(?:(?:however|but|unfortunately|sadly|still|again|oops|hmm)[\s,]{1,3})?"
+    r"(?:this|that|it|which|the (?:above|result|calculation|expression|answer))(?:'s|’s)?\b[^.\n]{0,50}?\b(?:"
+    + _REJECT_CORE + r"|incorrect\b|wrong\b)",
+    re.IGNORECASE,
+)
+_MATH_WORDS = frozenset({"mod", "modulo", "squared", "cubed", "sqrt", "root", "factorial", "power", "pow", "log", "ln",
+                         "exp", "percent", "times", "plus", "minus", "over", "divided", "multiplied", "x", "pi", "e"})
+_CLOSING = frozenset(".!?;:,\"'”’")
+_ALLOWED_SYMBOLS = frozenset("✓✔✅→⇒⟹")
+# a line that answers "no expression reaches the target"
+_NO_SOLUTION = re.compile(
+    r"\bno[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula|construct)s?\b"
+    r"|\b(?:cannot|can't|can’t|can not|couldn't|could not|unable to)\b[^.\n]{0,90}?\b(?:24|target|solution|combination|expression)\b"
+    r"|\b(?:not|n't|n’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|\bimpossible\b",
+    re.IGNORECASE,
+)
+_ITEM_JUNK = " \t\r\n'\"*_"
+_MAX_LINE_TAIL = 300           # characters after a statement examined for a remark
+_MAX_LINE_SCAN = 32_768        # characters of one line scanned for statements (its end)
 
 
 def _boxed_contents(text: str) -> str:
@@ -68,97 +160,433 @@ def clean_math(text: str) -> str:
     return text
 
 
-def _statement_node(cleaned: str, target: int) -> Any:
-    """The expression of one answer statement (text already through :func:`clean_math`): ``expr``,
-    ``expr = 24``, ``24 = expr`` or ``expr = 6 * 4 = 24``.
+# ------------------------------------------------------------------ one run of arithmetic
+@dataclass(frozen=True)
+class _Read:
+    """What one run of arithmetic says: ``node`` (its expression; ``None`` when unreadable), why it
+    does not commit (``hedged``), whether it is cut off, whether it is only a working step, whether
+    it is the target alone."""
 
-    The whole statement must read: every side of ``=`` parses and has the expression's value.
-    """
-    from ...arith import DivisionByZero, evaluate, parse  # noqa: PLC0415
+    node: Any = None
+    hedged: str = ""
+    complete: bool = True
+    step: bool = False
+    target_only: bool = False
+    ops: int = 0
 
-    text = cleaned.strip()
-    lead = _LEAD_PROSE.match(text)
-    if lead:
-        text = text[lead.end():]
-    tail = _PROSE_TAIL.search(text)
-    if tail:
-        text = text[:tail.start()]
-    text = text.strip().rstrip(".").strip()
-    sides = [side.strip() for side in text.split("=")]
-    if len(sides) > 8 or any(not side for side in sides):
-        raise ParseError("the answer is not one arithmetic statement")
-    nodes = [parse(side) for side in sides]
-    main = next((node for node in nodes if not hasattr(node, "value")), nodes[0])
+
+def _tail_kind(region: str, at: int, line_end: int, last_is_number: bool) -> str:
+    """What follows a run: ``end`` (nothing, or closing punctuation), ``prose`` (a remark),
+    ``hedge`` (another expression offered), or ``junk`` (a sign or word that belongs to the math)."""
+    tail = region[at:min(line_end, at + _MAX_LINE_TAIL)]
+    if tail.startswith(">") and at > 0 and region[at - 1] in "=-":
+        return "prose"  # an arrow: "=>", "-->"
+    hedge = _TAIL_HEDGE.match(tail)
+    if hedge:
+        following = _RUN.match(region, at + hedge.end() - 1, line_end)
+        step = (following is not None and tail.lstrip(" \t")[:1] == ";"
+                and _STEP.fullmatch(clean_math(following.group().split("=")[0]).strip()) is not None)
+        return "prose" if step else "hedge"  # "= 12; (12 * 2) = 24" goes on working
+    text = tail.lstrip(" \t")
+    if not text:
+        return "end"
+    first = text[0]
+    if first in _CLOSING:
+        if first == "!" and not (last_is_number and "=" in region[max(0, at - _MAX_LINE_TAIL):at]):
+            return "junk"  # "(10 - 4)!" is a factorial, "= 24!" an exclamation
+        rest = text.lstrip("".join(_CLOSING) + " \t")
+        return "end" if not rest else "prose"
+    if first in _ALLOWED_SYMBOLS:
+        return "prose"
+    if first.isascii() and first.isalpha():
+        word = re.match(r"[A-Za-z]+", text)
+        return "junk" if word is None or word.group().lower() in _MATH_WORDS else "prose"
+    return "junk"
+
+
+def _strip_run(run: str, kind: str) -> str:
+    """The run without its trailing spaces, closing full stop and, before a remark, a dangling
+    ``(``, ``=`` or spaced dash."""
+    text = run.rstrip(" \t")
+    if kind in ("prose", "hedge"):
+        while text and (text[-1] in "(=" or (text[-1] in "-–−" and len(text) > 1 and text[-2] in " \t-=")):
+            text = text[:-1].rstrip(" \t")
+    while text.endswith("."):
+        text = text[:-1].rstrip(" \t")
+    return text
+
+
+def _read_run(text: str, *, marked: bool, at_end: bool, target: int) -> _Read | None:
+    """Read one run of arithmetic (already stripped). ``None``: not a statement (no expression)."""
+    if len(text) > _MAX_RUN:
+        return _Read(hedged=f"the answer is longer than {_MAX_RUN} characters")
+    cleaned = clean_math(text)
+    sides = [side.strip() for side in cleaned.split("=", MAX_SIDES)]
+    while sides and not sides[0]:
+        sides.pop(0)
+    while sides and not sides[-1]:
+        sides.pop()
+    if not sides:
+        return None
+    if len(sides) > MAX_SIDES or any(not side for side in sides):
+        return _Read(hedged="the answer is not one arithmetic statement")
+    parsed: list[Any] = []
+    for side in sides:
+        try:
+            parsed.append(parse(side))
+        except ParseError as err:
+            parsed.append(err)
+    main_at = next((k for k, node in enumerate(parsed)
+                    if not isinstance(node, Num) and not _NUMBER.fullmatch(sides[k])), None)
+    if main_at is None:  # numbers only: "24", "Answer: 25", "24 = 24"
+        number = parsed[0]
+        if marked and isinstance(number, Num) and len(parsed) == 1 and number.value != target:
+            return _Read(node=number)
+        return _Read(target_only=True) if marked else None
+    main = parsed[main_at]
+    step = not marked and _STEP.fullmatch(sides[main_at]) is not None
+    if isinstance(main, ParseError):
+        if not marked and not any(ch in sides[main_at] for ch in "+-*/×÷−–·⋅∗\\"):
+            return None
+        body = sides[main_at].rstrip()
+        cut = at_end and (body[-1:] in "+-*/×÷−–·⋅∗(\\" or body.count("(") > body.count(")"))
+        return _Read(hedged=f"the answer is not an arithmetic expression: {main}", complete=not cut, step=step)
     try:
         value = evaluate(main)
-        if value == target and any(evaluate(node) != value for node in nodes):
-            # "(10 - 4) * (13 - 9) = 25": the model does not claim to reach the target
-            raise ParseError("the sides of '=' in the answer differ")
     except DivisionByZero:
-        pass  # the verifier reports the division by zero
-    return main  # a wrong value is reported by the verifier ("evaluates to 10, not 24")
+        return _Read(node=main, step=step, ops=count_ops(main))  # the verifier reports the division by zero
+    if value == target:
+        for k, node in enumerate(parsed):
+            if k == main_at:
+                continue
+            try:
+                same = not isinstance(node, ParseError) and evaluate(node) == value
+            except DivisionByZero:
+                same = False
+            if not same:
+                return _Read(node=main, hedged="the sides of '=' in the answer differ: an unsound claim", step=step,
+                             ops=count_ops(main))
+    return _Read(node=main, step=step, ops=count_ops(main))  # a wrong value is reported by the verifier
 
 
-def _answer_lines(region: str, end: int) -> str:
-    """The answer text after a marker ending at ``end``: the rest of its line, or the next non-empty line.
+# ------------------------------------------------------------------ the scanner
+@dataclass
+class _Open:
+    """The statement being built on the latest line (for ``=`` continuation lines)."""
 
-    Raises :class:`ParseError` when the next line offers an alternative ("or ...").
+    index: int
+    start: int
+    text: str
+    marked: bool
+    line: int      # the end of its line
+
+
+def expression_statements(region: str, target: int = 24) -> list[Statement]:
+    """The expression answer statements of ``region`` (end tags already blanked), in text order.
+
+    Read from the end: the last ``_FIRST_WINDOW`` characters first, then four times more, until
+    ``MAX_STATEMENTS`` statements are found or the start is reached; never more than the last
+    ``LINE_BUDGET`` lines (hostile text). Earlier statements cannot change the commitment (the
+    candidate is the last one, and only what follows it withdraws it).
     """
-    intro = _MARK_INTRO.match(region, end, min(len(region), end + 200))
-    start = intro.end() if intro else end
-    line_end = region.find("\n", start)
-    line = region[start:line_end if line_end >= 0 else len(region)]
-    if not line.strip() and line_end >= 0:
-        start = line_end + 1
-        line_end = region.find("\n", start)
-        line = region[start:line_end if line_end >= 0 else len(region)]
-    if line_end >= 0 and _NEXT_LINE_HEDGE.match(region, line_end, min(len(region), line_end + 80)):
-        raise ParseError("the final answer offers more than one expression")
-    return line[:_MAX_LINE_CHARS]
+    n = len(region)
+    size = _FIRST_WINDOW
+    while True:
+        lo = 0 if size >= n else region.rfind("\n", 0, n - size) + 1
+        last = lo == 0
+        if region.count("\n", lo, n) > LINE_BUDGET:
+            lo, last = _last_lines(region, LINE_BUDGET), True
+        found = _scan(region, lo, target)
+        if last or len(found) >= MAX_STATEMENTS:
+            return found
+        size *= 4
 
 
-def _answer_bearing(cleaned: str) -> bool:
-    """Whether an answer's text (already through :func:`clean_math`) starts with an expression."""
-    text = cleaned.lstrip()
-    lead = _LEAD_PROSE.match(text)
-    if lead:
-        text = text[lead.end():]
-    return bool(text) and (text[0] in _EXPRESSION_START or text[0] in "−–-")
+def _last_lines(region: str, count: int) -> int:
+    """The start of the last ``count`` lines of ``region``."""
+    at = len(region)
+    for _ in range(count):
+        at = region.rfind("\n", 0, at)
+        if at < 0:
+            return 0
+    return at + 1
+
+
+def _scan(region: str, lo: int, target: int) -> list[Statement]:
+    """The statements of ``region[lo:]`` (``lo`` at a line start), in text order."""
+    out: list[Statement] = []
+    steps: list[tuple[int, int, str]] = []
+    pending: int | None = None      # start of a marker whose answer is on the next non-empty line
+    pending_explicit = False
+    last_text_end = len(region.rstrip())
+    open_: _Open | None = None
+    stated_lines: set[int] = set()
+    previous_end = lo - 1
+    for line_start, line_end in _relevant_lines(region, lo):
+        if pending is not None and region[previous_end + 1:line_start].strip():
+            if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
+                out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
+                                     hedged="the answer is not an arithmetic expression"))
+            pending = None
+        adjacent = previous_end + 1 == line_start
+        previous_end = line_end
+        lead = _LINE_LEAD.match(region, line_start, line_end)
+        content = lead.end() if lead else line_start
+        if content >= line_end or not region[content:line_end].strip():
+            continue
+        marks: dict[int, int] = {}
+        explicit: list[tuple[int, int]] = []
+        if pending is not None:
+            intro = _MARK_INTRO.match(region, content, line_end)
+            at = intro.end() if intro else content
+            marks[at] = pending
+            if pending_explicit:
+                explicit.append((pending, at))
+            pending = None
+        scan_from = max(content, line_end - _MAX_LINE_SCAN)  # a huge line: its end only
+        for m in (_MARKER.finditer(region, scan_from, line_end) if _MARKER_HINT.search(region, scan_from, line_end) else ()):
+            intro = _MARK_INTRO.match(region, m.end(), line_end)
+            at = intro.end() if intro else m.end()
+            if m.group().startswith("\\boxed"):
+                at = m.start()
+            if at >= line_end or _BLANK_TO_EOL.match(region, at, line_end).end() == line_end:
+                pending, pending_explicit = m.start(), _EXPLICIT.match(region, m.start(), m.end()) is not None
+                continue
+            marks[at] = m.start()
+            if _EXPLICIT.match(region, m.start(), m.end()):
+                explicit.append((m.start(), at))
+        used: set[int] = set()
+        consumed: set[int] = set()   # markers that introduced a statement
+        before = len(out)
+        explicit.sort(key=lambda pair: pair[1])
+        passed = 0                   # explicit markers whose answer starts before the current run
+        for m in _RUN.finditer(region, scan_from, line_end):
+            run = m.group()
+            if not any("0" <= ch <= "9" for ch in run):
+                continue
+            begin = m.start()
+            skip = min(len(run) - len(run.lstrip(" \t*`$_")), 12)
+            found = next((p for p in range(m.start(), m.start() + skip + 1) if p in marks), None)
+            marker = marks[found] if found is not None else None
+            if found is not None:
+                used.add(found)
+            while passed < len(explicit) and explicit[passed][1] <= begin:
+                passed += 1
+            late = False
+            if marker is None and passed and explicit[passed - 1][0] not in consumed and _after_prose(region, begin):
+                marker, late = explicit[passed - 1][0], True  # "Answer: Final confirmed to be (12 * 2) = 24"
+            if ("=" not in run and marker is None and begin != content
+                    and not region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "："))):
+                continue  # arithmetic inside prose: not a statement
+            raw = run
+            # continuation: "= 6 * 3 + 11" on the line after the statement it continues
+            cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
+                    and region[begin] == "=" and len(open_.text) + len(run) <= _MAX_RUN)
+            if cont:
+                raw = open_.text + " " + run
+            last_is_number = _NUMBER.fullmatch(clean_math(raw.rsplit("=", 1)[-1]).strip(" .")) is not None
+            kind = _tail_kind(region, m.end(), line_end, last_is_number)
+            text = _strip_run(raw, kind)
+            stop = m.end() - (len(raw) - len(text)) if len(raw) - len(text) <= len(run) else m.start()
+            whole_line = kind == "end" and (begin == content or region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "：")))
+            if "=" not in text and marker is None and not whole_line:
+                continue
+            if marker is None and not cont and _STEP_EQUATION.fullmatch(clean_math(text)):
+                steps.append((begin, stop, text))  # working: read only if nothing else is stated
+                continue
+            read = _read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
+                             target=target)
+            if read is None or read.target_only or (late and isinstance(read.node, Num)):
+                continue  # the target alone, or a number in the prose after "Answer:"
+            if read.step and not cont:
+                steps.append((begin, stop, text))
+                continue
+            if marker is not None:
+                consumed.add(marker)
+            if "=" not in text and marker is None and read.node is not None and read.ops < 2:
+                continue  # a lone "3 * 8" on its line is working
+            hedged = read.hedged
+            glued = begin > 0 and (region[begin - 1].isalnum() or region[begin - 1] in "√∛^²³%_")
+            if not glued and run.startswith("=") and not cont:  # "x = 2 * 6 + 4 + 8": an assignment
+                left = region[max(lo, begin - 4):begin].rstrip(" \t*_`$")
+                glued = left[-1:].isalnum()
+            if glued and not hedged:  # "sqrt(...)", "√(...)", "2^(...)"
+                hedged = f"the answer is not one arithmetic statement: {region[max(lo, begin - 8):begin]!r} precedes it"
+            if kind == "junk" and not hedged:
+                hedged = f"the answer is not one arithmetic statement: {region[m.end():m.end() + 12].strip()!r} follows it"
+            elif kind == "hedge" and not hedged:
+                hedged = "the answer offers more than one expression"
+            start = marker if marker is not None else (open_.start if cont else begin)
+            statement = Statement(start, stop, value=read.node, key=_key(read, start), marked=marker is not None,
+                                  hedged=hedged, complete=read.complete)
+            if cont and open_ is not None and open_.index == len(out) - 1:
+                out[-1] = statement
+            else:
+                out.append(statement)
+            open_ = _Open(len(out) - 1, start, text, marker is not None, line_end) if kind == "end" else None
+            stated_lines.add(line_start)
+        explicit_at = {at for _, at in explicit}
+        for at, marker in marks.items():
+            if at in used or marker in consumed or (at in explicit_at and len(out) > before):
+                continue  # read as a run, or the line states an expression after all
+            statement = _unread_mark(region, marker, at, line_end, explicit_at)
+            if statement is not None:
+                out.append(statement)
+        if len(out) > before:
+            stated_lines.add(line_start)
+        if len(out) > MAX_STATEMENTS:
+            del out[:len(out) - MAX_STATEMENTS]
+    if pending is not None and region[previous_end + 1:].strip():
+        if pending_explicit:
+            out.append(Statement(pending, len(region), key=("unreadable", pending), marked=True,
+                                 hedged="the answer is not an arithmetic expression"))
+    elif pending is not None:  # "Final answer:" and then nothing: cut off
+        out.append(Statement(pending, len(region), key=("cut", pending), marked=True, complete=False))
+    if not out and steps:
+        begin, stop, text = steps[-1]
+        read = _read_run(text, marked=False, at_end=False, target=target)
+        if read is not None and not read.target_only:
+            out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
+    out = _no_solution(region, lo, out, stated_lines)
+    return _gap_hedges(region, _rejections(region, out))
+
+
+def _relevant_lines(region: str, lo: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lines of ``region[lo:]`` holding a digit or an answer marker word,
+    in order (found with C-speed searches: a line without them holds no statement)."""
+    n = len(region)
+    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)
+    starts: dict[int, int] = {}
+    searches = [lambda pos: _DIGIT.search(region, pos)] + [
+        (lambda pos, word=word: _Found(low.find(word, pos), len(word))) for word in _MARKER_WORDS]
+    for search in searches:
+        pos = lo
+        while pos < n:
+            hit = search(pos)
+            if hit is None or hit.start() < 0:
+                break
+            start = max(lo, region.rfind("\n", lo, hit.start()) + 1)
+            end = region.find("\n", hit.start())
+            end = n if end < 0 else end
+            starts[start] = end
+            pos = end + 1
+    return sorted(starts.items())
+
+
+@dataclass(frozen=True)
+class _Found:
+    at: int
+    size: int
+
+    def start(self) -> int:
+        return self.at
+
+
+def _no_solution(region: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
+    """``statements`` with the lines that answer "no expression reaches the target" added (lines
+    without an expression statement), in text order."""
+    added: list[Statement] = []
+    line, seen = lo, lo          # the line start of the last match; text before ``seen`` already searched
+    for m in _NO_SOLUTION.finditer(region, lo):
+        newline = region.rfind("\n", seen, m.start())
+        if newline >= 0:
+            line = newline + 1
+        seen = m.end()
+        if line not in stated_lines:
+            added.append(Statement(m.start(), m.end(), key=("no solution",),
+                                   hedged=f"the answer is that nothing reaches the target ({m.group()[:40]!r})"))
+    if not added:
+        return statements
+    return sorted(statements + added, key=lambda s: s.start)
+
+
+def _rejections(region: str, statements: list[Statement]) -> list[Statement]:
+    """Mark a statement followed by a remark that calls it wrong: on its own line, or on the next
+    non-empty line when that line starts by referring to it ("However, this does not yield 24.")."""
+    out = list(statements)
+    for k, s in enumerate(out):
+        if s.hedged or s.value is None:
+            continue
+        limit = out[k + 1].start if k + 1 < len(out) else len(region)
+        line_end = region.find("\n", s.end, min(limit, s.end + _MAX_LINE_TAIL))
+        same = region[s.end:line_end if line_end >= 0 else min(limit, s.end + _MAX_LINE_TAIL)]
+        rejected = _REJECTED.search(same) is not None
+        if not rejected and line_end >= 0:
+            nxt = line_end + 1
+            while nxt < limit and region[nxt] in " \t\r\n" and nxt - line_end < 200:
+                nxt += 1
+            rejected = _NEXT_REJECTED.match(region[nxt:min(limit, nxt + _MAX_LINE_TAIL)]) is not None
+        if rejected:
+            out[k] = _hedge(s, "the answer is called wrong right after it")
+    return out
+
+
+def _after_prose(region: str, begin: int) -> bool:
+    """Whether the run at ``begin`` follows a word and a space (not glued to ``sqrt``, ``√``, ``^``)."""
+    return begin > 0 and region[begin - 1] in " \t" and (begin < 2 or region[begin - 2] not in "√∛^")
+
+
+def _key(read: _Read, start: int) -> Any:
+    if read.node is None:
+        return ("unreadable", start)
+    return canonical(read.node)
+
+
+def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit_at: set[int]) -> Statement | None:
+    """The statement of a marker whose answer is not a run of arithmetic: a list, an explicit
+    non-expression answer, or nothing (prose that only mentions the answer)."""
+    if region[at] == "[" or region.startswith("\\[", at) and region.find("[", at + 2, at + 12) >= 0:
+        begin = region.find("[", at + 1) if region[at] == "\\" else at
+        try:
+            end = list_end(region, begin)
+        except ParseError as err:
+            return Statement(marker, line_end, key=("unreadable", marker), marked=True, hedged=str(err))
+        if end < 0:
+            return Statement(marker, len(region), key=("cut", marker), marked=True, complete=False)
+        payload = region[begin:end]
+        hedged = "the answer offers more than one list" if _TAIL_HEDGE.match(region, end, line_end) else ""
+        return Statement(marker, end, value=payload, key=("list", "".join(payload.split())), marked=True,
+                         hedged=hedged)
+    if at in explicit_at:
+        text = region[at:min(line_end, at + 60)].strip()
+        return Statement(marker, line_end, key=("unreadable", marker), marked=True,
+                         hedged=f"the answer is not an arithmetic expression: {text[:40]!r}")
+    return None
+
+
+def _gap_hedges(region: str, statements: list[Statement]) -> list[Statement]:
+    """Mark two statements joined by "or"/"alternatively" (across lines) as hedged."""
+    out = list(statements)
+    for k in range(1, len(out)):
+        prev, cur = out[k - 1], out[k]
+        gap = region[prev.end:cur.start]
+        if len(gap) <= 80 and prev.key != cur.key and not prev.hedged and _GAP_HEDGE.match(gap):
+            reason = "the answer offers more than one expression"
+            out[k - 1] = _hedge(prev, reason)
+            out[k] = _hedge(cur, reason)
+    return out
+
+
+def _hedge(statement: Statement, reason: str) -> Statement:
+    if statement.hedged:
+        return statement
+    return Statement(statement.start, statement.end, statement.value, statement.key, statement.marked, reason,
+                     statement.complete, statement.rejects)
+
+
+def expression_reading(region: str, target: int = 24) -> Reading:
+    """The committed end-to-end answer of a final region: an expression node or a list payload."""
+    region = blank_tags(region)
+    return commit(expression_statements(region, target), find_signals(region, solving=True), what="expression")
 
 
 def arithmetic_answer(region: str, target: int = 24) -> Any:
-    """The Game-of-24 end-to-end answer in ``region``: an expression node, or a list payload (``str``).
-
-    The last explicit answer (``Answer:``, ``Solution:``, ``\\boxed{}``) that holds an expression wins;
-    without one, the last line with an ``=`` (else the last non-empty line). The whole statement must
-    parse: a valid-looking prefix (``(10 - 4) * (13 - 9) mod 5``) is rejected.
-    """
-    for start, end in reversed(last_marks(region, EXPRESSION_MARKS, MAX_ATTEMPTS)):
-        if region[start] == "\\":
-            segment = _boxed_contents(region[start:start + _MAX_LINE_CHARS])
-            close = segment.find("\n")
-            segment = segment if close < 0 else segment[:close]
-        else:
-            segment = _answer_lines(region, end)
-        cleaned = clean_math(segment)
-        stripped = cleaned.lstrip(" \t*_:")
-        if stripped.startswith("["):
-            return _marked_list(region[start:])
-        if _answer_bearing(cleaned):
-            return _statement_node(cleaned, target)
-        if stripped.strip() and _COLON_AFTER.match(region, end, min(len(region), end + 8)):
-            raise ParseError(f"the answer is not an arithmetic expression: {stripped.strip()[:40]!r}")
-    body = region.rstrip()
-    at = body.rfind("=")
-    anchor = at if at >= 0 else len(body) - 1
-    if anchor < 0:
-        raise ParseError("no arithmetic expression found in the answer")
-    line = body[body.rfind("\n", 0, anchor) + 1:]
-    stop = line.find("\n")
-    line = line if stop < 0 else line[:stop]
-    if not line.strip():
-        raise ParseError("no arithmetic expression found in the answer")
-    return _statement_node(clean_math(line[-_MAX_LINE_CHARS:]), target)
+    """The committed answer of ``region`` (:func:`expression_reading`); raises :class:`ParseError`
+    with the reason when nothing commits."""
+    reading = expression_reading(region, target)
+    if reading.value is None:
+        raise ParseError(reading.reason)
+    return reading.value
 
 
 def expression_items(payload: str) -> list[Any]:
@@ -197,27 +625,3 @@ def expression_items(payload: str) -> list[Any]:
     if len(cleaned) > 1 and cleaned[-1] == "":
         cleaned.pop()  # trailing comma
     return [] if cleaned == [""] else cleaned
-
-
-_ITEM_JUNK = " \t\r\n'\"*_"
-
-
-
-
-def _marked_list(region: str) -> str:
-    reading = list_reading(region, SOLUTION_MARKS, what="solution")
-    if reading.value is None:
-        raise ParseError(reading.reason)
-    return reading.value
-
-
-def expression_reading(region: str, target: int = 24) -> Reading:
-    """The committed end-to-end answer of a final region: an expression node or a list payload."""
-    region = blank_tags(region)
-    signals = find_signals(region, solving=True)
-    try:
-        value = arithmetic_answer(region, target)
-    except ParseError as err:
-        return Reading(None, str(err))
-    statement = Statement(0, len(region.rstrip()), value=value, key=repr(value), marked=True)
-    return commit([statement], signals, what="expression")
