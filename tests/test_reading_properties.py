@@ -167,8 +167,7 @@ def test_every_marked_answer_is_read(kind):
 
 # ------------------------------------------------------------------ 1. retraction, doubt, inability
 @pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 1: 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, that's wrong.' is credited (every retraction, doubt "
-                  "and inability phrase after an expression is ignored)",
+    
     "plan": "rule 1: 'Answer:\\n<right plan, one action per line>\\n\\nWait, that's wrong.' is credited (every "
             "retraction, doubt and inability phrase after a plan is ignored)"}))
 @MANY
@@ -213,8 +212,7 @@ def test_marked_correction_gives_its_verdict(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 1 (a later different answer replaces it): 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, actually "
-                  "it's (((1 * 1) * 2) * 8).' is credited: the first, retracted expression is kept",
+    
     "plan": "rule 1: 'Answer:\\n<wrong plan>\\n\\nWait, actually it's <right plan>.' is an invalid_solution (the "
             "retracted plan is kept, or both are joined), neither the right plan's verdict nor none"}))
 @MANY
@@ -229,8 +227,7 @@ def test_bare_correction_gives_its_verdict_or_none(kind, data):
 
 # ------------------------------------------------------------------ 3. neutral explanation
 @pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 1 (explanation leaves it standing): 'Answer: (((1 * 1) + 2) * 8) I verified each step against "
-                  "the rules.' (explanation on the answer's line) is a parse_error instead of correct"}))
+    }))
 @MANY
 @given(data=st.data())
 def test_appended_explanation_keeps_the_verdict(kind, data):
@@ -242,10 +239,7 @@ def test_appended_explanation_keeps_the_verdict(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 1 (no window: the whole final region is read): 'Answer: (((1 * 1) + 2) * 8)\\n\\n' followed "
-                  "by 16 lines 'The answer is final.\\nThis is explained above.' is a parse_error ('names are not "
-                  "allowed: This'): only the last 16 marks are tried, so prose saying 'the answer'/'the solution' "
-                  "pushes the answer out of reach"}))
+    }))
 @settings(FAST, max_examples=12)
 @given(data=st.data())
 def test_long_explanation_after_the_answer_keeps_the_verdict(kind, data):
@@ -444,8 +438,7 @@ def test_answer_notation_keeps_the_verdict(kind, data):
 @pytest.mark.parametrize("kind", _kinds({
     
     
-    "expression": "rule 1: 'My best guess is (((1 * 1) + 2) * 8), though (((1 * 1) * 2) * 8) can't be ruled out.' "
-                  "and 'Answer: E (or maybe F)' are credited",
+    
     "plan": "rule 2 (hedges never commit, so no format reward): 'Answer:\\n<plan 1> or <plan 2>' (and 'either .. "
             "or', '\\nor\\n', '\\n\\nAlternatively:\\n') passes format_ok (no credit only because the joined "
             "double plan is invalid)"}))
@@ -512,8 +505,7 @@ def test_format_reward_pays_exactly_one_committed_answer(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 2 (spam earns 0): 'Answer: (((1 * 1) + 2) * 8)\\nAnswer: (((1 * 1) * 2) * 8)' (and "
-                  "A,B,A,B) earns format 1.0",
+    
     }))
 @MANY
 @given(data=st.data())

@@ -61,7 +61,11 @@ def answer_region(text: str, *, starts_in_think: bool = False) -> str:
 
 def blank_tags(region: str) -> str:
     """``region`` with end tags (``[ANSWER END]``, ``<answer>``, ``</answer>``, ...) replaced by spaces
-    of the same length, so that offsets still point into the original text."""
+    of the same length, and no-break spaces by spaces, so that offsets still point into the original text."""
+    if "\xa0" in region:
+        region = region.replace("\xa0", " ")  # a no-break space is a space
+    if "\r" in region:
+        region = region.replace("\r\n", " \n")  # Windows line ends
     if "[" not in region and "<" not in region:
         return region
     low = region.lower()

@@ -230,6 +230,8 @@ def _read_run(text: str, *, marked: bool, at_end: bool, target: int) -> _Read | 
         return None
     if len(sides) > MAX_SIDES or any(not side for side in sides):
         return _Read(hedged="the answer is not one arithmetic statement")
+    if at_end and sides[-1].count("(") > sides[-1].count(")"):  # "Answer: (1" at the end: cut off
+        return _Read(hedged="the answer is cut off before it ends", complete=False)
     parsed: list[Any] = []
     for side in sides:
         try:
