@@ -472,8 +472,7 @@ def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
 @pytest.mark.parametrize("kind", _kinds({
     
     
-    "expression": "rule 1: 'Assuming no conflict remains, Answer: (((1 * 1) + 2) * 8); if not, (((1 * 1) * 2) * 8).' "
-                  "is credited",
+    
     "plan": "rule 1: 'If the constraint holds, then\\nAnswer:\\n<plan 1>\\nOtherwise,\\nAnswer:\\n<plan 2>' "
             "credits plan 2"}))
 @MANY

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
+from ..reading.hedges import mark_conditions
 from .pddl import Domain
 from .plan_text import COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, \
     line_steps, syntax_of
@@ -355,7 +356,7 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     syntax = syntax_of(domain, objects)
     region = _spell_initials(blank_tags(region[:answer_end(region)]))
     signals = plan_signals(region)
-    return commit(plan_statements(region, syntax, signals), signals, what="plan")
+    return commit(mark_conditions(region, plan_statements(region, syntax, signals)), signals, what="plan")
 
 
 

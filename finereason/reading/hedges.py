@@ -85,3 +85,16 @@ def offered_after_another(region: str, start: int) -> bool:
             rest = before[:-len(word)].rstrip(" \t\r\n*_`$.,;/|(")
             return bool(rest) and (rest[-1] in "])}" or rest[-1].isdigit())
     return False
+
+
+def mark_conditions(region: str, statements: list) -> list:
+    """``statements`` with every one stated under a condition marked ``conditional`` (and hedged):
+    for scanners that find their statements without looking at the sentence around them."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    out = []
+    for s in statements:
+        if s.rejects is None and not s.conditional and s.complete and conditional(region, s.start, s.end):
+            s = replace(s, conditional=True, hedged=s.hedged or "the final answer is stated under a condition")
+        out.append(s)
+    return out

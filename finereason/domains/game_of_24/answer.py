@@ -38,6 +38,7 @@ from typing import Any
 
 from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
 from ...reading.commit import Reading, Statement, commit
+from ...reading.hedges import mark_conditions
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
@@ -579,7 +580,8 @@ def _hedge(statement: Statement, reason: str) -> Statement:
 def expression_reading(region: str, target: int = 24) -> Reading:
     """The committed end-to-end answer of a final region: an expression node or a list payload."""
     region = blank_tags(region)
-    return commit(expression_statements(region, target), find_signals(region, solving=True), what="expression")
+    statements = mark_conditions(region, expression_statements(region, target))
+    return commit(statements, find_signals(region, solving=True), what="expression")
 
 
 def arithmetic_answer(region: str, target: int = 24) -> Any:
