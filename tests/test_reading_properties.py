@@ -167,7 +167,6 @@ def test_every_marked_answer_is_read(kind):
 
 # ------------------------------------------------------------------ 1. retraction, doubt, inability
 @pytest.mark.parametrize("kind", _kinds({
-    
     "plan": "rule 1: 'Answer:\\n<right plan, one action per line>\\n\\nWait, that's wrong.' is credited (every "
             "retraction, doubt and inability phrase after a plan is ignored)"}))
 @MANY
@@ -185,8 +184,6 @@ REJECTIONS = ("{X} is wrong.", "The {noun} above is wrong.", "That {noun} is inc
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    
-    
     "expression": "rule 1: 'Answer: (((1 * 1) + 2) * 8)\\n\\nThat expression is incorrect.' (and every rejection "
                   "template) is credited",
     "plan": "rule 1: 'Answer:\\n<plan>\\n\\nThat plan is incorrect.' (and every rejection template) keeps the plan"}))
@@ -212,7 +209,6 @@ def test_marked_correction_gives_its_verdict(kind, data):
 
 
 @pytest.mark.parametrize("kind", _kinds({
-    
     "plan": "rule 1: 'Answer:\\n<wrong plan>\\n\\nWait, actually it's <right plan>.' is an invalid_solution (the "
             "retracted plan is kept, or both are joined), neither the right plan's verdict nor none"}))
 @MANY
@@ -226,8 +222,7 @@ def test_bare_correction_gives_its_verdict_or_none(kind, data):
 
 
 # ------------------------------------------------------------------ 3. neutral explanation
-@pytest.mark.parametrize("kind", _kinds({
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_appended_explanation_keeps_the_verdict(kind, data):
@@ -238,8 +233,7 @@ def test_appended_explanation_keeps_the_verdict(kind, data):
     assert _cat(slot, response) == _cat(slot, base), response
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @settings(FAST, max_examples=12)
 @given(data=st.data())
 def test_long_explanation_after_the_answer_keeps_the_verdict(kind, data):
@@ -298,8 +292,7 @@ def _function_notation(plan: str) -> str:
     return re.sub(r"\(([^()]*)\)", one, plan)
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_restating_the_same_answer_keeps_the_verdict(kind, data):
@@ -356,9 +349,7 @@ def _wraps(slot: Slot) -> list:
     return common + inline
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_markdown_and_latex_wrapping_keeps_the_verdict(kind, data):
@@ -436,9 +427,6 @@ def test_answer_notation_keeps_the_verdict(kind, data):
 
 # ------------------------------------------------------------------ 7. hedges
 @pytest.mark.parametrize("kind", _kinds({
-    
-    
-    
     "plan": "rule 2 (hedges never commit, so no format reward): 'Answer:\\n<plan 1> or <plan 2>' (and 'either .. "
             "or', '\\nor\\n', '\\n\\nAlternatively:\\n') passes format_ok (no credit only because the joined "
             "double plan is invalid)"}))
@@ -452,8 +440,7 @@ def test_two_answers_joined_by_a_hedge_never_credit(kind, data):
 
 
 # ------------------------------------------------------------------ 8. cut inside the last answer
-@pytest.mark.parametrize("kind", _kinds({
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
@@ -470,9 +457,6 @@ def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
 
 # ------------------------------------------------------------------ 9. conditionals
 @pytest.mark.parametrize("kind", _kinds({
-    
-    
-    
     "plan": "rule 1: 'If the constraint holds, then\\nAnswer:\\n<plan 1>\\nOtherwise,\\nAnswer:\\n<plan 2>' "
             "credits plan 2"}))
 @MANY
@@ -485,8 +469,6 @@ def test_conditional_answers_never_credit(kind, data):
 
 # ------------------------------------------------------------------ 10. the format reward
 @pytest.mark.parametrize("kind", _kinds({
-    
-    
     "expression": "rule 2: 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, that's wrong.' earns format 1.0 (so does a "
                   "hedge after the answer)",
     }))
@@ -503,9 +485,7 @@ def test_format_reward_pays_exactly_one_committed_answer(kind, data):
     assert slot.format_reward(base + "\n\n" + data.draw(st.sampled_from(RETRACTIONS))) == 0.0
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_spam_of_different_answers_earns_no_format_reward(kind, data):

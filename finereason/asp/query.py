@@ -323,21 +323,22 @@ class Model:
     universe: tuple[str, ...]
 
 
-def _ground(term: Term, env: dict[str, str]) -> str:
+def ground_term(term: Term, env: dict[str, str]) -> str:
+    """``term`` as clingo text, its variables replaced by their values in ``env``."""
     if isinstance(term, Var):
         return env[term.name]
     if isinstance(term, Lit):
         return term.text
     if not term.args:
         return term.name
-    return f"{term.name}({','.join(_ground(a, env) for a in term.args)})"
+    return f"{term.name}({','.join(ground_term(a, env) for a in term.args)})"
 
 
 def holds(node: Query, model: Model, env: dict[str, str] | None = None) -> bool:
     """Whether ``node`` holds in one answer set."""
     env = env or {}
     if isinstance(node, Atom):
-        text = node.name if not node.args else f"{node.name}({','.join(_ground(a, env) for a in node.args)})"
+        text = node.name if not node.args else f"{node.name}({','.join(ground_term(a, env) for a in node.args)})"
         return ("-" + text if node.negated else text) in model.atoms
     if isinstance(node, Quant):
         if len(model.universe) > MAX_DOMAIN:

@@ -14,23 +14,15 @@ its arguments hold). Pure Python: no clingo needed to compile.
 """
 from __future__ import annotations
 
-from .query import Atom, Lit, Quant, Query, Term, Var
+from .query import Atom, Lit, Quant, Query, Term, Var, ground_term
 
 UNIVERSE = "__fr_u"
 
 
-def _term(term: Term, env: dict[str, str]) -> str:
-    if isinstance(term, Var):
-        return env[term.name]
-    if isinstance(term, Lit):
-        return term.text
-    if not term.args:
-        return term.name
-    return f"{term.name}({','.join(_term(a, env) for a in term.args)})"
 
 
 def atom_text(atom: Atom, env: dict[str, str]) -> str:
-    text = atom.name if not atom.args else f"{atom.name}({','.join(_term(a, env) for a in atom.args)})"
+    text = atom.name if not atom.args else f"{atom.name}({','.join(ground_term(a, env) for a in atom.args)})"
     return ("-" if atom.negated else "") + text
 
 

@@ -465,26 +465,24 @@ class _ChoiceReader:
             if t.low[j] in _HEDGE_BEFORE or t.low[j] in _HEDGE_MODALS and j + 1 < t.n and t.low[j + 1] == "be":
                 return True
             j -= 1
-        k = end
-        for _ in range(4):
-            if k >= t.n or t.words[k] in _SENTENCE_END or t.newline_before(k):
-                break
-            if t.low[k] in _HEDGE_AFTER:
+        return self._word_after(end, 4, _HEDGE_AFTER)
+
+    def _word_after(self, end: int, reach: int, words: frozenset[str]) -> bool:
+        """Whether one of ``words`` follows token ``end`` within ``reach`` tokens of its sentence and line."""
+        t = self.t
+        for k in range(end, min(t.n, end + reach)):
+            if t.words[k] in _SENTENCE_END or t.newline_before(k):
+                return False
+            if t.low[k] in words:
                 return True
-            k += 1
         return False
 
     def _hypothetical(self, start: int, end: int) -> bool:
         """A bare mention that only describes or supposes an option ("(B) would only be right if",
         "would make it unsolvable", "rather than (B)")."""
         t = self.t
-        k = end
-        for _ in range(2):
-            if k >= t.n or t.words[k] in _SENTENCE_END or t.newline_before(k):
-                break
-            if t.low[k] in _HYPOTHETICAL_AFTER:
-                return True
-            k += 1
+        if self._word_after(end, 2, _HYPOTHETICAL_AFTER):
+            return True
         j = start - 1
         for _ in range(6):
             if j < 0 or t.sentence_break_before(j + 1):
