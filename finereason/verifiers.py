@@ -204,8 +204,9 @@ __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_st
 
 # ------------------------------------------------------------------ format check (rewards)
 def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: str | None = None) -> bool:
-    """Whether ``text`` finishes its reasoning and commits to exactly one final answer in the form the
-    task's prompt asks for (what the verifier reads without a parse error).
+    """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked as the
+    task's prompt asks (``Answer:``, ``Next state:``, ``Solution:``, ``\\boxed{}``), in a form the
+    verifier reads without a parse error.
 
     Exactly one: the committed answer is the only one left standing (:attr:`Reading.live`), so a
     response that states several different answers ("Answer: (A)\nAnswer: (B)\n...") fails even
@@ -226,9 +227,9 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
         if puzzle is None:  # a plain list literal
             reading = (list_reading(region, NEXT_STATE_MARKS) if task == STATE_TRANSITION
                        else list_reading(region, SOLUTION_MARKS, bare=True))
-            return reading.single and parse_literal(reading.value) is not None
+            return reading.single and reading.marked and parse_literal(reading.value) is not None
         engine = get_engine(puzzle)
         reading = engine.read_answer(region, task)
-        return reading.single and engine.answer_readable(region, task)
+        return reading.single and reading.marked and engine.answer_readable(region, task)
     except (ParseError, RecursionError):
         return False
