@@ -27,6 +27,7 @@ SKIPS: tuple[tuple[str, str, str], ...] = (
     ("README.md", "--data ~/folio_v2", f"{NETWORK} (a local copy of the gated FOLIO v2, downloaded with a Hub login)"),
     ("lm_eval_tasks/finereason/README.md", "--model vllm", f"{GPU} (vLLM)"),
 )
+_WHOLE_SUITE = re.compile(r"python3? -m pytest$")  # the whole suite (no file named)
 _FENCE = re.compile(r"^( *)```(\w+)[^\n]*\n(.*?)^\1```", re.S | re.M)
 
 
@@ -64,7 +65,11 @@ def _commands(language: str, code: str) -> list[str]:
             continue
         out.append(current)
         current = ""
-    return out + ([current] if current else [])
+    out += [current] if current else []
+    # "A && B" runs as two commands, so that a skip (a pip install) drops only its own part; the
+    # README's test command runs the whole suite, which is this test's own run: it is collected only
+    split = [part.strip() for command in out for part in command.split(" && ")]
+    return [f"{part} --collect-only -q {REPO / 'tests'}" if _WHOLE_SUITE.search(part) else part for part in split]
 
 
 def extract(doc: str) -> list[Example]:
