@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from .engines import Engine, StateItem, StepKind, get_engine
-from .reading import NEXT_STATE_MARKS, SOLUTION_MARKS, UNFINISHED, choice_reading, final_region, list_reading, read_choice
+from .reading import UNFINISHED, choice_reading, final_region, read_choice
+from .reading.lists import task_list_reading
 from .textparse import parse_literal
 from .verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
 from .vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
@@ -225,8 +226,7 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
         raise ValueError(f"unknown task {task!r}")
     try:
         if puzzle is None:  # a plain list literal
-            reading = (list_reading(region, NEXT_STATE_MARKS) if task == STATE_TRANSITION
-                       else list_reading(region, SOLUTION_MARKS, bare=True))
+            reading = task_list_reading(region, task == STATE_TRANSITION)
             return reading.single and reading.marked and parse_literal(reading.value) is not None
         engine = get_engine(puzzle)
         reading = engine.read_answer(region, task)

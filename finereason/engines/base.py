@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
-from ..reading import NEXT_STATE_MARKS, SOLUTION_MARKS, Reading, answer_region, list_reading
+from ..reading import Reading, answer_region
+from ..reading.lists import task_list_reading
 from ..textparse import parse_literal
 from ..verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 from ..vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
@@ -185,9 +186,7 @@ class Engine(ABC, Generic[P, S]):
         rule of :mod:`finereason.reading` applied to this domain's answer syntax): ``state_transition``,
         the list of the last "Next state:"; ``end_to_end``, the solution list. Domains with another
         answer syntax (expressions, plans) override it; the rule stays the reader's."""
-        if task == STATE_TRANSITION:
-            return list_reading(region, NEXT_STATE_MARKS)
-        return list_reading(region, SOLUTION_MARKS, bare=True, what="solution")
+        return task_list_reading(region, task == STATE_TRANSITION)
 
     def answer(self, region: str, task: str) -> Any:
         """The committed answer's value (:meth:`read_answer`); :class:`ParseError` with the reason

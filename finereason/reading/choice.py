@@ -90,7 +90,7 @@ _HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"
 _ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",
                                    "choice", "answer", "vs", "versus", "nor", "either"})
 _CONDITION_AFTER = frozenset({"if", "unless", "otherwise", "when", "provided", "assuming", "only"})
-_CONDITION_BEFORE = frozenset({"otherwise", "else", "if", "unless", "when"})
+_CONDITION_BEFORE = frozenset({"if", "unless", "suppose", "supposing", "assuming", "provided", "otherwise", "else"})
 _QUESTION_BEFORE = frozenset({"whether", "if", "check", "checking", "determine", "determining", "decide", "deciding"})
 _SENTENCE_END = frozenset(".!?;")
 _CLAUSE_GOES_ON = frozenset({",", "then", "otherwise", "else", "and", "or", "but"})  # a line break after these
@@ -403,34 +403,12 @@ class _ChoiceReader:
                 break
             k += 1
         j = start - 1
-        for _ in range(3):  # "otherwise (B)", "if not, (B)"
+        for step in range(_SENTENCE_TOKENS):  # "If every rule holds, the answer is (A)", "otherwise (B)"
             if j < 0 or t.sentence_break_before(j + 1):
                 break
-            if t.low[j] in _CONDITION_BEFORE:
+            if t.low[j] in _CONDITION_BEFORE or step < 3 and t.low[j] == "when":
                 return True
             j -= 1
-        j = start - 1
-        saw_would = False
-        for _ in range(_SENTENCE_TOKENS):  # "if it were ..., the answer would be (A)"
-            if j < 0 or t.sentence_break_before(j + 1):
-                break
-            if t.low[j] in ("would", "could"):
-                saw_would = True
-            if t.low[j] in ("if", "unless", "suppose", "supposing", "assuming", "provided", "otherwise", "else"):
-                return True  # "If every rule holds, the answer is (A)", "Assuming ..., Answer: (A); if not, (B)."
-            j -= 1
-        return False
-
-    def _alternative_after(self, end: int) -> bool:
-        """An "otherwise" / "else" / a second "if" later in the same sentence."""
-        t = self.t
-        k = end
-        for _ in range(_SENTENCE_TOKENS):
-            if k >= t.n or t.words[k] in ".!?" or t.newline_before(k) and k > end:
-                return False
-            if t.low[k] in ("otherwise", "else", "if", "unless"):
-                return True
-            k += 1
         return False
 
     def _question_context(self, i: int) -> bool:

@@ -8,6 +8,7 @@ bounded (:data:`REACH` characters), so the check is constant time per statement.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 REACH = 240  # characters looked at before and after a statement
 # a sentence ends at . ! ? ; or at a line break, unless the line ends inside a clause ("..., then\n",
@@ -90,8 +91,6 @@ def offered_after_another(region: str, start: int) -> bool:
 def mark_conditions(region: str, statements: list) -> list:
     """``statements`` with every one stated under a condition marked ``conditional`` (and hedged):
     for scanners that find their statements without looking at the sentence around them."""
-    from dataclasses import replace  # noqa: PLC0415
-
     out = []
     for s in statements:
         if s.rejects is None and not s.conditional and s.complete and conditional(region, s.start, s.end):

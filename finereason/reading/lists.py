@@ -332,6 +332,14 @@ def _last_list_span(region: str) -> tuple[int, int] | None:
     return found
 
 
+def task_list_reading(region: str, transition: bool) -> Reading:
+    """The list answer of a task: the ``Next state:`` list (``transition``), else the solution list
+    (marked, or a bare last list)."""
+    if transition:
+        return list_reading(region, NEXT_STATE_MARKS)
+    return list_reading(region, SOLUTION_MARKS, bare=True, what="solution")
+
+
 def _value(reading: Reading) -> str:
     if reading.value is None:
         raise ParseError(reading.reason)
@@ -340,9 +348,9 @@ def _value(reading: Reading) -> str:
 
 def next_state_payload(region: str) -> str:
     """The committed state-transition list ("Next state: [...]"); :class:`ParseError` with the reason."""
-    return _value(list_reading(region, NEXT_STATE_MARKS))
+    return _value(task_list_reading(region, True))
 
 
 def solution_payload(region: str) -> str:
     """The committed end-to-end list (after "Answer:"/"Solution:", else a bare list); :class:`ParseError`."""
-    return _value(list_reading(region, SOLUTION_MARKS, bare=True, what="solution"))
+    return _value(task_list_reading(region, False))

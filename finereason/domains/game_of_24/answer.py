@@ -33,7 +33,7 @@ each expression is parsed within :mod:`finereason.arith`'s bounds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
@@ -573,8 +573,7 @@ def _gap_hedges(region: str, statements: list[Statement]) -> list[Statement]:
 def _hedge(statement: Statement, reason: str) -> Statement:
     if statement.hedged:
         return statement
-    return Statement(statement.start, statement.end, statement.value, statement.key, statement.marked, reason,
-                     statement.complete, statement.rejects)
+    return replace(statement, hedged=reason)
 
 
 def expression_reading(region: str, target: int = 24) -> Reading:
