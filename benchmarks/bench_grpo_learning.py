@@ -4,7 +4,7 @@
 
 1. Builds the tiny model (``finereason tiny-model``) and gives it a language prior: a few hundred
    causal-LM steps on chat turns made of the lines its tokenizer was trained on
-   (``finereason.tiny_model``'s built-in corpus: prompt fragments, ``Answer: (A)``, ``Answer: (B)``,
+   (``finereason.models.tiny``'s built-in corpus: prompt fragments, ``Answer: (A)``, ``Answer: (B)``,
    ``Next state: ...``, ...). A random model never writes ``Answer: (X)`` (about 1 chance in 10^11
    per completion), so GRPO would see no reward at all; the prior is generic text, not conditioned on
    any puzzle state.
@@ -42,7 +42,7 @@ BOTH_OPTIONS = (re.compile(r"\(\s*A\s*\)|\bA\)"), re.compile(r"\(\s*B\s*\)|\bB\)
 def puzzle_title() -> str:
     """The display title of the puzzle this benchmark trains on."""
     from finereason.domains.game_of_24.engine import Game24Engine
-    from finereason.engines import get_engine
+    from finereason.core.engine import get_engine
 
     return get_engine(Game24Engine.name).title
 
@@ -51,8 +51,8 @@ def easiest_rows(n: int, seed: int) -> list[dict]:
     """``n`` Game-of-24 state-checking rows (train schema) whose state has one expression left,
     alternating solvable (the last move makes 24) and unsolvable (another last move)."""
     from finereason.dataset_builders.items import state_row
-    from finereason.engines import get_engine
-    from finereason.sampling import make_item, moves, solution_path
+    from finereason.core.engine import get_engine
+    from finereason.data.sampling import make_item, moves, solution_path
     from finereason.domains.game_of_24 import source as game24
     from finereason.domains.game_of_24.engine import Game24Engine
 
@@ -87,7 +87,7 @@ def language_prior(model_dir: Path, steps: int, seed: int) -> dict:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from finereason import tiny_model
+    from finereason.models import tiny as tiny_model
 
     lines = [line for line in tiny_model._CORPUS.splitlines() if line.strip()]
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = Path(args.out or tempfile.mkdtemp(prefix="grpo-learning-"))
     out.mkdir(parents=True, exist_ok=True)
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     start = time.perf_counter()
     model_dir = build_tiny_model(out / "tiny")

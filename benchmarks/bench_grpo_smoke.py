@@ -40,7 +40,7 @@ def seconds(cmd: list[str], env: dict[str, str]) -> float:
 
 
 def main() -> int:
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)

@@ -3,7 +3,7 @@
     python benchmarks/bench_loop.py [--data DIR] [--per-domain 20] [--rounds 15] [--feedback all_errors]
 
 Every domain's end-to-end instances play ``--rounds`` rounds each through
-:func:`finereason.loop.run_condition`, as ``finereason loop`` runs them (every round one batch over the
+:func:`finereason.workflows.loop.run_condition`, as ``finereason loop`` runs them (every round one batch over the
 instances still playing, appended to the transcript and fsync'd once), with the ``finereason-replay``
 lm-eval model answering from a script: wrong answers (the seeded random baseline's) until the last
 round, then the oracle's solution. The model calls are timed and subtracted; what is left is the loop's
@@ -43,12 +43,12 @@ def main() -> int:
     args = parser.parse_args()
     print(banner(f"{args.per_domain} instances x {args.rounds} rounds per domain, condition {args.feedback}"))
 
-    from finereason.asp.arc import lm_eval_generator
-    from finereason.baselines import oracle, random_answer
-    from finereason.engines import default_names, get_engine
-    from finereason.scoring import row_puzzle
-    from finereason.loop import load_rows, run_condition
-    from finereason.verifiers import verify_end_to_end
+    from finereason.workflows.arc import lm_eval_generator
+    from finereason.models.baselines import oracle, random_answer
+    from finereason.core.engine import default_names, get_engine
+    from finereason.core.rows import row_puzzle
+    from finereason.workflows.loop import load_rows, run_condition
+    from finereason.verification.verifiers import verify_end_to_end
 
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data

@@ -118,8 +118,9 @@ def main() -> int:
         print(f"skipped: {states_file} is absent")
         return 0
 
-    from finereason.engines import get_engine
-    from finereason.verifiers import _cached_solvable, verify_state_transition
+    from finereason.core.engine import get_engine
+    from finereason.core.oracle import _cached_solvable
+    from finereason.verification.verifiers import verify_state_transition
 
     prompter_class = load_official(args.official)
     engine = get_engine(SudokuEngine.name)

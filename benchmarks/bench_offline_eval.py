@@ -83,7 +83,7 @@ def main() -> int:
     try:
         print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, blackhole proxy: {args.blackhole}")
         print("preparing the embedded default (untimed) ...", flush=True)
-        subprocess.run([sys.executable, "-c", "from finereason.data_sources import ensure_default_build; ensure_default_build()"],
+        subprocess.run([sys.executable, "-c", "from finereason.data.resolve import ensure_default_build; ensure_default_build()"],
                        env=environment(root, True, False), check=True, capture_output=True)
         times: dict[bool, list[float]] = {True: [], False: []}
         for index in range(args.rounds):

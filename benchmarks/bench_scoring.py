@@ -4,7 +4,7 @@
 
 Builds a small benchmark when DIR is not given, then scores 10,000 state-transition responses
 (oracle, random and garbage answers over all four puzzles, Sudoku states with many empty cells
-included) through ``finereason.scoring.score_row`` + ``aggregate`` — the path lm-eval's
+included) through ``finereason.verification.scoring.score_row`` + ``aggregate`` — the path lm-eval's
 ``process_results`` uses. The baseline is the raw oracle call alone (``is_solvable`` on the current
 state), measured in the same run.
 """
@@ -23,10 +23,11 @@ from harness import built_rows  # noqa: E402
 
 
 def main() -> None:
-    from finereason.baselines import oracle, random_answer
+    from finereason.models.baselines import oracle, random_answer
     from finereason.domains.sudoku import DOMAIN as SUDOKU
-    from finereason.engines import default_names, get_engine
-    from finereason.scoring import aggregate, row_item, score_row
+    from finereason.core.engine import default_names, get_engine
+    from finereason.verification.scoring import aggregate, score_row
+    from finereason.core.rows import row_item
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="a built dataset folder (default: build one)")

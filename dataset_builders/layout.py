@@ -11,7 +11,7 @@ from pathlib import Path
 from string import Template
 from typing import Any, Iterable
 
-from finereason.vocabulary import STATE_TASKS
+from finereason.common.vocabulary import STATE_TASKS
 
 from .items import COLUMNS, DIFFICULTY_FIELDS
 
@@ -267,7 +267,7 @@ def write_card(root: Path, build_info: dict[str, Any], stats: dict[str, ConfigSt
     ``build_info`` holds only facts that do not depend on where or how (processes, shards) the
     build ran, so equal builds get byte-identical cards.
     """
-    from finereason.datafolder import data_manifest
+    from finereason.data.folder import data_manifest
 
     configs = sorted(stats, key=lambda c: (c == "train", c.startswith("official_"), c))
     manifest = data_manifest(Path(root), {c: [p.relative_to(root).as_posix() for p in parquet_files(root, c)] for c in configs})
@@ -290,7 +290,7 @@ def write_card(root: Path, build_info: dict[str, Any], stats: dict[str, ConfigSt
     )
     readme = Path(root) / "README.md"
     readme.write_text(text, encoding="utf-8")
-    # `data`: SHA-256 of every data file, checked by finereason.datafolder before rows are read
+    # `data`: SHA-256 of every data file, checked by finereason.data.folder before rows are read
     info = dict(build_info, stats=summary, counts={c: stats[c].to_json() for c in configs}, data=manifest)
     (Path(root) / "build_info.json").write_text(json.dumps(info, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
     return readme

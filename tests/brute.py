@@ -1,5 +1,5 @@
 """Small, independent solvers for the tests: written from the rules alone, sharing no code with
-``finereason.engines``, so that a test can check the engines against a second opinion.
+``finereason.core.engine``, so that a test can check the engines against a second opinion.
 
 They are slow (plain backtracking) and only meant for the small cases the tests give them.
 """

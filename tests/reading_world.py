@@ -12,12 +12,12 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from finereason.engines import engine_names, get_engine
-from finereason.sampling import sample_solvable, sample_unsolvable, solution_path
+from finereason.core.engine import engine_names, get_engine
+from finereason.data.sampling import sample_solvable, sample_unsolvable, solution_path
 from finereason.training.rewards import format_reward, puzzle_reward
-from finereason.verdict import SOLVABLE, UNSOLVABLE, Verdict
-from finereason.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
-from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+from finereason.common.verdict import SOLVABLE, UNSOLVABLE, Verdict
+from finereason.verification.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
+from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 
 TASKS = (STATE_CHECKING, STATE_TRANSITION, END_TO_END)
 MAX_ANSWERS = 4  # answer payloads kept per slot

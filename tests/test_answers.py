@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 from finereason.domains.game_of_24.answer import arithmetic_answer
 from finereason.reading import final_region, next_state_payload, read_choice, solution_payload
-from finereason.verifiers import format_ok
-from finereason.arith import evaluate, parse, to_text
-from finereason.engines import get_engine
+from finereason.verification.verifiers import format_ok
+from finereason.domains.game_of_24.arith import evaluate, parse, to_text
+from finereason.core.engine import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle
-from finereason.scoring import score_row
-from finereason.verdict import ParseError, StateError
-from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition_modes
+from finereason.verification.scoring import score_row
+from finereason.common.verdict import ParseError, StateError
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 HANG_GUARD_SECONDS = 60  # only catches a reader that never returns

@@ -24,10 +24,11 @@ from typing import Any
 
 import pytest
 
-from finereason.verifiers import format_ok
-from finereason.engines import get_engine
+from finereason.verification.verifiers import format_ok
+from finereason.core.engine import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle
-from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition_modes
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 CORPUS = Path(__file__).parent / "data" / "answer_corpus.jsonl"
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}

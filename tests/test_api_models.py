@@ -1,7 +1,7 @@
 """API and server models: lm-eval's own ``local-chat-completions`` client against a small
 OpenAI-compatible server on 127.0.0.1 that serves the tiny model (``finereason tiny-model``) with
 ``transformers`` ``generate``. The verdicts lm-eval records must equal re-scoring its logged samples
-with :func:`finereason.scoring.score_row`, and the logged responses must be what the server sent."""
+with :func:`finereason.verification.scoring.score_row`, and the logged responses must be what the server sent."""
 from __future__ import annotations
 
 import json
@@ -15,8 +15,8 @@ for _module in ("torch", "transformers", "tokenizers", "lm_eval", "datasets", "r
     pytest.importorskip(_module, reason=f"needs {_module} (pip install 'finereason[eval,train]')")
 
 from finereason.cli import main  # noqa: E402
-from finereason.scoring import score_row  # noqa: E402
-from finereason.tiny_model import build_tiny_model  # noqa: E402
+from finereason.verification.scoring import score_row  # noqa: E402
+from finereason.models.tiny import build_tiny_model  # noqa: E402
 
 MAX_NEW_TOKENS = 24  # the server's cap (tasks ask for 4096; a random model would babble for minutes on CPU)
 TASK = "finereason_sudoku_state_checking"
@@ -95,7 +95,7 @@ def data_dir(tmp_path_factory) -> Path:
 
 
 def test_local_chat_completions_verdicts_equal_rescoring(served, data_dir, tmp_path, monkeypatch):
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     tiny, url = served
     monkeypatch.setenv("FINEREASON_DATA_DIR", str(data_dir))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.asp.arc import Dialog, Round, accuracy_by_round, parse_actor
+from finereason.workflows.arc import Dialog, Round, accuracy_by_round, parse_actor
 from finereason.cli import main
 
 DATA = Path(__file__).parent / "data" / "folio_asp"
@@ -113,8 +113,8 @@ def test_arc_cli_errors_are_one_line(tmp_path, capsys):
 def test_folio_baseline_tasks_through_lm_eval(tmp_path, monkeypatch, capsys):
     pytest.importorskip("lm_eval")
     pytest.importorskip("datasets")
-    from finereason.asp.folio import load_folio
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.data.folio import load_folio
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     folder = shared_path("folio")
     monkeypatch.setenv("FINEREASON_FOLIO", str(folder))
@@ -144,7 +144,7 @@ def _replay(tmp_path: Path, responses: dict[str, str]) -> Path:
 def test_doc_models_fail_with_one_line_and_broken_models_are_arc_errors(tmp_path, capsys):
     pytest.importorskip("clingo")
     pytest.importorskip("lm_eval")
-    from finereason.asp.arc import ArcError, run_arc
+    from finereason.workflows.arc import ArcError, run_arc
 
     folio = shared_path("folio")
     assert main(["arc", "--model", "finereason-oracle", "--data", str(folio), "--limit", "1", "--out", str(tmp_path / "o")]) == 2
@@ -190,7 +190,7 @@ def test_no_tests_ablation_and_sft_never_from_the_evaluated_split(story86, capsy
 
 def test_actor_prompt_example_passes_the_critic():
     pytest.importorskip("clingo")
-    from finereason.asp.actor_prompt import instructions
+    from finereason.workflows.actor_prompt import instructions
     from finereason.asp.critic import run_program
 
     text = instructions(tests=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.asp.folio import FolioError, load_folio, normalize, read_label
+from finereason.data.folio import FolioError, load_folio, normalize, read_label
 
 DATA = Path(__file__).parent / "data" / "folio_asp"
 STORIES = json.loads((DATA / "stories.json").read_text(encoding="utf-8"))
@@ -70,7 +70,7 @@ def test_v2_schema_and_env_source(tmp_path, monkeypatch):
 
 
 def test_release_is_told_apart(tmp_path):
-    from finereason.asp.folio import load_folio_versioned
+    from finereason.data.folio import load_folio_versioned
 
     assert load_folio_versioned(shared_path("folio"), "validation")[1] == "v0.0"
     assert load_folio_versioned(shared_path("folio"), "train")[1] == "v0.0"

@@ -78,7 +78,7 @@ def test_asp_modules_import_without_clingo_or_heavy_packages():
                 return None
 
         sys.meta_path.insert(0, Block())
-        import finereason.asp.query, finereason.asp.folio, finereason.asp.critic, finereason.asp.arc
+        import finereason.asp.query, finereason.data.folio, finereason.asp.critic, finereason.workflows.arc
         from finereason.cli import main
         assert main(["arc", "--model", "hf"]) == 2
         print("ok")

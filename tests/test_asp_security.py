@@ -164,7 +164,7 @@ HOSTILE_SHAPES = {  # texts that made a character-by-character lexer or a regex 
 
 @pytest.mark.parametrize("shape", sorted(HOSTILE_SHAPES))
 def test_screen_and_actor_parser_scale_linearly(shape):
-    from finereason.asp.arc import parse_actor
+    from finereason.workflows.arc import parse_actor
 
     unit = HOSTILE_SHAPES[shape]
     small, large = unit * (100_000 // len(unit)), unit * (400_000 // len(unit))

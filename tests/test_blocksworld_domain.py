@@ -14,11 +14,11 @@ import pytest
 
 from test_planning import RENAME, as_text, load_problem, positions, rows, simulate, steps_of
 
-from finereason.engines import default_names, engine_names, get_engine
-from finereason.engines.base import BrokenStep, StepKind
-from finereason.textparse import parse_literal
-from finereason.verdict import ParseError, StateError
-from finereason.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
+from finereason.core.engine import default_names, engine_names, get_engine
+from finereason.core.engine import BrokenStep, StepKind
+from finereason.core.literals import parse_literal
+from finereason.common.verdict import ParseError, StateError
+from finereason.verification.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
 
 DOMAINS = ("blocksworld", "mystery_blocksworld")
 
@@ -169,8 +169,8 @@ def test_states_and_records_round_trip(domain):
     source = engine.source("test", 2, 5, {})
     puzzle = source.puzzle
     assert engine.puzzle_from_official(source.record) == puzzle
-    from finereason.sampling import sample_states
-    from finereason.sources import rng_for
+    from finereason.data.sampling import sample_states
+    from finereason.core.puzzle_sources import rng_for
 
     samples = sample_states(engine, puzzle, engine.initial(puzzle), rng_for(0, "t"), [True, False, True, False],
                             need_dead_end=True)
@@ -234,8 +234,8 @@ def test_end_to_end_reads_plans_in_every_spelling(domain):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_state_tasks_score_every_category(domain):
     engine = get_engine(domain)
-    from finereason.sampling import sample_states
-    from finereason.sources import rng_for
+    from finereason.data.sampling import sample_states
+    from finereason.core.puzzle_sources import rng_for
 
     seen: set[str] = set()
     for index in range(6):
@@ -337,10 +337,10 @@ def built(tmp_path_factory) -> Path:
 
 
 def test_build_rows_score_with_the_verifiers(built, tmp_path):
-    from finereason.baselines import oracle, random_answer
-    from finereason.datafolder import open_data_folder
+    from finereason.models.baselines import oracle, random_answer
+    from finereason.data.folder import open_data_folder
     from finereason.dataset_builders.build import BuildConfig, build
-    from finereason.scoring import score_row
+    from finereason.verification.scoring import score_row
 
     folder = open_data_folder(built)
     for domain in DOMAINS:
@@ -361,12 +361,12 @@ def test_build_rows_score_with_the_verifiers(built, tmp_path):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_loop_oracle_certified_in_round_one_and_feedback_has_no_plan(built, tmp_path, domain):
     pytest.importorskip("lm_eval")
-    from finereason.baselines import random_answer
+    from finereason.models.baselines import random_answer
     from finereason.cli import main
-    from finereason.feedback import SOUND_LEVELS, sound_feedback
-    from finereason.loop import load_rows
-    from finereason.scoring import row_puzzle
-    from finereason.verdict import Verdict
+    from finereason.verification.feedback import SOUND_LEVELS, sound_feedback
+    from finereason.workflows.loop import load_rows
+    from finereason.core.rows import row_puzzle
+    from finereason.common.verdict import Verdict
 
     out = tmp_path / "out"
     assert main(["loop", "--data", str(built), "--out", str(out), "--model", "finereason-oracle", "--domain", domain,

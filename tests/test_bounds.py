@@ -9,14 +9,14 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 from finereason.cli import main
-from finereason.engines import get_engine
+from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
 from finereason.domains.game_of_24.engine import MAX_NUMBERS, Game24Puzzle
 from finereason.domains.graph_coloring.engine import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
-from finereason.engines.base import StateItem
-from finereason.verdict import UNDECIDED, StateError, Undecided
-from finereason.verifiers import verify_state_checking, verify_state_transition_modes
+from finereason.core.engine import StateItem
+from finereason.common.verdict import UNDECIDED, StateError, Undecided
+from finereason.verification.verifiers import verify_state_checking, verify_state_transition_modes
 
 COLORING = get_engine("graph_coloring")
 

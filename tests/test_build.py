@@ -19,11 +19,12 @@ import pytest
 from brute import coloring_completable, reaches_24
 from conftest import shared_path
 from finereason.cli import main
-from finereason.engines import StepKind, get_engine
-from finereason.scoring import row_item, score_row
-from finereason.prompts import PROMPT_VERSION
-from finereason.sampling import moves
-from finereason.verifiers import is_solvable
+from finereason.core.engine import StepKind, get_engine
+from finereason.core.rows import row_item
+from finereason.verification.scoring import score_row
+from finereason.core.prompts import PROMPT_VERSION
+from finereason.data.sampling import moves
+from finereason.core.oracle import is_solvable
 
 pytest.importorskip("pyarrow")
 datasets = pytest.importorskip("datasets")

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 from finereason.cli import main
-from finereason.engines import get_engine
+from finereason.core.engine import get_engine
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:

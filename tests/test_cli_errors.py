@@ -149,7 +149,7 @@ def small_build(tmp_path_factory) -> Path:
 def tamper(folder: Path, config: str, change, *, refingerprint: bool = True) -> Path:
     """Rewrite one config's parquet with ``change(rows, schema) -> table``; update the manifest so
     that the checks behind the fingerprint are reached (an attacker can rewrite both)."""
-    from finereason.datafolder import MANIFEST_FILE, file_sha256
+    from finereason.data.folder import MANIFEST_FILE, file_sha256
 
     [path] = sorted((folder / config).glob("*.parquet"))
     table = pq.read_table(path)

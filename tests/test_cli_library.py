@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.engines import default_names, get_engine, official_names
-from finereason.input_errors import InputError
-from finereason.official_check import check_official, check_states_file
-from finereason.official_files import OfficialDataError
+from finereason.core.engine import default_names, get_engine, official_names
+from finereason.common.input_errors import InputError
+from finereason.data.official_check import check_official, check_states_file
+from finereason.data.official_files import OfficialDataError
 from finereason.planning.check_file import check_plans, plan_counts, read_plan_requests
-from finereason.response_scoring import (
-    config_metrics, official_metrics, official_row, read_official_batch, score_config, score_official, verdict_counts,
-)
-from finereason.scoring import aggregate, row_item
-from finereason.state_labels import label_counts, label_states, oracle_label, read_states
-from finereason.verifiers import is_solvable, verify_state_checking, verify_state_transition
+from finereason.verification.score_responses import config_metrics, official_metrics, official_row, read_official_batch, score_config, score_official, verdict_counts
+from finereason.verification.scoring import aggregate
+from finereason.core.rows import row_item
+from finereason.data.state_labels import label_counts, label_states, oracle_label, read_states
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_state_checking, verify_state_transition
 
 
 def sample_files() -> list[Path]:
@@ -194,7 +194,7 @@ def test_label_states_gives_the_oracles_labels(tmp_path):
 
 
 def test_oracle_label_is_none_when_the_budget_runs_out():
-    from finereason.verdict import Undecided
+    from finereason.common.verdict import Undecided
 
     class Budgeted:
         name = "budgeted-test-engine"
@@ -254,9 +254,9 @@ def small_folder(tmp_path_factory) -> Path:
 
 
 def test_score_config_scores_each_row_once(small_folder, tmp_path):
-    from finereason.baselines import oracle
-    from finereason.response_scoring import read_config_rows
-    from finereason.scoring import score_row
+    from finereason.models.baselines import oracle
+    from finereason.verification.score_responses import read_config_rows
+    from finereason.verification.scoring import score_row
 
     config = f"{default_names()[0]}_state_transition"
     rows = read_config_rows(small_folder, config)
@@ -273,7 +273,7 @@ def test_score_config_scores_each_row_once(small_folder, tmp_path):
 
 
 def test_score_config_errors(small_folder, tmp_path):
-    from finereason.response_scoring import read_config_rows
+    from finereason.verification.score_responses import read_config_rows
 
     config = f"{default_names()[0]}_state_checking"
     rows = read_config_rows(small_folder, config)
@@ -291,7 +291,7 @@ def test_score_config_errors(small_folder, tmp_path):
 def test_baselines_data_and_default_build(tmp_path, monkeypatch):
     pytest.importorskip("pyarrow")
     from finereason.dataset_builders.build import BuildConfig
-    from finereason.main_job import baselines_data, default_build_config
+    from finereason.workflows.baselines_job import baselines_data, default_build_config
 
     config = default_build_config(tmp_path / "d", 3)
     assert config == BuildConfig(out=tmp_path / "d", train_size=0, num_proc=3)
@@ -320,7 +320,7 @@ def test_run_baselines_reports_the_oracle(tmp_path, monkeypatch):
     pytest.importorskip("lm_eval")
     pytest.importorskip("matplotlib")
     from finereason.dataset_builders.build import BuildConfig, build
-    from finereason.main_job import run_baselines
+    from finereason.workflows.baselines_job import run_baselines
 
     data = tmp_path / "ds"
     build(BuildConfig(out=data, per_task=2, train_size=0, e2e_size=1, progress=False))

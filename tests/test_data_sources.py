@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from finereason import data_sources as fdata
+from finereason.data import resolve as fdata
 from finereason.cli import main
-from finereason.datafolder import DataFolderError, data_manifest, open_data_folder
+from finereason.data.folder import DataFolderError, data_manifest, open_data_folder
 
 pytest.importorskip("datasets")
 pytest.importorskip("pyarrow")
@@ -93,7 +93,7 @@ def test_every_loader_serves_the_folders_own_rows(two_builds, local, tmp_path, h
 
 def test_results_name_the_data_source_and_no_warning_flood(two_builds, local, tmp_path, capfd):
     pytest.importorskip("lm_eval")
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     folder = local(two_builds[0])
     fdata._announced.clear()
@@ -228,7 +228,7 @@ def test_unknown_config_and_missing_folder(copy, local, tmp_path):
 
 def test_eval_with_a_missing_data_dir_is_one_line(local, tmp_path, capsys):
     pytest.importorskip("lm_eval")
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     local(tmp_path / "nowhere")
     with our_tasks_only():

@@ -1,7 +1,7 @@
 """The demo domain (``tests/demo_domain``, a 4x4 Latin square) plugs in from the tests alone.
 
 Registered only here (and in the contract suite, ``test_domain_contract.py``), it builds a data set
-whose rows load through ``finereason.data_sources``, gets lm-eval task YAMLs generated into a temporary
+whose rows load through ``finereason.data.resolve``, gets lm-eval task YAMLs generated into a temporary
 folder, and scores through lm-eval: the oracle baseline gets every row right, the random one does not.
 No file of the package names it.
 """
@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 
 from demo_domain import DEMO, registered
-from finereason.engines import engine_names, get_engine
+from finereason.core.engine import engine_names, get_engine
 
 TASKS = ("state_checking", "state_transition", "end_to_end")
 
@@ -47,7 +47,7 @@ def test_registered_under_every_name(demo):
 
 
 def test_build_rows_load_from_the_folder(data_dir, monkeypatch):
-    from finereason.data_sources import load_config
+    from finereason.data.resolve import load_config
 
     monkeypatch.setenv("FINEREASON_DATA_DIR", str(data_dir))
     for task in TASKS:
@@ -76,7 +76,7 @@ def test_build_is_deterministic_in_worker_processes(data_dir, tmp_path):
 
 def run_eval(tasks_dir: Path, out: Path, model: str) -> dict:
     from finereason.cli import main
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     tasks = ",".join(f"finereason_{DEMO.name}_{task}" for task in TASKS)
     with our_tasks_only():

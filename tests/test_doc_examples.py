@@ -34,7 +34,7 @@ def _fast_model(out: Path) -> None:
     import torch
     from transformers import AutoModelForCausalLM
 
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     build_tiny_model(out)
     model = AutoModelForCausalLM.from_pretrained(out)
@@ -52,9 +52,9 @@ def workspace(tmp_path_factory) -> Path:
         pytest.importorskip(module)
     if not SHARED.is_dir():
         pytest.skip(f"reference data {SHARED} is absent (expected ../shared beside the checkout)")
-    from finereason.baselines import oracle
+    from finereason.models.baselines import oracle
     from finereason.dataset_builders.build import BuildConfig, build
-    from finereason.datafolder import open_data_folder
+    from finereason.data.folder import open_data_folder
 
     ws = tmp_path_factory.mktemp("doc-workspace")
     build(BuildConfig(out=ws / "DIR", per_task=4, train_size=8, e2e_size=2, progress=False))
@@ -74,7 +74,7 @@ def workspace(tmp_path_factory) -> Path:
     for name, items in lines.items():
         (ws / name).write_text("".join(json.dumps(x) + "\n" for x in items), encoding="utf-8")
     # a plugin for `generate_configs --import my_plugin`: the tests' demo domain
-    (ws / "my_plugin.py").write_text("from demo_domain import DEMO\nfrom finereason.engines import register\n\n"
+    (ws / "my_plugin.py").write_text("from demo_domain import DEMO\nfrom finereason.core.engine import register\n\n"
                                      "register(DEMO)\n", encoding="utf-8")
     return ws
 

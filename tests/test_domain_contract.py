@@ -1,6 +1,6 @@
 """The domain contract: one suite that every registered puzzle domain must pass.
 
-Parametrised over ``finereason.engines.engines()`` as collected (so a plugin registered before
+Parametrised over ``finereason.core.engine.engines()`` as collected (so a plugin registered before
 collection is checked too) plus the demo domain of ``tests/demo_domain`` (registered only while its
 tests run). Per-puzzle files keep only what is specific to one puzzle.
 
@@ -30,14 +30,14 @@ from typing import Any, Iterator
 import pytest
 
 from demo_domain import DEMO
-from finereason.baselines import oracle
+from finereason.models.baselines import oracle
 from finereason.dataset_builders.items import DIFFICULTY_FIELDS, end_to_end_row, state_row
-from finereason.engines import Engine, StateItem, StepKind, engine_names, engines, get_engine, register, unregister
-from finereason.scoring import score_row
-from finereason.prompts import end_to_end_prompt, state_checking_prompt, state_transition_prompt
-from finereason.sampling import make_item, solution_path
-from finereason.sources import SourcePuzzle, rng_for
-from finereason.verdict import UNDECIDED, Category
+from finereason.core.engine import Engine, StateItem, StepKind, engine_names, engines, get_engine, register, unregister
+from finereason.verification.scoring import score_row
+from finereason.core.prompts import end_to_end_prompt, state_checking_prompt, state_transition_prompt
+from finereason.data.sampling import make_item, solution_path
+from finereason.core.puzzle_sources import SourcePuzzle, rng_for
+from finereason.common.verdict import UNDECIDED, Category
 
 ENGINES: list[Engine] = [*engines(), *([DEMO] if DEMO.name not in engine_names() else [])]
 INSTANCES = 3          # seeded source instances per domain

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from conftest import shared_path
-from finereason.baselines import STRATEGIES, answerer, check_answerable
-from finereason.input_errors import InputError
+from finereason.models.baselines import STRATEGIES, answerer, check_answerable
+from finereason.common.input_errors import InputError
 
 pytest.importorskip("lm_eval")
 
@@ -39,7 +39,7 @@ def test_unknown_task_and_model_are_one_line_errors(tmp_path):
 
 
 def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_dataset):
-    code = ("import sys, finereason.baselines as b\n"
+    code = ("import sys, finereason.models.baselines as b\n"
             "def broken(row): return row['no such field']\n"
             "b.oracle = broken\n"
             "from finereason.cli import main\n"

@@ -163,7 +163,7 @@ def test_three_tiny_checkpoints_offline(tmp_path):
     for module in ("torch", "transformers", "lm_eval", "tokenizers", "pyarrow"):
         pytest.importorskip(module)
     from finereason.cli import main as finereason_main
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     data = tmp_path / "data"
     assert finereason_main(["build", "--out", str(data), "--per-task", "1", "--train-size", "0", "--e2e-size", "0"]) == 0
@@ -213,7 +213,7 @@ def test_cpu_sensible_defaults_without_a_gpu(gpu, tmp_path, capsys):
 
 
 def test_the_cpu_defaults_reach_the_commands(tmp_path, capsys):
-    from finereason.devices import has_gpu
+    from finereason.common.devices import has_gpu
 
     if has_gpu():
         pytest.skip("this machine has a GPU: the CPU defaults are not chosen")

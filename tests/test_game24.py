@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import read_jsonl, shared_path
-from finereason import arith
-from finereason.arith import BinOp, DivisionByZero, Num
-from finereason.engines import StepKind, get_engine
+from finereason.domains.game_of_24 import arith
+from finereason.domains.game_of_24.arith import BinOp, DivisionByZero, Num
+from finereason.core.engine import StepKind, get_engine
 from finereason.domains.game_of_24.answer import arithmetic_answer, expression_reading
 from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle, can_make, solvable_multisets, solve
-from finereason.verdict import ParseError, StateError
-from finereason.verifiers import verify_end_to_end, verify_state_transition
+from finereason.common.verdict import ParseError, StateError
+from finereason.verification.verifiers import verify_end_to_end, verify_state_transition
 
 ENGINE: Game24Engine = get_engine("game_of_24")  # type: ignore[assignment]
 P1247 = Game24Puzzle((1, 2, 4, 7))

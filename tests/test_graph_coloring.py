@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from brute import coloring_completable
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.dimacs import parse_dimacs, read_dimacs, to_dimacs
-from finereason.engines import StepKind, get_engine
+from finereason.core.engine import StepKind, get_engine
 from finereason.domains.graph_coloring.engine import (
     GraphColoringEngine, GraphColoringPuzzle, chromatic_number, dsatur_coloring, k_coloring, max_clique,
 )
-from finereason.verdict import ParseError, StateError
-from finereason.verifiers import verify_end_to_end, verify_state_transition
+from finereason.common.verdict import ParseError, StateError
+from finereason.verification.verifiers import verify_end_to_end, verify_state_transition
 
 ENGINE: GraphColoringEngine = get_engine("graph_coloring")  # type: ignore[assignment]
 

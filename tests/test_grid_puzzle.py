@@ -7,9 +7,9 @@ import json
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.engines import StepKind, get_engine
+from finereason.core.engine import StepKind, get_engine
 from finereason.domains.grid_puzzle.conditions import UNKNOWN, ConditionError, compile_condition, parse_condition
-from finereason.verdict import StateError
+from finereason.common.verdict import StateError
 
 ENGINE = get_engine("grid_puzzle")
 

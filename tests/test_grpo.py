@@ -28,7 +28,7 @@ if str(REPO) not in sys.path:
 
 from finereason.cli import main as finereason_main  # noqa: E402
 from finereason.dataset_builders.layout import read_config  # noqa: E402
-from finereason.verdict import TRANSITION_CATEGORIES  # noqa: E402
+from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
 from finereason.training import mixing as D  # noqa: E402
 
 GRPO = REPO / "trainers" / "grpo.py"
@@ -504,7 +504,7 @@ def _accelerate_launch() -> list[str]:
 
 
 def _smoke(built: Path, math_file: Path, tmp: Path, launch: list[str]) -> tuple[Path, float, str]:
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     model = build_tiny_model(tmp / "tiny")
     out = tmp / "out"
@@ -639,8 +639,8 @@ def test_learning_benchmark_states():
         import bench_grpo_learning as B
     finally:
         sys.path.remove(str(REPO / "benchmarks"))
-    from finereason.arith import evaluate, parse
-    from finereason.engines import get_engine
+    from finereason.domains.game_of_24.arith import evaluate, parse
+    from finereason.core.engine import get_engine
 
     engine = get_engine("game_of_24")
     rows = B.easiest_rows(12, seed=3)

@@ -13,11 +13,11 @@ import pytest
 from brute import proper_coloring, reaches_24, sudoku_completions, sudoku_solutions
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.dimacs import read_dimacs
-from finereason.engines import get_engine
+from finereason.core.engine import get_engine
 from finereason.domains.game_of_24.engine import Game24Puzzle
 from finereason.domains.graph_coloring.engine import GraphColoringPuzzle
 from finereason.domains.sudoku.engine import SudokuPuzzle
-from finereason.verifiers import verify_end_to_end
+from finereason.verification.verifiers import verify_end_to_end
 
 SUDOKU, GRAPH, GAME24, GRID = (get_engine(n) for n in ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle"))
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from finereason.cli import main
-from finereason.leaderboard.suites import DEFAULT_SUITE, suite_tasks, task_version
-from finereason.prompts import PROMPT_VERSION
+from finereason.integrations.leaderboard.suites import DEFAULT_SUITE, suite_tasks, task_version
+from finereason.core.prompts import PROMPT_VERSION
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("datasets")
@@ -35,7 +35,7 @@ def _official_sample(src: Path, dest: Path, states: int = 12, questions: int = 6
 def runs(tmp_path_factory) -> dict[str, Path]:
     """A small build with a trimmed official release, the baselines on every suite (full, with
     samples), and one run with --limit."""
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     from conftest import SHARED
 
@@ -264,7 +264,7 @@ def test_csv_equals_json(runs, board):
 
 
 def test_undefined_metrics_are_dashes_never_zero_and_never_averaged():
-    from finereason.leaderboard.stats import Cell, mean, metric_cell, proportion
+    from finereason.integrations.leaderboard.stats import Cell, mean, metric_cell, proportion
 
     undefined = metric_cell("precision_unsolvable", {"precision_unsolvable": 0.0}, 8, {"n_pred_unsolvable": 0})
     assert undefined.value is None and undefined.text() == "—"
@@ -397,8 +397,8 @@ def test_build_reads_lm_eval_output_too(runs, tmp_path):
 
 def test_ranks_share_a_place_only_where_intervals_overlap():
     """Rank = 1 + rows whose Average interval lies wholly above; overlapping rows tie (marked)."""
-    from finereason.leaderboard.board import Entry, TaskData, columns, rows
-    from finereason.leaderboard.suites import suite_tasks
+    from finereason.integrations.leaderboard.board import Entry, TaskData, columns, rows
+    from finereason.integrations.leaderboard.suites import suite_tasks
 
     def entry(name: str, acc: float, n: int) -> Entry:
         return Entry(name, tasks={t: TaskData({"acc": acc}, n) for t in suite_tasks("finereason_full")})

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from finereason.cli import main
-from finereason.leaderboard.suites import suite_tasks
+from finereason.integrations.leaderboard.suites import suite_tasks
 
 APP = Path(__file__).resolve().parents[1] / "hub_cards" / "leaderboard" / "app.py"
 

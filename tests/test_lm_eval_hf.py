@@ -20,7 +20,7 @@ for _module in ("torch", "transformers", "tokenizers", "lm_eval", "accelerate", 
     pytest.importorskip(_module, reason=f"needs {_module} (pip install 'finereason[eval,train]')")
 
 from finereason.cli import main  # noqa: E402
-from finereason.tiny_model import CHAT_TEMPLATE, MAX_POSITIONS, build_tiny_model  # noqa: E402
+from finereason.models.tiny import CHAT_TEMPLATE, MAX_POSITIONS, build_tiny_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 TASKS = ("finereason_sudoku_state_checking", "finereason_game_of_24_state_transition")
@@ -73,7 +73,7 @@ def _run_eval(tiny: Path, data_dir: Path, out: Path, *extra: str) -> tuple[dict,
 
 
 def _check_metrics(results: dict, samples: dict[str, list[dict]]) -> None:
-    from finereason.scoring import score_row
+    from finereason.verification.scoring import score_row
 
     for task in TASKS:
         metrics = results["results"][task]
@@ -193,6 +193,6 @@ def test_tiny_model_cli_refuses_a_non_empty_folder(tmp_path, capsys):
 
 def test_nothing_imports_vllm():
     """The vllm backend is lm-eval's (``--model vllm``, GPU only); our code must not need it."""
-    code = ("import sys, finereason.cli, finereason.tiny_model, finereason.lm_eval_models, finereason.data_sources, "
-            "finereason.scoring; sys.exit('vllm' in sys.modules)")
+    code = ("import sys, finereason.cli, finereason.models.tiny, finereason.integrations.lm_eval.models, finereason.data.resolve, "
+            "finereason.verification.scoring; sys.exit('vllm' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, timeout=120).returncode == 0

@@ -35,7 +35,7 @@ def env(data_dir, monkeypatch):
 
 
 def run_eval(tmp_path: Path, model: str, tasks: str, *extra: str) -> dict:
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     out = tmp_path / model
     with our_tasks_only():  # skip indexing lm-eval's own task files (about 15 s a run)
@@ -80,7 +80,7 @@ def choice_accuracy(rows: list[dict], answer) -> float:
 
 
 def test_random_and_shallow_baselines(env, tmp_path):
-    from finereason.baselines import random_answer, shallow
+    from finereason.models.baselines import random_answer, shallow
     from finereason.dataset_builders.layout import read_config
 
     random_sc = run_eval(tmp_path, "finereason-random", "finereason_state_checking")["results"]
@@ -97,7 +97,7 @@ def test_random_and_shallow_baselines(env, tmp_path):
 
 
 def test_replay_reproduces_finereason_score(env, tmp_path):
-    from finereason.baselines import random_answer
+    from finereason.models.baselines import random_answer
     from finereason.dataset_builders.layout import read_config
 
     config = "sudoku_state_transition"
@@ -140,7 +140,7 @@ def test_eval_wrapper_errors(tmp_path, capsys):
 
 def test_starts_in_think_metadata_grades_unfinished_reasoning(env, tmp_path):
     """`--metadata '{"starts_in_think": true}'`: a response with no </think> is unfinished (no credit)."""
-    from finereason.baselines import oracle as oracle_answer
+    from finereason.models.baselines import oracle as oracle_answer
     from finereason.dataset_builders.layout import read_config
 
     config = "sudoku_state_checking"

@@ -16,14 +16,14 @@ pytest.importorskip("pyarrow")
 
 from test_cli_errors import one_line_error  # noqa: E402
 
-from finereason.baselines import oracle, random_answer  # noqa: E402
+from finereason.models.baselines import oracle, random_answer  # noqa: E402
 from finereason.cli import main  # noqa: E402
-from finereason.engines import default_names, get_engine  # noqa: E402
-from finereason.scoring import row_puzzle  # noqa: E402
-from finereason.feedback import SOUND_LEVELS, read_self_verdict, sound_feedback  # noqa: E402
-from finereason.loop import TRANSCRIPTS, load_rows, run_condition  # noqa: E402
-from finereason.verdict import Verdict  # noqa: E402
-from finereason.verifiers import verify_end_to_end  # noqa: E402
+from finereason.core.engine import default_names, get_engine  # noqa: E402
+from finereason.core.rows import row_puzzle  # noqa: E402
+from finereason.verification.feedback import SOUND_LEVELS, read_self_verdict, sound_feedback  # noqa: E402
+from finereason.workflows.loop import TRANSCRIPTS, load_rows, run_condition  # noqa: E402
+from finereason.common.verdict import Verdict  # noqa: E402
+from finereason.verification.verifiers import verify_end_to_end  # noqa: E402
 
 DOMAINS = tuple(default_names())  # the domains the shared e2e_dataset build holds
 
@@ -186,7 +186,7 @@ def test_resume_after_interruption_loses_no_rounds(data, tmp_path):
     whole = tmp_path / "whole"
     assert loop(data, whole, *common) == 0
 
-    from finereason.asp.arc import lm_eval_generator
+    from finereason.workflows.arc import lm_eval_generator
 
     real = lm_eval_generator("finereason-replay", f"path={replay}")
     asked: list[str] = []
@@ -248,7 +248,7 @@ def test_bad_arguments_are_one_line_errors(data, tmp_path, capsys):
 def test_hf_model_runs_the_loop_and_counts_tokens(data, tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from finereason.tiny_model import build_tiny_model
+    from finereason.models.tiny import build_tiny_model
 
     tiny = build_tiny_model(tmp_path / "tiny")
     out = tmp_path / "out"

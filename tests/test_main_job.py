@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.data_sources import cache_dir
+from finereason.data.resolve import cache_dir
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("matplotlib")

@@ -21,8 +21,8 @@ import pytest
 
 from brute import sudoku_candidates, sudoku_completions
 from conftest import read_jsonl, shared_path
-from finereason.aggregation import metric_names
-from finereason.scoring import aggregate, score_row
+from finereason.verification.aggregation import metric_names
+from finereason.verification.scoring import aggregate, score_row
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """The `evaluate` metric modules in metrics/: offline loading, exact agreement with
-finereason.scoring.aggregate (the numbers of the lm-eval tasks), dict and JSON-string references,
+finereason.verification.scoring.aggregate (the numbers of the lm-eval tasks), dict and JSON-string references,
 and clear errors. The numbers themselves are checked against hand-computed tables in
 test_metrics_handcomputed.py."""
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pytest
 evaluate = pytest.importorskip("evaluate", reason="the metric modules need the `evaluate` package (pip install '.[eval]')")
 pq = pytest.importorskip("pyarrow.parquet", reason="reading the built dataset needs pyarrow")
 
-from finereason.aggregation import metric_names  # noqa: E402
-from finereason.baselines import oracle, random_answer  # noqa: E402
+from finereason.verification.aggregation import metric_names  # noqa: E402
+from finereason.models.baselines import oracle, random_answer  # noqa: E402
 from finereason.cli import main  # noqa: E402
-from finereason.scoring import aggregate, score_row  # noqa: E402
+from finereason.verification.scoring import aggregate, score_row  # noqa: E402
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 TASKS = ("state_checking", "state_transition", "end_to_end")
@@ -181,7 +181,7 @@ def test_modules_are_thin_and_have_cards():
     for task in TASKS:
         folder = METRICS / f"finereason_{task}"
         source = (folder / f"finereason_{task}.py").read_text(encoding="utf-8")
-        # the module only declares its task: scoring lives in finereason.metric_modules / scoring
+        # the module only declares its task: scoring lives in finereason.integrations.evaluate_metrics / scoring
         assert "metric_modules.FineReasonMetric" in source and f"_TASK = vocabulary.{task.upper()}" in source
         assert "def _compute" not in source
         card = (folder / "README.md").read_text(encoding="utf-8")

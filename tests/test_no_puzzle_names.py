@@ -1,7 +1,7 @@
 """No code outside a domain's own package names a puzzle.
 
 Builders, prompts, scoring, reports, trainers, metrics, the CLI and the benchmarks ask the registry
-(:mod:`finereason.engines`) about puzzles, so adding a domain touches only its own package (plus the
+(:mod:`finereason.core.engine`) about puzzles, so adding a domain touches only its own package (plus the
 generated task YAMLs). This test proves it for every ``.py`` file under :data:`ROOTS`, skipping
 ``finereason/domains/`` (the domains themselves); tests and generated YAMLs are not scanned either.
 
@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from finereason.engines import base, engines
+from finereason.core import engine as base
+from finereason.core.engine import engines
 
 REPO = Path(__file__).resolve().parents[1]
 ROOTS = ("finereason", "dataset_builders", "trainers", "lm_eval_tasks", "metrics", "hub_cards", "benchmarks")

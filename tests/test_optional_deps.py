@@ -19,8 +19,8 @@ def test_core_imports_without_heavy_dependencies():
                 return None
 
         sys.meta_path.insert(0, Block())
-        import finereason, finereason.engines, finereason.verifiers, finereason.scoring
-        import finereason.baselines, finereason.sampling, finereason.trees, finereason.prompts, finereason.cli
+        import finereason, finereason.core.engine, finereason.verification.verifiers, finereason.verification.scoring
+        import finereason.models.baselines, finereason.data.sampling, finereason.data.trees, finereason.core.prompts, finereason.cli
         from finereason.cli import main
         assert main(["puzzles"]) == 0
         heavy = sorted(m for m in sys.modules if m.split(".")[0] in {BLOCKED!r})

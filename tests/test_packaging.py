@@ -42,7 +42,7 @@ def test_wheel_ships_every_runtime_file(tmp_path):
     (wheel,) = tmp_path.glob("finereason-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {
-        "finereason/data_sources.py", "finereason/datafolder.py", "finereason/metric_modules.py",
+        "finereason/data/resolve.py", "finereason/data/folder.py", "finereason/integrations/evaluate_metrics.py",
         "finereason/metrics/__init__.py", "finereason/lm_eval_tasks/finereason/utils.py",
         "finereason/lm_eval_tasks/finereason/_common_template_yaml", "finereason/hub_cards/dataset_card.md",
         "finereason/dataset_builders/build.py", "finereason/dataset_builders/layout.py",

@@ -233,8 +233,8 @@ def test_reading_is_bounded():
 
 def test_the_engine_reads_the_committed_plan_everywhere():
     from finereason.domains.blocksworld.engine import BlocksPuzzle, Plan
-    from finereason.engines import get_engine
-    from finereason.verifiers import format_ok, verify_end_to_end
+    from finereason.core.engine import get_engine
+    from finereason.verification.verifiers import format_ok, verify_end_to_end
 
     engine = get_engine("blocksworld")
     init = frozenset({("handempty",), ("on", "b", "a"), ("ontable", "a"), ("ontable", "c"), ("clear", "b"), ("clear", "c")})

@@ -13,13 +13,12 @@ from brute import coloring_completable
 
 from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle
 from finereason.domains.sudoku.engine import BIT, allowed
-from finereason.engines import get_engine
-from finereason.feedback import sound_feedback
-from finereason.process import (
-    MIN_PROCESS_STEPS, ProcessVerdict, bracketed_lists, process_score, summarize_process,
-)
-from finereason.verdict import Verdict
-from finereason.verifiers import verify_end_to_end
+from finereason.core.engine import get_engine
+from finereason.verification.feedback import sound_feedback
+from finereason.verification.process import MIN_PROCESS_STEPS, ProcessVerdict, process_score, summarize_process
+from finereason.core.steps import bracketed_lists
+from finereason.common.verdict import Verdict
+from finereason.verification.verifiers import verify_end_to_end
 
 SUDOKU, COLORING, GAME24, GRID = "sudoku", "graph_coloring", "game_of_24", "grid_puzzle"
 
@@ -226,7 +225,7 @@ def test_score_cli_process(tmp_path):
     out = tmp_path / "data"
     build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=2, train_chunk_rows=4, train_file_rows=8,
                       progress=False, puzzles=(GAME24,)))
-    from finereason.datafolder import open_data_folder
+    from finereason.data.folder import open_data_folder
 
     rows = open_data_folder(out).read_table(f"{GAME24}_end_to_end").to_pylist()
     responses = tmp_path / "r.jsonl"
@@ -252,8 +251,8 @@ def test_lm_eval_end_to_end_tasks_report_process_metrics():
     from pathlib import Path
 
     from finereason.dataset_builders.items import end_to_end_row
-    from finereason.engines import get_engine
-    from finereason.process import PROCESS_METRICS
+    from finereason.core.engine import get_engine
+    from finereason.verification.process import PROCESS_METRICS
 
     spec = importlib.util.spec_from_file_location(
         "fr_utils_process", Path(__file__).resolve().parents[1] / "lm_eval_tasks" / "finereason" / "utils.py")

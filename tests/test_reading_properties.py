@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from finereason.textparse import parse_literal
+from finereason.core.literals import parse_literal
 from reading_world import TASKS, Slot, slots
 
 KINDS = ("option", "list", "expression", "plan")
@@ -143,7 +143,7 @@ def _two(draw, kind: str) -> tuple[Slot, str, str, str]:
 # ------------------------------------------------------------------ 0. the base case is read
 def test_every_domain_and_task_is_covered():
     """Every registered domain gives a slot for every task, so each relation draws from all of them."""
-    from finereason.engines import engine_names
+    from finereason.core.engine import engine_names
 
     covered = {(s.domain, s.task) for s in slots()}
     assert covered == {(d, t) for d in engine_names() for t in TASKS}

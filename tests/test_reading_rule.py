@@ -12,7 +12,7 @@ from finereason.reading import (
     NEXT_STATE_MARKS, SOLUTION_MARKS, Statement, commit, find_signals, list_reading, read_choice,
 )
 from finereason.training.rewards import math_answer
-from finereason.verifiers import format_ok
+from finereason.verification.verifiers import format_ok
 
 
 @pytest.mark.parametrize("text, choice", [

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from finereason.arith import Node, canonical, evaluate, leaves, parse
+from finereason.domains.game_of_24.arith import Node, canonical, evaluate, leaves, parse
 from finereason.domains.game_of_24.answer import expression_items, expression_reading
 from finereason.domains.game_of_24.engine import Game24Puzzle
 from finereason.reading import final_region
-from finereason.verifiers import verify_end_to_end
+from finereason.verification.verifiers import verify_end_to_end
 
 DECIDED = Path(__file__).parent / "data" / "real_game24.jsonl"
 MODEL = "gpt-4o-mini-2024-07-18"

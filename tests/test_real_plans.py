@@ -13,9 +13,9 @@ import pytest
 from conftest import shared_path
 
 from finereason.domains.blocksworld.source import read_instance
-from finereason.engines import get_engine
+from finereason.core.engine import get_engine
 from finereason.reading import final_region
-from finereason.verifiers import verify_end_to_end
+from finereason.verification.verifiers import verify_end_to_end
 
 DECIDED = Path(__file__).parent / "data" / "real_plans.jsonl"
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from finereason.redact import MASK, RedactingFilter, redact
+from finereason.common.redact import MASK, RedactingFilter, redact
 
 SECRETS = ["hf_abcdefghijklmnopqrst", "sk-proj-ABCDEFGH12345678", "s3cr3t-pass", "Zm9vOmJhcg==", "ghp_abcdefghijklmnopqrstu"]
 

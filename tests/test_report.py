@@ -24,7 +24,7 @@ def runs(tmp_path_factory, small_dataset) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("report")
     data = small_dataset
     out = root / "evalout"
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     with pytest.MonkeyPatch.context() as mp, our_tasks_only():
         mp.setenv("FINEREASON_DATA_DIR", str(data))
@@ -188,7 +188,7 @@ def test_missing_matplotlib_is_explained(runs, tmp_path, monkeypatch, capsys):
 
 # ------------------------------------------------------------------ paper-grade details
 def test_wilson_interval_hand_computed():
-    from finereason.report import wilson
+    from finereason.integrations.report.results import wilson
 
     lo, hi = wilson(5, 10)  # p = 0.5, z = 1.96: 0.5 -+ 1.96 * sqrt(0.025 + 0.009604) / 1.38416
     assert abs(lo - 0.2366) < 1e-4 and abs(hi - 0.7634) < 1e-4
@@ -199,7 +199,7 @@ def test_wilson_interval_hand_computed():
 
 
 def test_parse_errors_are_shown_beside_accuracy():
-    from finereason.report import acc_cell
+    from finereason.integrations.report.results import acc_cell
 
     # the issue's case: grid state checking at 0.0 while 5 of 6 answers were unparseable
     assert acc_cell({"acc,none": 0.0, "parse_error_rate,none": 5 / 6}) == "0.0 (pe 83.3)"
@@ -208,7 +208,7 @@ def test_parse_errors_are_shown_beside_accuracy():
 
 
 def test_small_difficulty_bins_are_merged():
-    from finereason.report_plots import _bins
+    from finereason.integrations.report.plots import _bins
 
     # depths 1 x 30, 2 x 1, 3 x 7, 4 x 20: 2 joins 3 (8 items, still too few), then 2-3 joins the smaller neighbour 4
     values = [1] * 30 + [2] + [3] * 7 + [4] * 20
@@ -221,7 +221,7 @@ def test_small_difficulty_bins_are_merged():
 
 
 def test_plot_titles_name_the_metric(report):
-    import finereason.report_plots as rep
+    import finereason.integrations.report.plots as rep
 
     source = Path(rep.__file__).read_text()
     assert "State checking accuracy (strict)" not in source  # SC has no strict mode
@@ -232,8 +232,8 @@ def test_plot_titles_name_the_metric(report):
 def test_mean_bars_have_real_intervals_and_runs_are_named(runs, report):
     """The comparison's mean bars carry an interval (not zero-height); run folders are named after the
     model; the summary shows no absolute path; undefined P / F1 are dashes."""
-    from finereason.report import load_models, puzzle_order
-    from finereason.report_plots import bar_cells
+    from finereason.integrations.report.results import load_models, puzzle_order
+    from finereason.integrations.report.plots import bar_cells
 
     assert sorted(p.name for p in runs["out"].iterdir()) == ["finereason-oracle", "finereason-random"]
     models, _ = load_models([runs["out"]])

@@ -22,12 +22,13 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from finereason.baselines import oracle  # noqa: E402
+from finereason.models.baselines import oracle  # noqa: E402
 from finereason.dataset_builders.layout import configs_in, read_config  # noqa: E402
-from finereason.engines import default_names, get_engine  # noqa: E402
-from finereason.scoring import row_item, score_row  # noqa: E402
-from finereason.verdict import TRANSITION_CATEGORIES  # noqa: E402
-from finereason.verifiers import is_solvable  # noqa: E402
+from finereason.core.engine import default_names, get_engine  # noqa: E402
+from finereason.core.rows import row_item  # noqa: E402
+from finereason.verification.scoring import score_row  # noqa: E402
+from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
+from finereason.core.oracle import is_solvable  # noqa: E402
 from trainers import rewards as R  # noqa: E402
 from finereason.training.mixing import puzzle_identity  # noqa: E402
 
@@ -562,7 +563,7 @@ MENTIONS_THINK = ("{% for m in messages %}<|user|>Use <think> to reason. {{ m['c
 @pytest.fixture(scope="module")
 def tokenizer():
     pytest.importorskip("transformers")
-    from finereason.tiny_model import build_tokenizer
+    from finereason.models.tiny import build_tokenizer
 
     return build_tokenizer()
 

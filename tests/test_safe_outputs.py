@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.atomic_io import TMP_MARK, UnsafeOutput, atomic_dir, atomic_file, check_output, clean_leftovers
+from finereason.common.atomic_io import TMP_MARK, UnsafeOutput, atomic_dir, atomic_file, check_output, clean_leftovers
 from finereason.cli import main
 
 GRID = "0" * 81

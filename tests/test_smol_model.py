@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from finereason import smol_model
-from finereason.atomic_io import TMP_MARK
+from finereason.models import smollm2 as smol_model
+from finereason.common.atomic_io import TMP_MARK
 from finereason.cli import main
-from finereason.engines import default_names
-from finereason.scoring import score_row
+from finereason.core.engine import default_names
+from finereason.verification.scoring import score_row
 
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds

@@ -8,10 +8,10 @@ from functools import lru_cache
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.engines import StepKind, get_engine
+from finereason.core.engine import StepKind, get_engine
 from finereason.domains.grid_puzzle.conditions import parse_condition
 from finereason.domains.grid_puzzle.engine import GridPuzzle
-from finereason.sources import SourcePuzzle
+from finereason.core.puzzle_sources import SourcePuzzle
 from finereason.domains.grid_puzzle.source import ENTRY_RANGE, generate, official_puzzles
 from finereason.domains.grid_puzzle.themes import THEMES
 

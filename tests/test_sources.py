@@ -16,7 +16,7 @@ from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.engine import chromatic_number
 from finereason.domains.sudoku.engine import count_solutions, solve
 from finereason.domains.game_of_24 import source as g24
-from finereason.sources import rng_for, stable_key
+from finereason.core.puzzle_sources import rng_for, stable_key
 from finereason.domains.graph_coloring import source as gc
 from finereason.domains.sudoku import source as sd
 

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_path
-from finereason.engines import StepKind
+from finereason.core.engine import StepKind
 from finereason.domains.sudoku.engine import (
     SudokuEngine, SudokuPuzzle, children_first_empty, count_solutions, parse_grid, solutions, solve,
 )
-from finereason.verdict import ParseError, StateError
+from finereason.common.verdict import ParseError, StateError
 
 ENGINE = SudokuEngine()
 
@@ -464,7 +464,7 @@ def test_children_break_no_rule(case, rng):
 
 # ---------------------------------------------------------------- through the verifiers
 def test_transition_verdicts_on_official_items(official_items):
-    from finereason.verifiers import verify_state_transition
+    from finereason.verification.verifiers import verify_state_transition
 
     def verdict(item, state, mode="strict") -> str:
         text = f"Some reasoning.\nNext state: {ENGINE.render(item.puzzle, state)}"

@@ -7,7 +7,7 @@
 - ``--check`` reports missing, edited and stale files, one line each;
 - prompts re-rendered from rows: at a row's own version byte-identical to its stored prompt (every
   built, train and official row), at ``v1`` different only where the changelog in
-  ``finereason/prompts.py`` says; the ``..._v1`` tasks show the v1 prompts through the harness.
+  ``finereason/core/prompts.py`` says; the ``..._v1`` tasks show the v1 prompts through the harness.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from conftest import SHARED
 from finereason.cli import main as cli_main
 from finereason.dataset_builders.layout import configs_in, read_config
-from finereason.engines import engine_names, engines, get_engine, register, unregister
+from finereason.core.engine import engine_names, engines, get_engine, register, unregister
 from finereason.lm_eval_tasks.generate_configs import (
     HEADER,
     TASK_FOLDER,
@@ -32,10 +32,10 @@ from finereason.lm_eval_tasks.generate_configs import (
     task_version,
     write_configs,
 )
-from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS, render_row_prompt, with_prompt_version
-from finereason.scoring import row_item
-from finereason.verify_task import verify_configs
-from finereason.vocabulary import STATE_TRANSITION, TASKS
+from finereason.core.prompts import PROMPT_VERSION, PROMPT_VERSIONS, render_row_prompt, with_prompt_version
+from finereason.core.rows import row_item
+from finereason.verification.llm_verifier import verify_configs
+from finereason.common.vocabulary import STATE_TRANSITION, TASKS
 
 
 def members(text: str) -> list[str]:
@@ -197,7 +197,7 @@ def test_check_reports_each_file_and_write_repairs_it(tmp_path, capsys):
 
 def test_import_registers_a_plugin_domain_first(tmp_path, monkeypatch):
     (tmp_path / "plugin_for_configs.py").write_text(
-        "from finereason.engines import engines, register\n"
+        "from finereason.core.engine import engines, register\n"
         "class PluginDomain(type(engines()[0])):\n"
         "    name, official_name, position = 'plugin_demo', 'plugindemo', 10_000\n"
         "register(PluginDomain())\n")
@@ -271,7 +271,7 @@ def test_unknown_version_and_task_are_refused(built):
 
 def run_oracle(out: Path, tasks: list[str], *extra: str) -> dict:
     """lm-eval results of the oracle model on ``tasks``, with ``samples[task] = {row id: logged sample}``."""
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     with our_tasks_only():
         assert cli_main(["eval", "--model", "finereason-oracle", "--tasks", ",".join(tasks), "--output_path", str(out),

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from finereason.reading import answer_region, next_state_payload, read_choice
-from finereason.textparse import parse_literal, strip_thinking
+from finereason.core.literals import parse_literal, strip_thinking
 
 
 def extract_choice(text: str) -> str | None:
@@ -19,7 +19,7 @@ def extract_marked_payload(text: str) -> str:
 
 def read_payload(text: str) -> object:
     return parse_literal(extract_marked_payload(text))
-from finereason.verdict import ParseError
+from finereason.common.verdict import ParseError
 
 
 @pytest.mark.parametrize(

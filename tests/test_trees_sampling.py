@@ -6,15 +6,16 @@ import random
 
 import pytest
 
-from finereason.engines import StepKind, get_engine
-from finereason.prompts import PROMPT_VERSION, PROMPT_VERSIONS, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
-from finereason.sampling import find_unsolvable_child, moves, sample_states, solution_path
+from finereason.core.engine import StepKind, get_engine
+from finereason.core.prompts import PROMPT_VERSION, PROMPT_VERSIONS, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
+from finereason.data.sampling import find_unsolvable_child, moves, sample_states, solution_path
 from finereason.domains.game_of_24 import source as game24
 from finereason.domains.graph_coloring import source as graph_coloring
 from finereason.domains.grid_puzzle import source as grid_puzzle
 from finereason.domains.sudoku import source as sudoku
-from finereason.trees import dfs
-from finereason.verifiers import is_solvable, verify_state_checking, verify_state_transition
+from finereason.data.trees import dfs
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_state_checking, verify_state_transition
 
 SOURCES = {
     "sudoku": lambda i: sudoku.generate(11, i, empty_cells=40),

@@ -10,14 +10,13 @@ import json
 
 import pytest
 
-import finereason.verifiers as verifiers
+import finereason.verification.verifiers as verifiers
 from conftest import read_jsonl, shared_path
-from finereason.engines import get_engine
-from finereason.scoring import aggregate, score_row
-from finereason.verdict import ParseError, StateError
-from finereason.verifiers import (
-    is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition, verify_state_transition_modes,
-)
+from finereason.core.engine import get_engine
+from finereason.verification.scoring import aggregate, score_row
+from finereason.common.verdict import ParseError, StateError
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition, verify_state_transition_modes
 
 ENGINE = get_engine("sudoku")
 

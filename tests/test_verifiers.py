@@ -5,8 +5,9 @@ import itertools
 
 import pytest
 
-from finereason.engines import get_engine
-from finereason.verifiers import is_solvable, verify_end_to_end, verify_state_checking, verify_state_transition
+from finereason.core.engine import get_engine
+from finereason.core.oracle import is_solvable
+from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
 
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 PUZZLES = list(OFFICIAL)

@@ -11,13 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from finereason.engines import default_names, get_engine
-from finereason.scoring import row_puzzle
-from finereason.verifiers import verify_end_to_end
-from finereason.verify_task import (
-    KINDS, REQUEST, VERIFY_METRICS, VerifyScore, candidates, names_error, oracle_verdict, score_verify,
-    summarize_verify, verify_configs, verify_docs,
-)
+from finereason.core.engine import default_names, get_engine
+from finereason.core.rows import row_puzzle
+from finereason.verification.verifiers import verify_end_to_end
+from finereason.verification.llm_verifier import KINDS, REQUEST, VERIFY_METRICS, VerifyScore, candidates, names_error, oracle_verdict, score_verify, summarize_verify, verify_configs, verify_docs
 
 pytest.importorskip("pyarrow")
 
@@ -31,7 +28,7 @@ def data(e2e_dataset) -> Path:
 
 
 def rows_of(data: Path, domain: str) -> list[dict]:
-    from finereason.datafolder import open_data_folder
+    from finereason.data.folder import open_data_folder
 
     return open_data_folder(data).read_table(f"{domain}_end_to_end").to_pylist()
 
@@ -119,7 +116,7 @@ def test_metrics_hand_computed():
 
 
 def test_task_files_are_generated_for_every_domain():
-    from finereason.engines import engines
+    from finereason.core.engine import engines
     from finereason.lm_eval_tasks.generate_configs import check_configs, render_configs
 
     files = verify_configs(engines())
@@ -133,7 +130,7 @@ def test_task_files_are_generated_for_every_domain():
 def test_lm_eval_verify_task_with_a_replayed_oracle(data, tmp_path, monkeypatch):
     pytest.importorskip("lm_eval")
     from finereason.cli import main
-    from finereason.lm_eval_models import our_tasks_only
+    from finereason.integrations.lm_eval.models import our_tasks_only
 
     monkeypatch.setenv("FINEREASON_DATA_DIR", str(data))
     docs = verify_docs(rows_of(data, "graph_coloring"))
@@ -159,7 +156,7 @@ def test_baseline_models_answer_verify_documents(data, domain):
     """The baselines behind finereason-oracle/-random/-shallow take verify documents: the oracle is the
     sound verifier (perfect), the shallow one accepts any complete-looking candidate that breaks no rule
     (so it never rejects a correct one), random is a seeded coin."""
-    from finereason.baselines import oracle, random_answer, shallow
+    from finereason.models.baselines import oracle, random_answer, shallow
 
     docs = verify_docs(rows_of(data, domain), seed=2)
     perfect = summarize_verify([score_verify(d, oracle(d)) for d in docs])

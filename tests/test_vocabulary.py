@@ -1,5 +1,5 @@
 """One vocabulary: tasks, tree orders, verdict categories and metric names are each defined once
-(``finereason.vocabulary``, ``finereason.verdict.Category``, ``finereason.aggregation.METRICS``) and
+(``finereason.common.vocabulary``, ``finereason.common.verdict.Category``, ``finereason.verification.aggregation.METRICS``) and
 the code that uses them imports them instead of spelling them again."""
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from finereason import aggregation, vocabulary
-from finereason.aggregation import METRICS, metric_names, paper_accuracy, rate_name, row_values, summarize
-from finereason.verdict import TRANSITION_CATEGORIES, UNDECIDED, Category, Verdict
+from finereason.verification import aggregation
+from finereason.common import vocabulary
+from finereason.verification.aggregation import METRICS, metric_names, paper_accuracy, rate_name, row_values, summarize
+from finereason.common.verdict import TRANSITION_CATEGORIES, UNDECIDED, Category, Verdict
 
 REPO = Path(__file__).resolve().parents[1]
 CODE_DIRS = ("finereason", "dataset_builders", "trainers", "lm_eval_tasks", "metrics")
@@ -23,7 +24,7 @@ def _sources() -> list[Path]:
 
 
 def test_shared_names_are_the_vocabulary_objects():
-    from finereason.engines import base
+    from finereason.core import engine as base
     from finereason.training import rewards
 
     assert vocabulary.TASKS == (vocabulary.STATE_CHECKING, vocabulary.STATE_TRANSITION, vocabulary.END_TO_END)
@@ -85,10 +86,10 @@ def _template_metrics(task: str) -> dict[str, tuple[bool, bool]]:
 
 @pytest.mark.parametrize("task", vocabulary.TASKS)
 def test_lm_eval_templates_declare_the_same_metrics(task):
-    from finereason.process import PROCESS_HIGHER_IS_BETTER, PROCESS_METRICS
+    from finereason.verification.process import PROCESS_HIGHER_IS_BETTER, PROCESS_METRICS
 
     expected = {m.name: (m.per_row, m.higher_is_better) for m in METRICS[task]}
-    if task == vocabulary.END_TO_END:  # end-to-end tasks also report process scoring (finereason.process)
+    if task == vocabulary.END_TO_END:  # end-to-end tasks also report process scoring (finereason.verification.process)
         expected.update((name, (False, PROCESS_HIGHER_IS_BETTER[name])) for name in PROCESS_METRICS)
     assert _template_metrics(task) == expected
 

@@ -37,9 +37,9 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:  # run as a script: make `finereason` importable from a checkout
     sys.path.insert(0, str(_REPO))
 
-from finereason.aggregation import ACC  # noqa: E402
+from finereason.verification.aggregation import ACC  # noqa: E402
 from finereason.training.mixing import hub_offline  # noqa: E402  (light: no torch)
-from finereason.vocabulary import STATE_CHECKING, STATE_TRANSITION  # noqa: E402
+from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")
@@ -252,7 +252,7 @@ def device_defaults(args: argparse.Namespace, gpu: bool | None = None) -> str | 
     """Fill ``--batch_size`` and ``--model_args`` left unset: on a machine without a GPU (``gpu``:
     default, ask torch) the hf backend gets ``batch_size 1`` and ``dtype=float32``, else ``auto`` and
     the backend's default (bfloat16). Returns a note saying so when the CPU defaults were chosen."""
-    from finereason.devices import has_gpu
+    from finereason.common.devices import has_gpu
 
     cpu = args.model == "hf" and not (has_gpu() if gpu is None else gpu)
     chosen = []

@@ -39,7 +39,7 @@ from finereason.training.mixing import (  # noqa: E402  (light: no torch, no dat
     mix,
     split_sizes,
 )
-from finereason.vocabulary import STATE_TRANSITION  # noqa: E402
+from finereason.common.vocabulary import STATE_TRANSITION  # noqa: E402
 from trainers.rewards import RewardConfigError, check_columns, get_rewards, prompt_opens_think  # noqa: E402
 
 EXIT_BAD_INPUT = 2

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Sequence
 
-from ..input_errors import InputError
-from ..jsonl import iter_json_lines
-from ..progress import Progress, no_progress
+from ..common.input_errors import InputError
+from ..common.jsonl import iter_json_lines
+from ..common.progress import Progress, no_progress
 from .pddl import PDDLError, read_domain, read_problem
 from .planner import plan
 from .strips import Task
@@ -30,7 +30,7 @@ def _task(cache: dict[tuple[str, str], Task], domain: str, problem: str, where: 
 
 def read_plan_requests(path: str) -> list[tuple[Task, Any]]:
     """``(task, plan text)`` for each line of ``path`` (``-``: standard input); raises
-    :class:`~finereason.input_errors.InputError` naming the line for a bad line, PDDL file or an empty file."""
+    :class:`~finereason.common.input_errors.InputError` naming the line for a bad line, PDDL file or an empty file."""
     tasks: dict[tuple[str, str], Task] = {}
     rows = []
     for lineno, obj in iter_json_lines(path, "plan", InputError):
@@ -45,7 +45,7 @@ def read_plan_requests(path: str) -> list[tuple[Task, Any]]:
 
 
 def check_max_nodes(max_nodes: int) -> None:
-    """Raise :class:`~finereason.input_errors.InputError` unless ``max_nodes`` is a usable search budget."""
+    """Raise :class:`~finereason.common.input_errors.InputError` unless ``max_nodes`` is a usable search budget."""
     if max_nodes < 1:
         raise InputError(f"--max-nodes must be a positive number of search nodes, got {max_nodes}")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..verdict import ParseError
+from ..common.verdict import ParseError
 from .commit import Reading, Statement, commit
 from .hedges import conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags

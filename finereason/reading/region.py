@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..verdict import ParseError
+from ..common.verdict import ParseError
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from finereason.engines import engine_names, get_engine
-from finereason.input_errors import InputError
-from finereason.official_files import OfficialDataError, read_records
-from finereason.vocabulary import TASKS
-from finereason.sources import rng_for
+from finereason.core.engine import engine_names, get_engine
+from finereason.common.input_errors import InputError
+from finereason.data.official_files import OfficialDataError, read_records
+from finereason.common.vocabulary import TASKS
+from finereason.core.puzzle_sources import rng_for
 
 MATH_TASK = "math"
 MATH_SUFFIX = "\nPlease reason step by step, and put your final answer within \\boxed{}."
@@ -95,8 +95,8 @@ EMBEDDED_TRAIN_SIZE = 64
 
 def embedded_puzzle_dir() -> Path:
     """A small ``train`` config built once into the cache (``finereason build``, seed 0)."""
-    from finereason.data_sources import cache_dir
-    from finereason.prompts import PROMPT_VERSION
+    from finereason.data.resolve import cache_dir
+    from finereason.core.prompts import PROMPT_VERSION
 
     out = cache_dir() / f"embedded-train-{EMBEDDED_TRAIN_SIZE}-s0-{PROMPT_VERSION}"
     if not (out / "README.md").is_file():
@@ -125,7 +125,7 @@ def embedded_math_records(n: int = 200, seed: int = 0) -> list[dict]:
 
 
 def _read_config(source: str, config: str) -> list[dict]:
-    """Rows of one config: a ``finereason build`` folder (read and verified by :mod:`finereason.datafolder`), a file, a Hub id,
+    """Rows of one config: a ``finereason build`` folder (read and verified by :mod:`finereason.data.folder`), a file, a Hub id,
     or ``embedded`` (a small set built offline into the cache)."""
     if source == EMBEDDED:
         source = str(embedded_puzzle_dir())
@@ -133,7 +133,7 @@ def _read_config(source: str, config: str) -> list[dict]:
     if _is_file_source(path):
         return _read_file(path)
     if path.is_dir():  # read through the dataset folder's README configs, verified by content
-        from finereason.datafolder import DataFolderError, open_data_folder
+        from finereason.data.folder import DataFolderError, open_data_folder
 
         try:
             folder = open_data_folder(path)

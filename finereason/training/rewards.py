@@ -3,7 +3,7 @@
 Every function has TRL's signature ``f(completions, **columns) -> list[float | None]``: dataset
 columns arrive as keyword arguments, and ``None`` means "not applicable" (a puzzle reward on a math
 row and vice versa). Rewards read model text exactly as evaluation does: puzzle verdicts come from
-``finereason.scoring.score_row`` and the format check from ``finereason.verifiers.format_ok`` (the
+``finereason.verification.scoring.score_row`` and the format check from ``finereason.verification.verifiers.format_ok`` (the
 one answer reader), so a reward never pays for what a published score would not credit.
 
 Registry names: ``state_checking``, ``state_transition``, ``end_to_end``, ``puzzle`` (any puzzle
@@ -38,13 +38,13 @@ from collections.abc import Mapping  # not typing.Mapping: its isinstance check 
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
-from finereason.aggregation import PARSE_ERROR_RATE, rate_name
+from finereason.verification.aggregation import PARSE_ERROR_RATE, rate_name
 from finereason.reading import final_region, find_signals
-from finereason.verifiers import format_ok
-from finereason.scoring import score_row
+from finereason.verification.verifiers import format_ok
+from finereason.verification.scoring import score_row
 from finereason.training.mixing import MATH_TASK, PUZZLE_COLUMNS
-from finereason.verdict import TRANSITION_CATEGORIES, Category
-from finereason.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
+from finereason.common.verdict import TRANSITION_CATEGORIES, Category
+from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 Reward = Callable[..., list]
 PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards judge (every FineReason task)

@@ -17,11 +17,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from finereason.leaderboard.board import RANKED_BY, Column, Row
-from finereason.leaderboard.build import collect, flat, table, to_csv
-from finereason.leaderboard.filters import (INFO, default_hidden, filter_options, select, selectable, shown_columns,
-                                            sort_rows)
-from finereason.leaderboard.html import CSS, table_markup
+from finereason.integrations.leaderboard.board import RANKED_BY, Column, Row
+from finereason.integrations.leaderboard.build import collect, flat, table, to_csv
+from finereason.integrations.leaderboard.filters import INFO, default_hidden, filter_options, select, selectable, shown_columns, sort_rows
+from finereason.integrations.leaderboard.html import CSS, table_markup
 
 
 def results_folder() -> Path:

@@ -2,15 +2,15 @@
 
 Data: ``FINEREASON_FOLIO`` (a folder such as ``../shared/folio``, a ``.jsonl`` file or a Hub id),
 else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are read by
-``finereason.asp.folio.read_label``: the last committed True/False/Uncertain after any ``</think>``;
+``finereason.data.folio.read_label``: the last committed True/False/Uncertain after any ``</think>``;
 a hedge or no answer scores 0.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from finereason.aggregation import ACC, PARSE_ERROR_RATE
-from finereason.asp.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
+from finereason.verification.aggregation import ACC, PARSE_ERROR_RATE
+from finereason.data.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
 
 
 def load_dataset(**kwargs: Any) -> Any:

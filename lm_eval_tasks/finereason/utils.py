@@ -1,20 +1,21 @@
-"""lm-eval hooks for the FineReason tasks: thin wrappers over ``finereason.scoring``."""
+"""lm-eval hooks for the FineReason tasks: thin wrappers over ``finereason.verification.scoring``."""
 from __future__ import annotations
 
 from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.aggregation import METRICS, metric_names, row_values
-from finereason.data_sources import load_config_with_source
-from finereason.process import PROCESS_METRICS, as_record, process_score, summarize_records
-from finereason.prompts import with_prompt_version
-from finereason.scoring import RowScore, aggregate, row_puzzle, score_row
-from finereason.vocabulary import END_TO_END
+from finereason.verification.aggregation import METRICS, metric_names, row_values
+from finereason.data.resolve import load_config_with_source
+from finereason.verification.process import PROCESS_METRICS, as_record, process_score, summarize_records
+from finereason.core.prompts import with_prompt_version
+from finereason.verification.scoring import RowScore, aggregate, score_row
+from finereason.core.rows import row_puzzle
+from finereason.common.vocabulary import END_TO_END
 
 
 class FineReasonTask(ConfigurableTask):
-    """A YAML task whose rows come from ``finereason.data_sources`` (local folder, named Hub repo or the
+    """A YAML task whose rows come from ``finereason.data.resolve`` (local folder, named Hub repo or the
     embedded default, verified by content) and whose results name that source: ``dataset_path``
     is the folder or repo, ``dataset_name`` the config and ``metadata.data_source`` holds the kind,
     revision and fingerprints. Loading here (not through ``custom_dataset``) also avoids lm-eval's
@@ -22,7 +23,7 @@ class FineReasonTask(ConfigurableTask):
 
     ``metadata.prompt_version`` (set by the generated ``..._<version>`` tasks, or for every task by
     ``--metadata '{"prompt_version": "v1"}'``) re-renders each row's ``prompt``, ``messages`` and
-    ``prompt_version`` at that version from the row itself (``finereason.prompts.with_prompt_version``),
+    ``prompt_version`` at that version from the row itself (``finereason.core.prompts.with_prompt_version``),
     so logged samples show what the model saw; without it the stored prompt is used."""
 
     def __init__(self, config: dict | None = None, **kwargs: Any) -> None:
@@ -51,14 +52,14 @@ def doc_to_target(doc: dict) -> str:
 
 
 def process_results(doc: dict, results: list[str], *, starts_in_think: bool = False) -> dict[str, Any]:
-    """Every metric of the row's task (``finereason.aggregation.METRICS``): the means are floats,
+    """Every metric of the row's task (``finereason.verification.aggregation.METRICS``): the means are floats,
     the rest a compact verdict tuple for their ``agg_<name>`` aggregation."""
     response = results[0] if results else ""
     score = score_row(doc, response, starts_in_think=starts_in_think)
     means = row_values(score.task, score.verdict, score.paper)
     record = score.as_tuple()
     out = {name: means.get(name, record) for name in metric_names(score.task)}
-    if score.task == END_TO_END:  # where a written solution process first goes wrong (finereason.process)
+    if score.task == END_TO_END:  # where a written solution process first goes wrong (finereason.verification.process)
         steps = as_record(process_score(doc["puzzle"], row_puzzle(doc), response, starts_in_think=starts_in_think))
         out.update(dict.fromkeys(PROCESS_METRICS, steps))
     return out

@@ -1,5 +1,5 @@
 """lm-eval hooks for the LLM-as-verifier tasks ``finereason_verify_<domain>``: thin wrappers over
-:mod:`finereason.verify_task` (candidates, prompt, verdict reader, metrics).
+:mod:`finereason.verification.llm_verifier` (candidates, prompt, verdict reader, metrics).
 
 The documents are made from the domain's end-to-end rows when the task loads (same data source as the
 end-to-end task). ``--metadata`` options: ``verify_seed`` (int, default 0: which mutations are drawn)
@@ -12,8 +12,8 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.data_sources import load_config_with_source
-from finereason.verify_task import VERIFY_METRICS, read_model_answers, score_verify, summarize_verify, verify_docs
+from finereason.data.resolve import load_config_with_source
+from finereason.verification.llm_verifier import VERIFY_METRICS, read_model_answers, score_verify, summarize_verify, verify_docs
 
 
 class VerifyTask(ConfigurableTask):

@@ -2,12 +2,13 @@
 
 ``evaluate.load("metrics/finereason_state_transition")`` then
 ``compute(predictions=[model texts], references=[dataset rows])``. Every verdict comes from
-``finereason.scoring.score_row`` and the numbers from ``finereason.scoring.aggregate``
+``finereason.verification.scoring.score_row`` and the numbers from ``finereason.verification.scoring.aggregate``
 (minus ``n``), so they equal the lm-eval tasks' numbers exactly. See README.md beside this file.
 """
 import evaluate
 
-from finereason import metric_modules, vocabulary  # modules, not classes: evaluate loads the first Metric class it finds
+from finereason.integrations import evaluate_metrics as metric_modules  # modules, not classes: evaluate loads the first Metric class it finds
+from finereason.common import vocabulary  # modules, not classes: evaluate loads the first Metric class it finds
 
 _TASK = vocabulary.STATE_TRANSITION
 
@@ -52,7 +53,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class FinereasonStateTransition(metric_modules.FineReasonMetric):
-    """FineReason state transition: verdicts by ``finereason.scoring``, never recomputed here."""
+    """FineReason state transition: verdicts by ``finereason.verification.scoring``, never recomputed here."""
 
     task = _TASK
     description = _DESCRIPTION

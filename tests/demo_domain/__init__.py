@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
-from finereason.engines import register, unregister
+from finereason.core.engine import register, unregister
 
 from .domain import LatinDomain
 from .engine import LatinEngine, LatinPuzzle

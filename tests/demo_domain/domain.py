@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from finereason.sources import SourcePuzzle, rng_for, stable_key
+from finereason.core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 
 from .engine import CELLS, N, Grid, LatinEngine, LatinPuzzle, completions
 

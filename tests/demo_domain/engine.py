@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from finereason.engines import Engine, StateItem, Step, StepKind
-from finereason.verdict import SOLVABLE, StateError
+from finereason.core.engine import Engine, StateItem, Step, StepKind
+from finereason.common.verdict import SOLVABLE, StateError
 
 N = 4
 CELLS = range(N * N)

@@ -14,7 +14,7 @@ Design (the choices a planning domain needs to fit the engine interface):
   ``undo_moves`` are the states one action back (the step count one lower).
 - *solvable*: the goal can still be reached within the remaining budget (``budget - steps``),
   decided by a breadth-first search over the instance's state space; more than
-  :data:`MAX_NODES` states raises :class:`~finereason.verdict.Undecided`.
+  :data:`MAX_NODES` states raises :class:`~finereason.common.verdict.Undecided`.
 - *end-to-end answer*: a plan in text (``(unstack d c)``, colour names, PlanBench's sentences,
   numbered lists; read by :mod:`finereason.planning.plan_answers`): the final commitment of the response
   (the last plan, marked or bare, that nothing after it withdraws; a restatement confirms it). It is
@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
-from ...engines.base import BrokenStep, Engine, StateItem, Step, StepKind
+from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
 from ...planning.plan_answers import plan_reading
 from ...planning.plan_text import COLOURS, LETTERS
@@ -44,8 +44,8 @@ from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, Task, apply
 from ...planning.validate import describe_unmet, execute, validate
 from ...reading import Reading
-from ...verdict import ParseError, StateError, Undecided
-from ...vocabulary import END_TO_END
+from ...common.verdict import ParseError, StateError, Undecided
+from ...common.vocabulary import END_TO_END
 
 MAX_BLOCKS = 12          # objects a..l, as in PlanBench
 MAX_NODES = 100_000      # states stored by the oracle's search before it gives up (Undecided)

@@ -19,7 +19,7 @@ from pathlib import Path
 from ...planning.pddl import Atom, read_domain, read_problem
 from ...planning.planner import SOLVED, plan
 from ...planning.strips import Task
-from ...sources import SourcePuzzle, rng_for, stable_key
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .engine import MYSTERY_NAMES, BlocksPuzzle, fact_text, pddl_domain, puzzle_inputs, puzzle_outputs, vocabulary_of
 
 SLACK = 2                 # actions allowed beyond the optimal plan length

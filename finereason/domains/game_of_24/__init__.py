@@ -1,5 +1,5 @@
 """Game of 24: four numbers, one operation per minimal move."""
-from ...engines import register
+from ...core.engine import register
 from .domain import Game24Domain
 
 DOMAIN = register(Game24Domain(), "24")

@@ -28,7 +28,7 @@ statements) are a hedge; a remark right after a statement that calls it wrong (`
 content: end tags, closing punctuation, markdown emphasis, LaTeX wrappers, ``x`` between operands.
 
 Linear: lines and runs of arithmetic characters are found by regexes applied once per position;
-each expression is parsed within :mod:`finereason.arith`'s bounds.
+each expression is parsed within :mod:`finereason.domains.game_of_24.arith`'s bounds.
 """
 from __future__ import annotations
 
@@ -36,13 +36,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
+from .arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
 from ...reading.commit import Reading, Statement, commit
 from ...reading.hedges import mark_conditions
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
-from ...verdict import ParseError
+from ...common.verdict import ParseError
 
 MAX_EXPRESSION_ITEMS = 64      # items in an expression list
 MAX_SIDES = 8                  # sides of one '=' chain
@@ -594,7 +594,7 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
 
 def expression_items(payload: str) -> list[Any]:
     """The items of a Game-of-24 state list: quoted or bare expressions, plain or LaTeX, as texts."""
-    from ...textparse import parse_literal  # noqa: PLC0415
+    from ...core.literals import parse_literal  # noqa: PLC0415
 
     if "\\" not in payload:  # parse_literal would read "\t" in "\times" as a tab
         try:

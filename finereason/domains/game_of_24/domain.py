@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...sources import SourcePuzzle, rng_for
+from ...core.puzzle_sources import SourcePuzzle, rng_for
 from .engine import Game24Engine, Game24Puzzle, State
 
 TEST_SHARE = 0.25  # share of the 1,362 solvable multisets reserved for test configs
@@ -40,7 +40,7 @@ class Game24Domain(Game24Engine):
     def read_steps(self, puzzle: Game24Puzzle, text: str) -> list[Any]:
         """Step lines ("4 * 6 = 24") and lists of the numbers left ("[24, 8, 8]"), in the order written
         (see :mod:`.steps`)."""
-        from ...process import MAX_STEPS, apply_in_order, bracketed_lists, literal_states
+        from ...core.steps import MAX_STEPS, apply_in_order, bracketed_lists, literal_states
         from .steps import step_events
 
         events = step_events(text, lambda s: self.children(puzzle, s), bracketed_lists(text), 4 * MAX_STEPS)

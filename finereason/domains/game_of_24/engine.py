@@ -3,7 +3,7 @@
 Glossary:
 - *puzzle*: :class:`Game24Puzzle`, the initial multiset of numbers (in official order) and the
   target (24).
-- *state*: a tuple of expression ASTs (:mod:`finereason.arith` nodes), the expressions still to be
+- *state*: a tuple of expression ASTs (:mod:`finereason.domains.game_of_24.arith` nodes), the expressions still to be
   combined, e.g. ``((4 + 7) + 1), 2``. The official text of a state is the list of the
   expressions' official texts, ``["((4 + 7) + 1)", "2"]``.
 - *value*: the exact :class:`~fractions.Fraction` an expression evaluates to.
@@ -40,14 +40,12 @@ from itertools import combinations_with_replacement
 from math import gcd
 from typing import Any, Iterable, Iterator
 
-from ...arith import (
-    MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text,
-)
+from .arith import MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text
 from ...reading import Reading, answer_region
 from .answer import expression_items, expression_reading
-from ...verdict import ParseError, StateError
-from ...engines.base import Engine, StateItem, Step, StepKind, official_label
-from ...vocabulary import END_TO_END, STATE_TRANSITION
+from ...common.verdict import ParseError, StateError
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
+from ...common.vocabulary import END_TO_END, STATE_TRANSITION
 
 State = tuple[Node, ...]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .engine import Game24Puzzle
 from .engine import solvable_multisets as _oracle_multisets
-from ...sources import SourcePuzzle, rng_for
+from ...core.puzzle_sources import SourcePuzzle, rng_for
 
 Numbers = tuple[int, int, int, int]
 Ranks = dict[tuple[int, ...], int]

@@ -9,7 +9,7 @@
   state before it. Lists of expression strings are read as official states.
 
 Anything that cannot be a move (an operand that is not available, a false result, a division by zero) is
-a :class:`~finereason.engines.base.BrokenStep` naming it.
+a :class:`~finereason.core.engine.BrokenStep` naming it.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import re
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
-from ...arith import BinOp, DivisionByZero, Node, Num, evaluate
-from ...engines.base import BrokenStep
+from .arith import BinOp, DivisionByZero, Node, Num, evaluate
+from ...core.engine import BrokenStep
 from .engine import format_value, node_values
 
 _NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"

@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...engines.base import BrokenStep
-from ...process import NOT_A_LIST
-from ...sources import SourcePuzzle, rng_for, split_stream
+from ...core.engine import BrokenStep
+from ...core.steps import NOT_A_LIST
+from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
 from .engine import GraphColoringEngine, GraphColoringPuzzle, State
 
 # One written coloring: "vertex 3: color 2", "vertex 3 -> 2", "node 3 gets color 2", "v3 = 2",
@@ -46,7 +46,7 @@ class GraphColoringDomain(GraphColoringEngine):
     def read_steps(self, puzzle: GraphColoringPuzzle, text: str) -> list[Any]:
         """Written colorings ("vertex 3: color 2", "color vertex 3 with 2", "v3 = 2") and whole coloring
         lists, in the order written; a vertex the graph does not have is a broken step."""
-        from ...process import written_steps
+        from ...core.steps import written_steps
 
         def coloring(m: re.Match) -> Any:
             g = m.groupdict()

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Sequence
 
-from ...verdict import ParseError, StateError, Undecided
-from ...engines.base import Engine, StateItem, Step, StepKind, official_label
-from ...vocabulary import MRV, PAPER
+from ...common.verdict import ParseError, StateError, Undecided
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
+from ...common.vocabulary import MRV, PAPER
 
 State = tuple[int, ...]
 Adjacency = tuple[tuple[int, ...], ...]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .dimacs import read_dimacs
 from .engine import GraphColoringPuzzle, chromatic_number
-from ...sources import SourcePuzzle, rng_for, stable_key
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 
 PUZZLE = "graph_coloring"
 KINDS = ("erdos_renyi", "planar")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...sources import SourcePuzzle, split_stream
+from ...core.puzzle_sources import SourcePuzzle, split_stream
 from .engine import GridPuzzle, GridPuzzleEngine, GridState
 
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, Sequence
 
-from ...verdict import StateError, Undecided
-from ...engines.base import Engine, StateItem, Step, StepKind
-from ...vocabulary import MRV, PAPER
+from ...common.verdict import StateError, Undecided
+from ...core.engine import Engine, StateItem, Step, StepKind
+from ...common.vocabulary import MRV, PAPER
 from .conditions import (
     UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
     referenced_values,

@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from .conditions import compile_condition, parse_condition
 from .engine import Cells, Clue, GridPuzzle, GridPuzzleEngine, GridState
-from ...sources import SourcePuzzle, rng_for, stable_key
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .themes import THEMES, Category, KeyCategory, Theme
 
 SOURCE = "grid_puzzle"

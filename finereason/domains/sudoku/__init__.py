@@ -1,5 +1,5 @@
 """Sudoku: 9x9 grids, one digit per minimal move."""
-from ...engines import register
+from ...core.engine import register
 from .domain import SudokuDomain
 
 DOMAIN = register(SudokuDomain())

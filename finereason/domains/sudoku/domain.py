@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...process import NOT_A_LIST
-from ...sources import SourcePuzzle, split_stream
+from ...core.steps import NOT_A_LIST
+from ...core.puzzle_sources import SourcePuzzle, split_stream
 from .engine import Grid, SudokuEngine, SudokuPuzzle
 
 # One written fill: "r1c3 = 5", "R1C3: 5", "(1, 3) -> 5", "row 1, column 3 is 5", "place 5 at r1c3",
@@ -40,7 +40,7 @@ class SudokuDomain(SudokuEngine):
     def read_steps(self, puzzle: SudokuPuzzle, text: str) -> list[Any]:
         """Written fills ("r1c3 = 5", "(1, 3) -> 5", "place 5 at row 1, column 3") and whole grids, in
         the order written (rows and columns 1-9)."""
-        from ...process import written_steps
+        from ...core.steps import written_steps
 
         def fill(m: re.Match) -> Any:
             g = m.groupdict()

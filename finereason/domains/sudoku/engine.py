@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ...verdict import StateError
-from ...engines.base import Engine, StateItem, Step, StepKind, official_label
-from ...vocabulary import MRV, PAPER
+from ...common.verdict import StateError
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
+from ...common.vocabulary import MRV, PAPER
 
 Grid = tuple[int, ...]
 

@@ -27,8 +27,8 @@ from typing import Iterator, TextIO
 from .engine import (
     ALL, BIT, CELL_UNITS, Grid, SudokuPuzzle, count_solutions, parse_grid, solutions,
 )
-from ...verdict import StateError
-from ...sources import SourcePuzzle, rng_for
+from ...common.verdict import StateError
+from ...core.puzzle_sources import SourcePuzzle, rng_for
 
 PUZZLE = "sudoku"
 MIN_TARGET, MAX_TARGET = 30, 64      # default range of targets drawn when none is given

@@ -1,0 +1,114 @@
+"""Zero-shot chain-of-thought prompts for state checking (SC), state transition (ST) and end-to-end.
+
+Wording follows the paper's templates and the official release ("Do not solve using programming",
+"Answer: (A)/(B)", "Next state: ..."); states are shown in the official Python-list formats, so the
+verifiers read the answers back with the same parsers. ``PROMPT_VERSION`` is stored with every row:
+change it whenever a template changes. Older versions stay reachable through the ``version``
+argument (:data:`PROMPT_VERSIONS`), so rows built with them can be regenerated side by side.
+
+Versions (each prompt function takes ``version``; :func:`render_row_prompt` re-renders a stored row
+at any version from its official ``inputs``/``outputs``). A new version: append it to
+``PROMPT_VERSIONS``, make it ``PROMPT_VERSION``, branch on ``version`` where the text changes, note it
+here and regenerate the lm-eval tasks (``python -m finereason.lm_eval_tasks.generate_configs``), which
+gives the previous version its ``..._<version>`` tasks.
+
+- ``v1``: the first templates.
+- ``v2``: the grid-puzzle state-transition prompt also lists the clues the previous state had
+  applied, so "return to the previous state" names one table and one set of applied clues
+  (the domain's ``state_note`` of the parent, under "Previous state:"; domains without a state
+  note render the same text in both versions). State-checking and end-to-end prompts are the same
+  in both versions.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .engine import Engine, StateItem, get_engine
+from .rows import row_item, row_puzzle
+from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS  # noqa: F401  (TASKS re-exported)
+
+PROMPT_VERSION = "v2"
+PROMPT_VERSIONS = ("v1", "v2")
+
+_NO_CODE = "Think step by step. Do not solve using programming."
+_NOTE_CURRENT = "Clues applied so far"  # labels of the domain's state note (Engine.state_note)
+_NOTE_PREVIOUS = "Clues applied in the previous state"
+
+
+def rules(engine: Engine, puzzle: Any) -> str:
+    """The puzzle's rules and fixed data (graph, numbers, clues): the domain's own text."""
+    return engine.rules(puzzle)
+
+
+def _check_version(version: str) -> None:
+    if version not in PROMPT_VERSIONS:
+        raise ValueError(f"unknown prompt version {version!r}; known: {', '.join(PROMPT_VERSIONS)}")
+
+
+def state_checking_prompt(engine: Engine, item: StateItem, version: str = PROMPT_VERSION) -> str:
+    """Ask whether the current state can still reach a solution: (A) solvable, (B) unsolvable."""
+    _check_version(version)
+    yes, no = engine.choice_words
+    return (
+        f"{rules(engine, item.puzzle)}\n\n"
+        f"Current state:\n{engine.render(item.puzzle, item.current)}{engine.state_note(item.current, _NOTE_CURRENT)}\n\n"
+        f"Question: {engine.checking_question} {_NO_CODE}\n"
+        f"(A) {yes}\n(B) {no}\n"
+        f"End your response with \"Answer: (A)\" or \"Answer: (B)\"."
+    )
+
+
+def state_transition_prompt(engine: Engine, item: StateItem, version: str = PROMPT_VERSION) -> str:
+    """Ask for exactly one move: forward to a solvable unvisited child, or back to the parent."""
+    _check_version(version)
+    puzzle = item.puzzle
+    previous = engine.render(puzzle, item.parent) if item.parent is not None else "(none: the current state is the initial state)"
+    if item.parent is not None and version != "v1":
+        previous += engine.state_note(item.parent, _NOTE_PREVIOUS)
+    explored = (
+        f"\nAlready explored from the current state, and found to lead to a dead end:\n{engine.render(puzzle, item.unsolvable_child)}"
+        if item.unsolvable_child is not None else ""
+    )
+    return (
+        f"{rules(engine, puzzle)}\n\n"
+        f"Previous state:\n{previous}\n\n"
+        f"Current state:\n{engine.render(puzzle, item.current)}{engine.state_note(item.current, _NOTE_CURRENT)}\n{explored}\n\n"
+        f"Make exactly one move. If the current state can still be completed to a solution, {engine.move_text} "
+        f"so that the new state can still be completed (do not repeat an explored state). If it cannot be "
+        f"completed, backtrack: return to the previous state. {_NO_CODE}\n"
+        f"End your response with \"Next state: \" followed by the new state, written in the same format as above."
+    )
+
+
+def end_to_end_prompt(engine: Engine, puzzle: Any, initial: Any, version: str = PROMPT_VERSION) -> str:
+    """Ask for a full solution."""
+    _check_version(version)
+    start, ask = engine.end_to_end_request(puzzle, initial)
+    return f"{rules(engine, puzzle)}\n\n{start}Solve the puzzle. {_NO_CODE}\n{ask}"
+
+
+def render_row_prompt(row: Mapping[str, Any], version: str = PROMPT_VERSION) -> str:
+    """The prompt of a dataset row at prompt ``version``, rebuilt from the row's ``puzzle``, ``task``
+    and official ``inputs``/``outputs`` (never from its stored ``prompt``). At the version a row was
+    built with, this is its stored ``prompt`` byte for byte."""
+    _check_version(version)
+    engine, task = get_engine(row["puzzle"]), row["task"]
+    if task == END_TO_END:
+        puzzle = row_puzzle(row)
+        return end_to_end_prompt(engine, puzzle, engine.initial(puzzle), version)
+    if task == STATE_CHECKING:
+        return state_checking_prompt(engine, row_item(row), version)
+    if task == STATE_TRANSITION:
+        return state_transition_prompt(engine, row_item(row), version)
+    raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+
+
+def with_prompt_version(row: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """``row`` with ``prompt``, ``messages`` and ``prompt_version`` re-rendered at ``version``."""
+    prompt = render_row_prompt(row, version)
+    return {**row, "prompt": prompt, "messages": messages(prompt), "prompt_version": version}
+
+
+def messages(prompt: str) -> list[dict[str, str]]:
+    """The conversational form of a prompt (TRL / chat templates)."""
+    return [{"role": "user", "content": prompt}]

@@ -1,0 +1,1 @@
+"""Datasets: folders in Hub layout, where evaluation data comes from, the official release, labels, sampling and trees."""

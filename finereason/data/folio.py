@@ -1,0 +1,179 @@
+"""FOLIO (Han et al. 2022): loading, prompts and a careful reader of True/False/Uncertain answers.
+
+Sources (``load_folio(source, split)``):
+
+- a Hub dataset id (default ``yale-nlp/FOLIO``, the official v2 release; gated: accept its terms and
+  log in first), read with ``datasets.load_dataset``;
+- a local folder: ``folio-<split>.jsonl`` (v0.0 release, as in ``../shared/folio``),
+  ``folio_v2_<split>.jsonl``, ``<split>.jsonl``, or a Hub-layout folder (parquet + README ``configs:``);
+- a ``.jsonl`` file.
+
+``FINEREASON_FOLIO`` overrides the default source. :func:`load_folio_versioned` also tells the
+release (``v2``, the corrected 2024 one the LLM-ARC paper's 88.32% is on, or ``v0.0``, the 2022
+one in ``../shared/folio`` with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
+``premises`` (list), ``conclusion``, ``label`` (``True``/``False``/``Uncertain``; v0's ``Unknown``
+becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..core.literals import strip_thinking
+
+DEFAULT_HUB_ID = "yale-nlp/FOLIO"
+ENV_SOURCE = "FINEREASON_FOLIO"
+LABELS = ("True", "False", "Uncertain")
+LABEL_MAP = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
+
+
+class FolioError(ValueError):
+    """A FOLIO source that cannot be read, or a record without the needed fields."""
+
+
+def _premises(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [p.strip() for p in value.split("\n") if p.strip()]
+    if isinstance(value, (list, tuple)):
+        return [str(p).strip() for p in value if str(p).strip()]
+    raise FolioError(f"premises must be a list or a newline-joined string, not {type(value).__name__}")
+
+
+def normalize(record: dict, split: str, index: int) -> dict:
+    """One FOLIO record (v0.0 or v2 schema) in finereason's schema."""
+    try:
+        premises = _premises(record["premises"])
+        conclusion = str(record["conclusion"]).strip()
+        raw = str(record["label"]).strip()
+    except KeyError as err:
+        raise FolioError(f"{split} record {index}: missing field {err.args[0]!r}") from None
+    label = LABEL_MAP.get(raw.lower())
+    if label is None:
+        raise FolioError(f"{split} record {index}: label {raw!r} is not True, False, Uncertain or Unknown")
+    story = record.get("story_id")
+    if story is None:  # v0.0 validation has no story ids: name the premise set
+        story = "p" + hashlib.sha1("\n".join(premises).encode()).hexdigest()[:10]
+    example = record.get("example_id")
+    return {
+        "id": f"folio-{split}-{example if example is not None else index}",
+        "story_id": str(story),
+        "premises": premises,
+        "conclusion": conclusion,
+        "label": label,
+        "premises_fol": _premises(record.get("premises-FOL") or record.get("premises_fol") or []),
+        "conclusion_fol": str(record.get("conclusion-FOL") or record.get("conclusion_fol") or ""),
+    }
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise FolioError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
+    return rows
+
+
+def _local_rows(path: Path, split: str) -> list[dict]:
+    if path.is_file():
+        return _read_jsonl(path)
+    for name in (f"folio-{split}.jsonl", f"folio_v2_{split}.jsonl", f"{split}.jsonl"):
+        if (path / name).is_file():
+            return _read_jsonl(path / name)
+    if (path / "README.md").is_file() or any(path.glob("**/*.parquet")):
+        return list(_hub_rows(str(path), split))
+    raise FolioError(f"{path} holds no FOLIO {split} split (folio-{split}.jsonl, folio_v2_{split}.jsonl, "
+                     f"{split}.jsonl or a Hub-layout folder)")
+
+
+def _hub_rows(name: str, split: str) -> Iterable[dict]:
+    try:
+        import datasets
+    except ImportError:
+        raise FolioError("reading FOLIO from the Hub needs datasets: pip install 'finereason[hub]'") from None
+    try:
+        return datasets.load_dataset(name, split=split)
+    except Exception as err:  # gated, offline, missing split: one clear line
+        raise FolioError(f"cannot load FOLIO {split} from {name!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__} "
+                         f"(pass a local folder such as ../shared/folio, or set {ENV_SOURCE})") from None
+
+
+def folio_version(rows: list[dict]) -> str:
+    """``v2`` (premises as one newline-joined string: the 2024 release, on the Hub as yale-nlp/FOLIO)
+    or ``v0.0`` (premises as a list: the 2022 GitHub release, with known label errors)."""
+    return "v2" if any(isinstance(r.get("premises"), str) for r in rows[:50]) else "v0.0"
+
+
+def load_folio_versioned(source: str | os.PathLike | None = None, split: str = "validation") -> tuple[list[dict], str]:
+    """(FOLIO ``split`` normalised, its release: ``v2`` or ``v0.0``)."""
+    source = source or os.environ.get(ENV_SOURCE) or DEFAULT_HUB_ID
+    path = Path(source)
+    rows = [dict(r) for r in (_local_rows(path, split) if path.exists() else _hub_rows(str(source), split))]
+    return [normalize(r, split, i) for i, r in enumerate(rows)], folio_version(rows)
+
+
+def load_folio(source: str | os.PathLike | None = None, split: str = "validation") -> list[dict]:
+    """FOLIO ``split`` from ``source`` (see the module docstring), normalised."""
+    return load_folio_versioned(source, split)[0]
+
+
+# ------------------------------------------------------------------ prompts
+def problem_text(doc: dict) -> str:
+    premises = "\n".join(f"{i}. {p}" for i, p in enumerate(doc["premises"], start=1))
+    return f"Premises:\n{premises}\n\nConclusion: {doc['conclusion']}"
+
+
+def direct_prompt(doc: dict) -> str:
+    return ("Based only on the premises, is the conclusion True, False, or Uncertain?\n\n" + problem_text(doc) +
+            "\n\nReply with exactly one word: True, False, or Uncertain.\nAnswer:")
+
+
+def cot_prompt(doc: dict) -> str:
+    return ("Based only on the premises, is the conclusion True, False, or Uncertain? Reason step by step, "
+            "then end with a line 'Answer: True', 'Answer: False' or 'Answer: Uncertain'.\n\n" + problem_text(doc))
+
+
+# ------------------------------------------------------------------ answer reading
+_WORD = r"(true|false|uncertain|unknown)"
+_TAGGED = re.compile(r"(?:final\s+)?answer(?:\s+is)?\s*[:：]?[\s*_`$\\{}:\[\]]*(?:\\text(?:bf)?\{|\\boxed\{)?\s*" + _WORD + r"\b",
+                     re.IGNORECASE)
+_BOXED = re.compile(r"\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*" + _WORD + r"\b", re.IGNORECASE)
+_HEDGE = re.compile(r"[\s*_`)\]}.,;:-]*(?:/|\bor\b|\(|\band/or\b|\bpossibly\b|\bmaybe\b|\bperhaps\b|\bbut\b)[^\n.]{0,40}?\b"
+                    + _WORD + r"\b", re.IGNORECASE)
+_BARE = re.compile(r"^[\s*_`#>\"'(\[]*" + _WORD + r"[\s*_`\"').\]!]*$", re.IGNORECASE)
+MAX_ANSWER_CHARS = 200_000
+
+
+def read_label(text: str) -> str | None:
+    """The committed label of a response, read as a careful grader would, or ``None``.
+
+    Only text after the last ``</think>`` counts. The last ``Answer: X`` (or ``\\boxed{X}``) wins;
+    when none is tagged, the last non-empty line must be the bare word. A hedge (another label on the
+    same line as the committed one, e.g. "Answer: True or Uncertain") gets no credit.
+    """
+    if not isinstance(text, str):
+        return None
+    body = strip_thinking(text[-MAX_ANSWER_CHARS:])
+    last = None
+    for pattern in (_TAGGED, _BOXED):
+        for m in pattern.finditer(body):
+            if last is None or m.start() > last.start():
+                last = m
+    if last is not None:
+        word = LABEL_MAP[last.group(1).lower()]
+        hedge = _HEDGE.match(body, last.end())
+        if hedge is not None and LABEL_MAP[hedge.group(1).lower()] != word:
+            return None
+        return word
+    lines = [ln for ln in body.splitlines() if ln.strip()]
+    if not lines:
+        return None
+    m = _BARE.match(lines[-1])
+    return LABEL_MAP[m.group(1).lower()] if m else None

@@ -1,0 +1,1 @@
+"""Thin adapters: lm-eval, Hugging Face evaluate, TRL training, reports and the leaderboard."""

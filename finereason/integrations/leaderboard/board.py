@@ -1,0 +1,254 @@
+"""The board's data: one entry per (model, revision, precision), read from lm-eval output folders
+and/or submission results files, and one row per entry and view (``generated``: the ``finereason_*``
+tasks including end-to-end; ``official``: the ``finereason_official_*`` tasks).
+
+Rows are ranked by **Average**: the unweighted mean of the task accuracies of every puzzle on the
+board (state checking, strict state transition and end-to-end), defined only when all of them are.
+A row's rank is 1 + the number of rows whose Average interval lies wholly above its own, so rows
+whose 95 % intervals overlap share a rank (marked as a tie).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
+from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
+from . import LeaderboardError
+from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
+from .submit import _precision, clean_metrics
+
+VIEWS = {"generated": ("finereason", "generated benchmark (finereason_* tasks, with end-to-end)"),
+         "official": ("finereason_official", "official release (finereason_official_* tasks)")}
+RANKED_BY = ("Average: the unweighted mean of the accuracies of every task on the board (state checking, "
+             "strict state transition and end-to-end, for each puzzle), defined only when all of them are; "
+             "rows are ranked by it, and rows whose 95 % intervals overlap share a rank (marked =)")
+
+
+@dataclass
+class TaskData:
+    metrics: dict[str, float]
+    n: int | None
+    counts: dict[str, int] = field(default_factory=dict)
+    samples: Path | None = None
+
+
+@dataclass
+class Entry:
+    """One (model, revision, precision) with its task results (``{task name: TaskData}``)."""
+
+    model: str
+    revision: str = "main"
+    precision: str = "Missing"
+    weight_type: str = ""
+    model_type: str = ""
+    params: float | None = None
+    date: str = ""
+    tasks: dict[str, TaskData] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.model, self.revision, self.precision
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^A-Za-z0-9._-]+", "_", "__".join(self.key)).strip("._") or "model"
+
+    def cell(self, prefix: str, puzzle: str, task: str, name: str) -> Cell:
+        data = self.tasks.get(f"{prefix}_{puzzle}_{task}")
+        return UNDEFINED if data is None else metric_cell(name, data.metrics, data.n, data.counts)
+
+    def views(self) -> list[str]:
+        return [v for v, (prefix, _) in VIEWS.items()
+                if any(_view_of(t) == v for t in self.tasks)]
+
+
+def _view_of(task: str) -> str:
+    return "official" if task.startswith("finereason_official_") else "generated"
+
+
+def hub_url(model: str) -> str | None:
+    """The Hub page of a model id (``org/name``), or ``None`` for local paths and baselines."""
+    if re.fullmatch(r"[A-Za-z0-9][\w.-]*/[\w.-]+", model) and not model.startswith((".", "/")):
+        return f"https://huggingface.co/{model}"
+    return None
+
+
+# ------------------------------------------------------------------ reading
+def _iso(value: Any) -> str:
+    if isinstance(value, (int, float)):
+        return datetime.fromtimestamp(float(value), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return str(value or "")
+
+
+def _arg(args: str, key: str) -> str | None:
+    return dict(p.split("=", 1) for p in args.split(",") if "=" in p).get(key) or None
+
+
+def _add(entries: dict, entry: Entry) -> Entry:
+    have = entries.setdefault(entry.key, entry)
+    if have is not entry:
+        for name in ("weight_type", "model_type", "params"):
+            if getattr(entry, name):
+                setattr(have, name, getattr(entry, name))
+        have.date = max(have.date, entry.date)
+    return have
+
+
+def _submission(path: Path, data: dict, entries: dict) -> None:
+    config = data["config"]
+    dtype = str(config.get("model_dtype") or "")
+    precision = str(config.get("precision") or (dtype.split(".", 1)[1] if dtype.startswith("torch.") else dtype) or "Missing")
+    params = config.get("params")
+    stamp = path.name[len("results_"):-len(".json")]
+    entry = _add(entries, Entry(str(config["model_name"]), str(config.get("revision") or config.get("model_sha") or "main"),
+                                precision, str(config.get("weight_type") or ""), str(config.get("model_type") or ""),
+                                float(params) if isinstance(params, (int, float)) and params > 0 else None,
+                                str(config.get("submitted_time") or stamp)))
+    ns, counts = config.get("n_samples") or {}, config.get("counts") or {}
+    for task, metrics in data["results"].items():
+        if isinstance(metrics, dict):
+            samples = path.parent / f"samples_{task}_{stamp}.jsonl"
+            n = ns.get(task)
+            entry.tasks[task] = TaskData(clean_metrics(metrics), n if isinstance(n, int) else None,
+                                         counts.get(task) or {}, samples if samples.is_file() else None)
+
+
+def collect(root: str | os.PathLike) -> list[Entry]:
+    """Every (model, revision, precision) under ``root``: lm-eval ``results_*.json`` (newest result per
+    task wins) and submission results files (``{"config": {"model_name": ...}, "results": ...}``)."""
+    root = Path(root)
+    if not root.exists():
+        raise LeaderboardError(f"{root}: no such file or folder")
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("results_*.json") if p.is_file())
+    lm_eval: list[Path] = []
+    submissions = []
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise LeaderboardError(f"{path}: not a readable JSON results file ({type(err).__name__})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
+            continue
+        config = data.get("config") if isinstance(data.get("config"), dict) else {}
+        if "versions" in data or "configs" in data:
+            lm_eval.append(path)
+        elif config.get("model_name"):
+            submissions.append((str(config.get("submitted_time") or path.name), path, data))
+    entries: dict[tuple[str, str, str], Entry] = {}
+    for _, path, data in sorted(submissions, key=lambda s: s[0]):
+        _submission(path, data, entries)
+    if lm_eval:
+        try:
+            models, _ = load_models(lm_eval)
+        except ReportError as err:
+            raise LeaderboardError(str(err)) from None
+        for model in models:
+            name, args = model.key
+            dates = [json.loads(f.read_text(encoding="utf-8")).get("date") for f in model.files]
+            entry = _add(entries, Entry(model.label, _arg(args, "revision") or "main", _precision(args),
+                                        "Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original",
+                                        "baseline" if name.startswith("finereason-") else "",
+                                        None, max((_iso(d) for d in dates if d), default="")))
+            for task, r in model.tasks.items():
+                entry.tasks[task] = TaskData(clean_metrics(r.metrics), r.n,
+                                             sample_counts(r.samples_file, r.task, r.suite, r.puzzle), r.samples_file)
+    found = [e for e in entries.values() if e.tasks]
+    if not found:
+        raise LeaderboardError(f"{root}: no lm-eval or submission results files (results_*.json) found")
+    return found
+
+
+# ------------------------------------------------------------------ columns and rows
+@dataclass
+class Column:
+    key: str
+    title: str
+    tip: str
+    cell: Callable[[Entry, str], Cell]
+    puzzle: str | None = None
+    higher_is_better: bool = True
+
+
+def board_puzzles(entries: list[Entry]) -> list[str]:
+    """The registered puzzles some entry has results for (all of them when none has)."""
+    have = {t for e in entries for t in e.tasks}
+    return [p for p in puzzle_order() if any(f"{pre}_{p}_{t}" in have for pre, _ in VIEWS.values()
+                                             for t in (*STATE_TASKS, END_TO_END))] or puzzle_order()
+
+
+def columns(puzzles: list[str]) -> list[Column]:
+    """The board's metric columns; ``cell(entry, prefix)`` gives an entry's value in one view."""
+    cols: list[Column] = []
+
+    def add(key, title, tip, fn, puzzle=None, higher=True):
+        cols.append(Column(key, title, tip, fn, puzzle, higher))
+
+    def each(task, name, fn=mean):
+        return lambda e, pre: fn([e.cell(pre, p, task, name) for p in puzzles])
+
+    add("average", "Average", RANKED_BY, lambda e, pre: mean(
+        [e.cell(pre, p, t, ACC) for p in puzzles for t in (STATE_CHECKING, STATE_TRANSITION, END_TO_END)]))
+    for p in puzzles:
+        title = puzzle_title(p)
+        add(f"sc_{p}", f"SC {title}", f"state checking accuracy, {p}", lambda e, pre, p=p: e.cell(pre, p, STATE_CHECKING, ACC), p)
+        add(f"st_{p}", f"ST {title}", f"state transition accuracy (strict), {p}",
+            lambda e, pre, p=p: e.cell(pre, p, STATE_TRANSITION, ACC), p)
+        add(f"e2e_{p}", f"E2E {title}", f"end-to-end accuracy, {p}", lambda e, pre, p=p: e.cell(pre, p, END_TO_END, ACC), p)
+    add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles", each(STATE_CHECKING, ACC))
+    add("st_strict", "ST strict", "state transition accuracy, strict (the child must stay solvable), mean over puzzles",
+        each(STATE_TRANSITION, ACC))
+    add("st_paper", "ST paper", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
+    add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", each(END_TO_END, ACC))
+    for name, title in ((PRECISION_UNSOLVABLE, "SC P"), (RECALL_UNSOLVABLE, "SC R"), (F1_UNSOLVABLE, "SC F1")):
+        add(name, title, f"state checking {name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
+            "(undefined where a puzzle's is)", each(STATE_CHECKING, name))
+    add(PARSE_ERROR_RATE, "Parse err", "share of unreadable answers, mean over the SC and ST tasks (lower is better)",
+        lambda e, pre: mean([e.cell(pre, p, t, PARSE_ERROR_RATE) for p in puzzles for t in STATE_TASKS]), higher=False)
+    return cols
+
+
+@dataclass
+class Row:
+    entry: Entry
+    view: str
+    cells: dict[str, Cell]
+    rank: int | None = None
+    tied: bool = False
+
+
+INFO_KEYS = ("rank", "rank_tied", "model", "revision", "precision", "weight_type", "model_type", "params", "date", "view")
+
+
+def rows(entries: list[Entry], cols: list[Column]) -> list[Row]:
+    """One row per entry and view it has results in, ranked by Average within the view."""
+    out: list[Row] = []
+    for view, (prefix, _) in VIEWS.items():
+        group = [Row(e, view, {c.key: c.cell(e, prefix) for c in cols}) for e in entries if view in e.views()]
+        for row in group:
+            avg = row.cells["average"]
+            if avg.value is not None:
+                row.rank = 1 + sum(o.cells["average"].value is not None and o.cells["average"].lo is not None
+                                   and avg.hi is not None and o.cells["average"].lo > avg.hi for o in group)
+        for row in group:
+            row.tied = row.rank is not None and sum(o.rank == row.rank for o in group) > 1
+        group.sort(key=lambda r: (r.rank is None, r.rank or 0, -(r.cells["average"].value or 0.0), r.entry.key))
+        out += group
+    return out
+
+
+def flat(row: Row, cols: list[Column]) -> dict[str, Any]:
+    """A row as the JSON and CSV files hold it: facts, then ``key``, ``key_n``, ``key_lo``, ``key_hi`` per column."""
+    e = row.entry
+    out: dict[str, Any] = dict(zip(INFO_KEYS, (row.rank, row.tied, e.model, e.revision, e.precision, e.weight_type,
+                                               e.model_type, e.params, e.date, row.view)))
+    for c in cols:
+        cell = row.cells[c.key]
+        out.update({c.key: cell.value, f"{c.key}_n": cell.n, f"{c.key}_lo": cell.lo, f"{c.key}_hi": cell.hi})
+    return out

@@ -1,0 +1,102 @@
+"""``finereason leaderboard build``: a static leaderboard folder (no network, nothing fetched) from lm-eval
+output folders and/or submission results files.
+
+Written into ``--out``: ``index.html`` (search, filters for suite / puzzle / model type / size /
+precision, a column selector, keyboard-sortable headers, n and 95 % intervals on every cell),
+``leaderboard.csv`` and ``leaderboard.json`` (the same rows), ``leaderboard.md``, one drill-down page
+per model (``models/<model>.html``: every task metric with n and interval, the error-category
+breakdown, links to the logged samples, copied into ``samples/<model>/``). Opened with ``#selftest``
+the main page exercises itself and writes the outcome into ``#selftest-result`` (used by the tests).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+from ...common.atomic_io import atomic_file
+from ..report.results import md_table
+from .board import INFO_KEYS, RANKED_BY, VIEWS, Column, Entry, Row, board_puzzles, collect, columns, flat, rows
+from .html import detail_page, main_page
+
+__all__ = ["build", "collect", "board_puzzles", "columns", "table"]
+
+
+def table(entries: list[Entry]) -> tuple[list[Column], list[Row], list[str]]:
+    """(columns, ranked rows, puzzles) of the board."""
+    puzzles = board_puzzles(entries)
+    cols = columns(puzzles)
+    return cols, rows(entries, cols), puzzles
+
+
+def to_csv(records: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else list(INFO_KEYS), lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: "" if v is None else v for k, v in record.items()})
+    return buffer.getvalue()
+
+
+def markdown(board_rows: list[Row], cols: list[Column]) -> str:
+    parts = ["# FineReason leaderboard", "",
+             f"Accuracies in %, ± the half-width of the 95 % interval; — is undefined. {RANKED_BY}.", ""]
+    shown = [c for c in cols if c.puzzle is None]
+    for view, (_, title) in VIEWS.items():
+        group = [r for r in board_rows if r.view == view]
+        if not group:
+            continue
+        body = [[(f"{r.rank}=" if r.tied else str(r.rank)) if r.rank else "—", r.entry.model, r.entry.revision,
+                 r.entry.precision] + [r.cells[c.key].text() for c in shown] for r in group]
+        parts += [f"## {title[0].upper() + title[1:]}", "",
+                  md_table(["Rank", "Model", "Revision", "Precision"] + [c.title for c in shown], body, left=4), ""]
+    return "\n".join(parts)
+
+
+def _copy_samples(entries: list[Entry], folder: Path) -> dict[tuple[str, str], str]:
+    """Copy every logged samples file into ``samples/<slug>/``; ``{(slug, task): relative path}``."""
+    links: dict[tuple[str, str], str] = {}
+    for entry in entries:
+        for task, data in sorted(entry.tasks.items()):
+            if data.samples is None or not data.samples.is_file():
+                continue
+            target = folder / "samples" / entry.slug / f"{task}.jsonl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(data.samples, target)
+            links[(entry.slug, task)] = target.relative_to(folder).as_posix()
+    return links
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(str(path)) as handle:
+        handle.write(text)
+    return path
+
+
+def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
+    """Write the board into ``out``; return the paths of the files written (samples copies excepted)."""
+    entries = collect(root)
+    cols, board_rows, puzzles = table(entries)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in ("models", "samples"):  # pages of models no longer on the board must not linger
+        if (folder / stale).is_dir():
+            shutil.rmtree(folder / stale)
+    links = _copy_samples(entries, folder)
+    records = [flat(r, cols) for r in board_rows]
+    data = {"ranked_by": RANKED_BY, "views": {v: t for v, (_, t) in VIEWS.items()},
+            "columns": [{"key": c.key, "title": c.title, "description": c.tip, "puzzle": c.puzzle,
+                         "higher_is_better": c.higher_is_better} for c in cols],
+            "rows": records}
+    written = [_write(folder / "index.html", main_page(board_rows, cols, puzzles)),
+               _write(folder / "leaderboard.csv", to_csv(records)),
+               _write(folder / "leaderboard.json", json.dumps(data, indent=2) + "\n"),
+               _write(folder / "leaderboard.md", markdown(board_rows, cols))]
+    for entry in entries:
+        written.append(_write(folder / "models" / f"{entry.slug}.html",
+                              detail_page(entry, [r for r in board_rows if r.entry is entry], cols, puzzles, links)))
+    return written

@@ -1,0 +1,1 @@
+"""lm-evaluation-harness: the CLI wrapper and the model classes."""

@@ -1,0 +1,155 @@
+"""lm-eval's own command line with the FineReason tasks and baseline models added
+(``finereason eval ...``), with credentials redacted from what it prints and logs."""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+from ...common.input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, expected_failure, report_bug
+
+# Where lm-eval checks its own arguments (task names, model names, --config, --seed, ...): a
+# ValueError or KeyError raised there is bad user input; raised anywhere else it is a bug.
+_LM_EVAL_ARGUMENT_CODE = tuple(os.path.join("lm_eval", *p) for p in (
+    ("_cli",), ("config",), ("evaluator.py",), ("api", "registry.py"), ("tasks", "manager.py"), ("__main__.py",)))
+
+
+def tasks_dir() -> Path:
+    """The folder to pass to ``lm_eval --include_path`` (shipped inside the package)."""
+    from importlib import resources
+
+    return Path(str(resources.files("finereason.lm_eval_tasks")))
+
+
+def run_lm_eval(argv: list[str]) -> int:
+    """``finereason eval ...``: lm-eval's own CLI with our tasks and baseline models added; returns
+    its exit status (2 with a one-line error for bad arguments, 130 on Ctrl-C)."""
+    try:
+        from . import models as lm_eval_models  # noqa: F401  (registers finereason-* models)
+        from lm_eval.__main__ import cli_evaluate
+    except ImportError as err:
+        print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    args = list(argv)
+    if not any(a == "--include_path" or a.startswith("--include_path=") for a in args) and args[:1] not in (["-h"], ["--help"]):
+        args += ["--include_path", str(tasks_dir())]
+    saved = sys.argv
+    sys.argv = ["lm_eval", *args]
+    try:
+        with redacted_output(), folders_named_after(_option(args, "--model")):
+            cli_evaluate()
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    except KeyboardInterrupt:
+        print("finereason: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:  # noqa: BLE001  (sorted into bad input and bugs)
+        message = lm_eval_failure(err)
+        if message is None:
+            return report_bug(err)
+        from ...common.redact import redact
+
+        print(f"finereason: error: {redact(message)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def _option(args: list[str], name: str) -> str | None:
+    """The value of ``name`` in ``args`` (``--name VALUE`` or ``--name=VALUE``)."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+@contextlib.contextmanager
+def folders_named_after(model: str | None) -> Iterator[None]:
+    """lm-eval names a run's output folder after ``pretrained=``/``path=``/... of ``model_args``, else a
+    random id; while this is active the fallback is the ``--model`` name (``finereason-oracle``)."""
+    try:
+        from lm_eval.loggers.evaluation_tracker import GeneralConfigTracker
+    except ImportError:
+        yield
+        return
+    original = GeneralConfigTracker.__dict__.get("_get_model_name")
+    if model is None or not isinstance(original, staticmethod):
+        yield
+        return
+    GeneralConfigTracker._get_model_name = staticmethod(lambda model_args: original.__func__(model_args) or model)
+    try:
+        yield
+    finally:
+        GeneralConfigTracker._get_model_name = original
+
+
+def lm_eval_failure(err: BaseException) -> str | None:
+    """The one-line message of an expected failure of an lm-eval run (our :class:`InputError`, an
+    unreadable file or model folder, or a ValueError/KeyError that lm-eval raised while checking its
+    own arguments: unknown task or model, bad ``--config``), or ``None`` for a bug."""
+    message = expected_failure(err)
+    if message is not None:
+        return message
+    if isinstance(err, (ValueError, KeyError)) and _raised_in(err, _LM_EVAL_ARGUMENT_CODE):
+        text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+        return text.splitlines()[0] if text else type(err).__name__
+    return None
+
+
+def _raised_in(err: BaseException, places: tuple[str, ...]) -> bool:
+    """Whether the innermost frame of ``err``'s traceback is in a file under one of ``places``."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    filename = tb.tb_frame.f_code.co_filename
+    return any(place in filename for place in places)
+
+
+class _RedactingStream:
+    """A text stream that redacts credentials from each write (lm-eval prints ``model_args`` verbatim)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from ...common.redact import redact
+
+        return self._stream.write(redact(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def redacted_output() -> Iterator[None]:
+    """Redact credentials from stdout and every log record while lm-eval runs."""
+    import logging
+
+    from ...common.redact import RedactingFilter
+
+    make_record = logging.getLogRecordFactory()
+    scrub = RedactingFilter()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make_record(*args, **kwargs)
+        scrub.filter(record)
+        return record
+
+    stdout = sys.stdout
+    logging.setLogRecordFactory(factory)
+    sys.stdout = _RedactingStream(stdout)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+        logging.setLogRecordFactory(make_record)
+
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "lm_eval_failure", "redacted_output", "run_lm_eval", "tasks_dir"]

@@ -1,0 +1,1 @@
+"""Reports of lm-eval results: tables, plots and the summary."""

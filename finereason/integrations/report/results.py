@@ -1,0 +1,305 @@
+"""lm-eval results for reports and the leaderboard: finding runs, telling models apart, re-judging
+logged samples with :func:`finereason.verification.scoring.score_row`, and the cell formats tables use.
+
+Models are told apart by lm-eval's ``config.model`` and ``config.model_args`` (lm-eval names the
+output sub-folder after ``pretrained=``/``path=`` or else a random id, so folders are not models).
+When a model/task pair appears in several runs, the newest results file wins.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ...verification.aggregation import ACC, PARSE_ERROR_RATE
+from ...core.engine import engine_names, get_engine
+from ...common.input_errors import InputError
+from ...common.intervals import wilson  # noqa: F401  (re-exported: finereason.integrations.report.results.wilson)
+from ...common.jsonl import iter_json_lines
+from ...common.redact import redact
+from ...verification.scoring import RowScore, score_row
+from ...common.verdict import Category
+from ...common.vocabulary import DIFFICULTY_FIELDS, TASKS
+
+SUITES = ("finereason", "finereason_official")
+SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
+                "finereason_official": "official release (`finereason_official_*`)"}
+GROUP_ORDER = ("finereason", "finereason_state_checking", "finereason_state_transition",
+               "finereason_end_to_end", "finereason_official")
+PLOTS = ("st_error_breakdown.png", "sc_accuracy_vs_difficulty.png", "model_comparison.png")
+CATEGORY_COLORS = {c.value: color for c, color in (
+    (Category.CORRECT, "#4c9a2a"), (Category.MULTIPLE_MOVES, "#f2a541"), (Category.INVALID_MOVE, "#d1495b"),
+    (Category.UNSOLVABLE_CHILD, "#8e5ea2"), (Category.BACKTRACKING_FAILURE, "#3b6ea5"), (Category.SIBLING, "#6cc3d5"),
+    (Category.PARSE_ERROR, "#9a9a9a"))}
+_NAME_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")  # as lm-eval names its folders
+_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
+MISSING = "—"  # an undefined or absent value, never 0
+
+
+def puzzle_title(puzzle: str) -> str:
+    """A domain's display title (its name when the domain is not registered here)."""
+    try:
+        return get_engine(puzzle).title or puzzle
+    except KeyError:
+        return puzzle
+
+
+def _plot_fields(puzzle: str) -> tuple[str, ...]:
+    """Difficulty columns besides depth that the report plots SC accuracy by."""
+    try:
+        return get_engine(puzzle).plot_fields
+    except KeyError:
+        return ()
+
+
+class ReportError(InputError):
+    """A user-facing error (the CLI prints it on one line and exits with status 2)."""
+
+
+def puzzle_order() -> list[str]:
+    return engine_names()  # registry order (the paper's for the built-in domains)
+
+
+def _task_pattern() -> re.Pattern:
+    puzzles = "|".join(sorted(map(re.escape, puzzle_order()), key=len, reverse=True))
+    return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<puzzle>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
+
+
+# ------------------------------------------------------------------ reading
+@dataclass
+class TaskResult:
+    """One task of one model, from the newest run that has it."""
+
+    suite: str
+    puzzle: str
+    task: str
+    metrics: dict[str, Any]
+    n: int | None
+    results_file: Path
+    samples_file: Path | None
+    scores: list[tuple[dict, RowScore]] | None = None  # (difficulty fields, verdicts), when samples exist
+
+
+@dataclass
+class Model:
+    key: tuple[str, str]
+    label: str = ""
+    tasks: dict[str, TaskResult] = field(default_factory=dict)
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+
+    def get(self, suite: str, puzzle: str, task: str) -> TaskResult | None:
+        return self.tasks.get(f"{suite}_{puzzle}_{task}")
+
+
+def _canonical_args(model_args: Any) -> str:
+    """``k=v`` pairs sorted, with credentials redacted (lm-eval stores ``token=hf_...`` verbatim)."""
+    if isinstance(model_args, dict):
+        items = [(str(k), "" if v is None else str(v)) for k, v in model_args.items()]
+    elif isinstance(model_args, str):
+        items = [tuple(part.split("=", 1)) if "=" in part else (part, "") for part in
+                 (p.strip() for p in model_args.split(",")) if part]
+    else:
+        items = []
+    return redact(",".join(f"{k}={v}" if v != "" else k for k, v in sorted(items)))
+
+
+def _short_name(model: str, args: str) -> str:
+    if model.startswith("finereason-"):
+        return f"{model} ({args})" if args else model
+    pairs = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
+    for key in _NAME_KEYS:
+        if pairs.get(key):
+            return pairs[key]
+    return f"{model} ({args})" if args else model
+
+
+def find_results_files(paths: Sequence[str | os.PathLike]) -> list[Path]:
+    """Every results file named by ``paths`` (folders are searched recursively)."""
+    if not paths:
+        raise ReportError("report needs at least one RESULTS_PATH (an lm-eval output folder or results_*.json file)")
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("results_*.json") if p.is_file())
+            if not files:
+                raise ReportError(f"{path}: no lm-eval results files (results_*.json) found")
+            found.extend(files)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ReportError(f"{path}: no such file or folder")
+    unique: dict[Path, None] = {}
+    for p in found:
+        unique.setdefault(p.resolve(), None)
+    return list(unique)
+
+
+def _load_json(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ReportError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not valid JSON (not UTF-8 text)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ReportError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
+        raise ReportError(f"{path}: not an lm-eval results file (no \"results\" object)")
+    return data
+
+
+def _samples_for(results_file: Path, stamp: str | None) -> dict[str, Path]:
+    """The samples files written in the same run (same folder, same timestamp suffix)."""
+    if not stamp:
+        return {}
+    out: dict[str, Path] = {}
+    suffix = f"_{stamp}.jsonl"
+    for p in results_file.parent.glob(f"samples_*{suffix}"):
+        out[p.name[len("samples_"):-len(suffix)]] = p
+    return out
+
+
+def _sample_count(name: str, metrics: dict, data: dict) -> int | None:
+    if isinstance(metrics.get("sample_len"), int):
+        return metrics["sample_len"]
+    effective = (data.get("n-samples") or {}).get(name, {})
+    return effective.get("effective") if isinstance(effective, dict) else None
+
+
+def load_models(paths: Sequence[str | os.PathLike]) -> tuple[list[Model], list[str]]:
+    """Models (in first-seen order) with their newest result per task, and notes for the report."""
+    pattern = _task_pattern()
+    notes: list[str] = []
+    runs = []
+    for path in find_results_files(paths):
+        data = _load_json(path)
+        match = _STAMP.search(path.name)
+        stamp = match.group(1) if match else None
+        date = data.get("date")
+        order = (float(date) if isinstance(date, (int, float)) else path.stat().st_mtime, stamp or "", str(path))
+        runs.append((order, path, data, stamp))
+    models: dict[tuple[str, str], Model] = {}
+    first_seen = {}
+    ignored: set[str] = set()
+    for order, path, data, stamp in sorted(runs, key=lambda r: r[0]):
+        config = data.get("config") if isinstance(data.get("config"), dict) else {}
+        model_name = str(config.get("model") or data.get("model_source") or "unknown")
+        args = _canonical_args(config.get("model_args"))
+        key = (model_name, args)
+        model = models.setdefault(key, Model(key))
+        first_seen.setdefault(key, len(first_seen))
+        model.files.append(path)
+        samples = _samples_for(path, stamp)
+        for name, metrics in data["results"].items():
+            if not isinstance(metrics, dict):
+                continue
+            m = pattern.match(name)
+            if not m:
+                if name not in (data.get("groups") or {}) and name not in GROUP_ORDER:
+                    ignored.add(name)
+                continue
+            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], metrics,
+                                           _sample_count(name, metrics, data), path, samples.get(name))
+        for name, metrics in (data.get("groups") or {}).items():
+            if isinstance(metrics, dict):
+                model.groups[name] = metrics
+    if ignored:
+        notes.append(f"ignored tasks that are not FineReason tasks: {', '.join(sorted(ignored))}")
+    ordered = sorted(models.values(), key=lambda m: first_seen[m.key])
+    _assign_labels(ordered)
+    return ordered, notes
+
+
+def _assign_labels(models: list[Model]) -> None:
+    short = [_short_name(*m.key) for m in models]
+    for model, label in zip(models, short):
+        if short.count(label) > 1:
+            name, args = model.key
+            label = f"{name} ({args})" if args else name
+        model.label = label
+
+
+def metric(metrics: dict, name: str) -> float | None:
+    """``name`` under the ``none`` filter (else the first filter that has it), as a float."""
+    value = metrics.get(f"{name},none")
+    if value is None:
+        for key, v in metrics.items():
+            if key.split(",", 1)[0] == name and not key.endswith("_stderr"):
+                value = v
+                break
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return None
+    return float(value)
+
+
+def _response(record: dict) -> str:
+    resp = record.get("filtered_resps")
+    if resp is None:
+        resp = record.get("resps")
+    while isinstance(resp, list):
+        resp = resp[0] if resp else ""
+    return "" if resp is None else str(resp)
+
+
+
+
+def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
+    """Re-judge every logged response of one task (one filter: ``none`` when present)."""
+    path = result.samples_file
+    assert path is not None
+    rows: list[tuple[str | None, dict, str]] = []
+    for lineno, record in iter_json_lines(str(path), "samples", ReportError):
+        doc = record.get("doc") if isinstance(record, dict) else None
+        if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
+            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
+        rows.append((record.get("filter"), doc, _response(record)))
+    filters = {f for f, _, _ in rows}
+    keep = "none" if "none" in filters else (sorted(filters, key=str)[0] if filters else None)
+    out = []
+    for filt, doc, response in rows:
+        if filt != keep:
+            continue
+        try:
+            score = score_row(doc, response)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
+            raise ReportError(f"{path}: cannot score doc {doc.get('id')!r}: {err or type(err).__name__}") from None
+        out.append(({k: doc.get(k) for k in DIFFICULTY_FIELDS}, score))
+    return out
+
+
+# ------------------------------------------------------------------ formatting
+def pct(value: float | None) -> str:
+    return MISSING if value is None else f"{100 * value:.1f}"
+
+
+def acc_cell(metrics: dict | None, name: str = ACC) -> str:
+    """An accuracy with the task's parse-error rate beside it: ``"41.7 (pe 8.3)"``, so a low score made of
+    unreadable answers is never mistaken for wrong answers."""
+    if not metrics:
+        return MISSING
+    value, pe = metric(metrics, name), metric(metrics, PARSE_ERROR_RATE)
+    return pct(value) if value is None or pe is None else f"{pct(value)} (pe {pct(pe)})"
+
+
+def md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1) -> str:
+    """A Markdown table; the first ``left`` columns are left-aligned, the rest (numbers) right-aligned."""
+    rows = [list(r) for r in rows]
+    lines = ["| " + " | ".join(headers) + " |",
+             "|" + "|".join((":---" if i < left else "---:") for i in range(len(headers))) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _n_caption(results: list[TaskResult]) -> str:
+    ns = sorted({r.n for r in results if r.n is not None})
+    if not ns:
+        return ""
+    return f"n = {ns[0]} per task" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]} per task"

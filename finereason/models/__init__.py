@@ -1,0 +1,1 @@
+"""Answerers that need no download: the baselines, the tiny local model and SmolLM2."""

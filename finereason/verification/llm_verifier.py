@@ -1,0 +1,236 @@
+"""LLM-as-verifier tasks (``finereason_verify_<domain>``): does a model accept a candidate solution, and
+is its critique right? (Stechly et al. 2024: LLM verifiers have high false-negative rates.)
+
+Candidates are made from end-to-end rows, deterministically (a seeded stream per row and kind):
+
+- ``correct``: the oracle's solution (:meth:`~finereason.core.engine.Engine.solve`);
+- ``broken`` / ``ablated`` / ``random``: the domain's :meth:`~finereason.core.engine.Engine.mutate_solution`
+  (one rule broken; one number, value or action left out; random); a domain that cannot make a kind
+  makes no candidate of it;
+- ``model``: a real model's end-to-end response, from a JSON Lines file of ``{"id": row id, "response": text}``.
+
+The truth of every candidate is the sound verifier's
+(:func:`~finereason.verification.verifiers.verify_end_to_end`), never the kind: a mutation that happens to stay
+valid is labelled correct. The model's verdict is the last ``Verdict: correct|incorrect`` after its
+reasoning (:func:`~finereason.verification.feedback.read_self_verdict`); no clear verdict earns nothing. Its critique
+*names an existing error* when one sentence of it (at most :data:`MAX_SENTENCE_CHARS` characters and
+:data:`MAX_SENTENCE_NUMBERS` distinct numbers) mentions every number of one of the verifier's reasons
+(the cell, vertex, colour, number or step the reason names).
+
+Metrics (a public contract, :data:`VERIFY_METRICS`): ``acc``; ``false_positive_rate`` (wrong candidates
+accepted / wrong candidates); ``false_negative_rate`` (correct candidates not accepted / correct
+candidates); ``critique_precision`` (rejections of wrong candidates whose critique names an existing
+error / rejections of wrong candidates); ``no_verdict_rate``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .aggregation import ratio
+from ..core.engine import get_engine
+from .feedback import read_self_verdict
+from ..core.rows import row_puzzle
+from ..core.puzzle_sources import rng_for
+from ..core.literals import strip_thinking
+from ..common.verdict import Verdict
+from .verifiers import verify_end_to_end
+
+VERIFY = "verify"
+MUTATIONS: tuple[str, ...] = ("broken", "ablated", "random")
+KINDS: tuple[str, ...] = ("correct", *MUTATIONS)
+MODEL = "model"
+VERIFY_METRICS: tuple[str, ...] = ("acc", "false_positive_rate", "false_negative_rate", "critique_precision",
+                                   "no_verdict_rate")
+MAX_CANDIDATE_CHARS = 20_000
+MAX_CRITIQUE_CHARS = 16_000
+MAX_SENTENCE_CHARS = 300
+MAX_SENTENCE_NUMBERS = 8
+
+REQUEST = (
+    "Here is a puzzle and a proposed solution. Is it correct? Check it against every rule of the puzzle. "
+    'End your response with "Verdict: correct" or "Verdict: incorrect" and, if incorrect, name the first error.'
+)
+_NUMBER = re.compile(r"(?<![0-9])[0-9]{1,6}(?![0-9])")
+_SENTENCE = re.compile(r"[^.;!?\n]+")
+
+
+# ------------------------------------------------------------------ candidates
+def verify_prompt(row: dict, candidate: str) -> str:
+    """The request: the puzzle's rules, its initial state where the domain shows one, the candidate."""
+    engine = get_engine(row["puzzle"])
+    puzzle = row_puzzle(row)
+    shown, _ = engine.end_to_end_request(puzzle, engine.initial(puzzle))
+    return f"{REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"
+
+
+def candidate_text(kind: str | None, candidate: str) -> str:
+    """A candidate as the end-to-end verifier reads it: a model's response as written, a made one after ``Answer:``."""
+    return candidate if kind == MODEL else f"Answer: {candidate}"
+
+
+def judge_candidate(row: dict, kind: str | None, candidate: str) -> Verdict:
+    """The sound verifier's verdict on a candidate solution of ``row``'s puzzle (the candidate's truth)."""
+    return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), candidate_text(kind, candidate))
+
+
+def _doc(row: dict, kind: str, candidate: str) -> dict:
+    verdict = judge_candidate(row, kind, candidate)
+    return {**row, "id": f"{row['id']}/{kind}", "source_id": row["id"], "task": VERIFY, "kind": kind,
+            "candidate": candidate, "candidate_correct": verdict.correct,
+            "candidate_reasons": json.dumps(list(verdict.reasons)), "label": "correct" if verdict.correct else "incorrect",
+            "prompt": verify_prompt(row, candidate)}
+
+
+def candidates(row: dict, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[dict]:
+    """The verify documents of one end-to-end row, one per kind the domain can make (none when the
+    puzzle has no solution)."""
+    engine = get_engine(row["puzzle"])
+    puzzle = row_puzzle(row)
+    solution = engine.solve(puzzle)
+    if solution is None:
+        return []
+    out = []
+    for kind in kinds:
+        if kind == "correct":
+            state = solution
+        elif kind in MUTATIONS:
+            state = engine.mutate_solution(puzzle, solution, rng_for(seed, VERIFY, row["id"], kind), kind)
+        else:
+            raise ValueError(f"unknown candidate kind {kind!r} (known: {', '.join(KINDS)})")
+        if state is not None:
+            out.append(_doc(row, kind, engine.answer_text(puzzle, state)))
+    return out
+
+
+def verify_docs(rows: Iterable[dict], seed: int = 0, model_answers: dict[str, str] | None = None) -> list[dict]:
+    """Every verify document of ``rows`` in row order, plus one ``model`` candidate per row with an answer
+    in ``model_answers`` (row id -> response)."""
+    docs = []
+    for row in rows:
+        docs += candidates(row, seed)
+        answer = (model_answers or {}).get(str(row["id"]))
+        if answer is not None:
+            docs.append(_doc(row, MODEL, answer[:MAX_CANDIDATE_CHARS]))
+    return docs
+
+
+def read_model_answers(path: str) -> dict[str, str]:
+    """``{"id": row id, "response": text}`` lines (one-line errors naming the file and line)."""
+    from pathlib import Path
+
+    from ..common.jsonl import iter_json_lines
+
+    out: dict[str, str] = {}
+    for lineno, obj in iter_json_lines(str(Path(path))):
+        if not isinstance(obj, dict) or "id" not in obj or not isinstance(obj.get("response"), str):
+            raise ValueError(f'{path}:{lineno}: expected {{"id": ..., "response": "..."}}')
+        out[str(obj["id"])] = obj["response"]
+    return out
+
+
+# ------------------------------------------------------------------ reading and judging the model
+def numbers(text: str) -> set[int]:
+    return {int(n) for n in _NUMBER.findall(text)}
+
+
+def names_error(critique: str, reasons: Sequence[str]) -> bool:
+    """Whether one short sentence of ``critique`` mentions every number of one of ``reasons``."""
+    wanted = [numbers(r) for r in reasons]
+    wanted = [w for w in wanted if w]
+    if not wanted:
+        return False
+    for m in _SENTENCE.finditer(critique[:MAX_CRITIQUE_CHARS]):
+        sentence = m.group()
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            continue
+        have = numbers(sentence)
+        if len(have) <= MAX_SENTENCE_NUMBERS and any(w <= have for w in wanted):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class VerifyScore:
+    """One judgement: the candidate's truth, the model's verdict (None: none) and whether its critique
+    names an existing error (None unless it rejected a wrong candidate)."""
+
+    truth: bool
+    accepted: bool | None
+    critique_ok: bool | None
+
+    def as_tuple(self) -> tuple:
+        return (self.truth, self.accepted, self.critique_ok)
+
+
+def score_verify(doc: dict, response: str) -> VerifyScore:
+    """Judge one model response to one verify document (never raises on the response)."""
+    text = response if isinstance(response, str) else ""
+    accepted = read_self_verdict(text)
+    truth = bool(doc["candidate_correct"])
+    critique_ok = None
+    if accepted is False and not truth:
+        critique_ok = names_error(strip_thinking(text), json.loads(doc["candidate_reasons"]))
+    return VerifyScore(truth, accepted, critique_ok)
+
+
+def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str, float]:
+    """The :data:`VERIFY_METRICS` of a list of judgements (or their tuples)."""
+    items = [s if isinstance(s, VerifyScore) else VerifyScore(*s) for s in scores]
+    wrong = [s for s in items if not s.truth]
+    right = [s for s in items if s.truth]
+    rejected = [s for s in wrong if s.accepted is False]
+    return {
+        "acc": ratio(sum(s.accepted is s.truth for s in items), len(items)),
+        "false_positive_rate": ratio(sum(s.accepted is True for s in wrong), len(wrong)),
+        "false_negative_rate": ratio(sum(s.accepted is not True for s in right), len(right)),
+        "critique_precision": ratio(sum(bool(s.critique_ok) for s in rejected), len(rejected)),
+        "no_verdict_rate": ratio(sum(s.accepted is None for s in items), len(items)),
+    }
+
+
+# ------------------------------------------------------------------ baselines
+def oracle_verdict(doc: dict) -> str:
+    """The sound verifier as a verifier model: its verdict and, when wrong, its first reason."""
+    verdict = judge_candidate(doc, doc.get("kind"), doc["candidate"])
+    if verdict.correct:
+        return "Verdict: correct"
+    return f"The first error: {verdict.reasons[0] if verdict.reasons else 'the answer is not a valid solution'}.\nVerdict: incorrect"
+
+
+# ------------------------------------------------------------------ lm-eval task files
+def verify_task_name(engine: Any) -> str:
+    return f"finereason_verify_{engine.name}"
+
+
+def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
+    """The lm-eval YAMLs of the verify tasks (file name -> text): one ``finereason_verify_<domain>.yaml``
+    per domain, over its ``<domain>_end_to_end`` config, and the group ``finereason_verify`` of the
+    domains in the default set. Hooks live in ``lm_eval_tasks/finereason/verify_utils.py``."""
+    domains = list(engines)
+    metrics = "".join(
+        f"  - metric: {name}\n    aggregation: {'mean' if name == 'acc' else f'!function verify_utils.agg_{name}'}\n"
+        f"    higher_is_better: {'true' if name in ('acc', 'critique_precision') else 'false'}\n"
+        for name in VERIFY_METRICS)
+    files = {}
+    for engine in domains:
+        name = verify_task_name(engine)
+        files[f"{name}.yaml"] = (
+            f"{header}task: {name}\nclass: !function verify_utils.VerifyTask\n"
+            f"dataset_kwargs:\n  config: {engine.name}_end_to_end\n"
+            "output_type: generate_until\ntest_split: test\ndoc_to_text: \"{{prompt}}\"\ndoc_to_target: \"{{label}}\"\n"
+            "process_results: !function verify_utils.process_results\nnum_fewshot: 0\n"
+            "generation_kwargs:\n  until: []\n  max_gen_toks: 4096\n  do_sample: false\n  temperature: 0.0\n"
+            f"metric_list:\n{metrics}metadata:\n  version: 1.0\n")
+    members = "".join(f"  - {verify_task_name(e)}\n" for e in domains if getattr(e, "in_default_set", True))
+    files["_finereason_verify.yaml"] = (
+        f"{header}group: finereason_verify\ntask:\n{members}"
+        "aggregate_metric_list:\n  - metric: acc\n    aggregation: mean\n    weight_by_size: true\n"
+        "metadata:\n  version: 1.0\n")
+    return files
+
+
+__all__ = ["KINDS", "MUTATIONS", "REQUEST", "VERIFY", "VERIFY_METRICS", "VerifyScore", "candidate_text", "candidates",
+           "judge_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]

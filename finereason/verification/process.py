@@ -1,0 +1,172 @@
+"""Process scoring of full solutions: the first step that breaks a rule and the first that enters a dead end.
+
+An end-to-end answer that shows its work (a Sudoku fill order or a sequence of grids, a Game-of-24
+step list, a coloring order, a plan) is read by its domain's :meth:`~finereason.core.engine.Engine.read_steps`
+into successive states. :func:`process_score` walks them from the initial state: each pair is classified
+with the engine's own ``step`` (the rules of the state-transition task) and each state reached by a valid
+step is labelled by the exact oracle.
+
+Glossary:
+- *step*: one written state that differs from the one before it (restating a state is no step);
+  steps are numbered from 1 in the order they are written.
+- *invalid step*: the engine calls the move ``invalid``, or several moves made at once reach a state
+  that already breaks a rule, or the text names a move that cannot be made at all (a false
+  calculation, a cell or vertex that does not exist: a :class:`~finereason.core.engine.BrokenStep`).
+  Reading stops there: later states grow from a broken one.
+- *dead end*: a state reached by a valid step from which the oracle says no solution can be reached.
+  Backtracking out of a dead end is a valid step; the first dead end entered is what is reported.
+- *undecided*: the oracle's work budget ran out; the walk stops and nothing after it is reported.
+
+Answers whose text shows fewer than :data:`MIN_PROCESS_STEPS` steps are final answers, not processes:
+the loop's ``first_error`` feedback then keeps the verdict's first reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .aggregation import ratio
+from ..core.steps import MAX_STEPS
+from ..reading import final_region
+from ..core.engine import Engine, StepKind, get_engine
+from ..core.engine import BrokenStep
+from ..common.verdict import ParseError, StateError, Undecided
+
+MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
+MIN_PROCESS_STEPS = 2         # fewer written steps: a final answer, not a process
+
+# The process metrics in report order (a public contract), each with whether higher is better.
+PROCESS_HIGHER_IS_BETTER: dict[str, bool] = {
+    "process_rate_readable": True, "process_rate_invalid_step": False, "process_rate_dead_end": False,
+    "process_rate_undecided": False, "process_steps_read": True,
+}
+PROCESS_METRICS: tuple[str, ...] = tuple(PROCESS_HIGHER_IS_BETTER)
+
+
+@dataclass(frozen=True)
+class ProcessVerdict:
+    """Where a written solution process first goes wrong.
+
+    ``first_invalid_step`` / ``first_dead_end_step`` are 1-based step numbers (``None``: no such step
+    among those judged); ``steps_read`` counts the steps read, ``reasons`` explain the first invalid step
+    (the engine's words) and ``undecided`` is set when the oracle gave up (nothing after it is judged).
+    """
+
+    first_invalid_step: int | None = None
+    first_dead_end_step: int | None = None
+    steps_read: int = 0
+    reasons: tuple[str, ...] = ()
+    undecided: bool = False
+    truncated: bool = False
+
+    @property
+    def readable(self) -> bool:
+        """Whether the answer shows a process (at least :data:`MIN_PROCESS_STEPS` steps)."""
+        return self.steps_read >= MIN_PROCESS_STEPS
+
+    def first_error(self) -> str | None:
+        """The earliest problem as one feedback sentence (``None`` when there is none or no process)."""
+        if not self.readable:
+            return None
+        bad, dead = self.first_invalid_step, self.first_dead_end_step
+        if dead is not None and (bad is None or dead < bad):
+            return f"Step {dead} enters a dead end: from the state it reaches, the puzzle can no longer be solved."
+        if bad is not None:
+            why = "; ".join(self.reasons) or "it is not a valid move"
+            return f"Step {bad} breaks a rule: {why}."
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"first_invalid_step": self.first_invalid_step, "first_dead_end_step": self.first_dead_end_step,
+                "steps_read": self.steps_read, "reasons": list(self.reasons), "undecided": self.undecided,
+                "truncated": self.truncated}
+
+
+def _judge_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tuple[str, ...]]:
+    """``("valid" | "invalid" | "none", reasons)`` for the move ``prev -> cur``."""
+    try:
+        step = eng.step(puzzle, prev, cur)
+        if step.kind is StepKind.NONE:
+            return "none", ()
+        if step.kind is StepKind.INVALID:
+            return "invalid", step.reasons or ("it is not a valid move",)
+        if step.kind is StepKind.MULTIPLE:  # several moves at once: fine unless the state breaks a rule
+            broken = eng.violations(puzzle, cur)
+            return ("invalid", tuple(broken)) if broken else ("valid", ())
+        return "valid", ()
+    except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+        return "invalid", (f"the step cannot be judged: {err}",)
+
+
+def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
+                  starts_in_think: bool = False) -> ProcessVerdict:
+    """Read the steps of an end-to-end ``response`` and judge them (never raises on the response).
+
+    Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
+    ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
+    """
+    eng = get_engine(engine)
+    text = final_region(response, starts_in_think=starts_in_think) or ""
+    try:
+        states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
+    except (ParseError, StateError, ValueError, TypeError, RecursionError):
+        states = []
+    prev = eng.initial(puzzle)
+    number = 0
+    first_dead: int | None = None
+    for state in states:
+        if number >= max_steps:
+            return ProcessVerdict(None, first_dead, number, truncated=True)
+        if isinstance(state, BrokenStep):
+            return ProcessVerdict(number + 1, first_dead, number + 1, tuple(state.reasons))
+        kind, reasons = _judge_step(eng, puzzle, prev, state)
+        if kind == "none":
+            continue
+        number += 1
+        if kind == "invalid":
+            return ProcessVerdict(number, first_dead, number, reasons)
+        prev = state
+        if first_dead is None:
+            try:
+                if not eng.is_solvable(puzzle, state):
+                    first_dead = number
+            except Undecided:
+                return ProcessVerdict(None, None, number, undecided=True)
+            except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+                return ProcessVerdict(number, None, number, (f"the state cannot be judged: {err}",))
+    return ProcessVerdict(None, first_dead, number)
+
+
+def summarize_process(verdicts: Sequence[ProcessVerdict]) -> dict[str, float]:
+    """Aggregate process metrics over answers (a public contract, :data:`PROCESS_METRICS`).
+
+    ``process_rate_readable``: share of answers that show a process; ``process_rate_invalid_step`` /
+    ``process_rate_dead_end`` / ``process_rate_undecided``: among those, the share with an invalid step,
+    with a dead end entered before any invalid step, and where the oracle gave up;
+    ``process_steps_read``: mean steps read over all answers.
+    """
+    n = len(verdicts)
+    shown = [v for v in verdicts if v.readable]
+    k = len(shown)
+    return {
+        "process_rate_readable": ratio(k, n),
+        "process_rate_invalid_step": ratio(sum(v.first_invalid_step is not None for v in shown), k),
+        "process_rate_dead_end": ratio(sum(v.first_dead_end_step is not None for v in shown), k),
+        "process_rate_undecided": ratio(sum(v.undecided for v in shown), k),
+        "process_steps_read": ratio(sum(v.steps_read for v in verdicts), n),
+    }
+
+
+def as_record(verdict: ProcessVerdict) -> tuple:
+    """A compact, JSON-ready form of ``verdict`` carrying what :func:`summarize_process` reads
+    (lm-eval keeps one per logged sample and aggregates them with :func:`summarize_records`)."""
+    return (verdict.first_invalid_step, verdict.first_dead_end_step, verdict.steps_read, verdict.undecided)
+
+
+def summarize_records(records: Sequence[Sequence[Any]]) -> dict[str, float]:
+    """:func:`summarize_process` over :func:`as_record` tuples."""
+    return summarize_process([ProcessVerdict(r[0], r[1], int(r[2]), undecided=bool(r[3])) for r in records])
+
+
+__all__ = ["MIN_PROCESS_STEPS", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict",
+           "process_score", "summarize_process"]

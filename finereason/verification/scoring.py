@@ -1,0 +1,74 @@
+"""Scoring dataset rows: the per-row verdicts and the metric aggregation behind lm-eval tasks,
+metric modules, ``finereason score --data`` and reports.
+
+A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
+official schema). :func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of
+them into the named metrics declared in :mod:`finereason.verification.aggregation`. No verdict is computed anywhere else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .aggregation import ACC_PAPER, paper_accuracy, summarize
+from ..core.rows import row_item, row_puzzle
+from ..core.engine import get_engine
+from ..common.verdict import SOLVABLE, Verdict
+from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
+
+
+@dataclass(frozen=True)
+class RowScore:
+    """The verdicts of one answer: strict (headline) and, for state transition, paper mode."""
+
+    task: str
+    verdict: Verdict
+    paper: Verdict | None
+    solvable: bool | None
+
+    def as_tuple(self) -> tuple:
+        """A compact, JSON-friendly form (lm-eval passes it to the aggregation functions)."""
+        paper = None if self.paper is None else (self.paper.correct, self.paper.category)
+        return (self.task, self.verdict.correct, self.verdict.category, self.verdict.prediction, self.solvable, paper)
+
+    @classmethod
+    def from_tuple(cls, value: Sequence[Any]) -> "RowScore":
+        task, correct, category, prediction, solvable, paper = value
+        return cls(task, Verdict(bool(correct), category, (), prediction), None if paper is None else Verdict(bool(paper[0]), paper[1]), solvable)
+
+
+def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> RowScore:
+    """Judge one model response to one row (never raises on the response).
+
+    ``starts_in_think``: the prompt already opened ``<think>`` (R1-distill-style chat templates), so a
+    response without ``</think>`` is unfinished reasoning and a ``parse_error``.
+    """
+    task = row["task"]
+    engine = get_engine(row["puzzle"])
+    if not isinstance(response, str):
+        response = "" if response is None else str(response)
+    if task == END_TO_END:
+        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, starts_in_think=starts_in_think), None, None)
+    item = row_item(row)
+    solvable = row.get("label") == SOLVABLE if row.get("label") else None
+    if task == STATE_CHECKING:
+        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, starts_in_think=starts_in_think), None, solvable)
+    if task == STATE_TRANSITION:
+        both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable,
+                                             starts_in_think=starts_in_think)
+        return RowScore(task, both["strict"], both["paper"], solvable)
+    raise ValueError(f"unknown task {task!r}")
+
+
+def aggregate(scores: Iterable[RowScore]) -> dict[str, float]:
+    """All metrics of one task's scores (``acc``, ``acc_paper``, P/R/F1, rates, ...)."""
+    scores = list(scores)
+    if not scores:
+        return {}
+    task = scores[0].task
+    solvable = [s.solvable for s in scores] if task != END_TO_END else None
+    metrics = summarize(task, [s.verdict for s in scores], solvable)
+    if task == STATE_TRANSITION:
+        metrics[ACC_PAPER] = paper_accuracy([s.paper for s in scores])
+    return metrics

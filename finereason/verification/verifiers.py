@@ -1,0 +1,219 @@
+"""The single source of verdicts: state checking, state transition and end-to-end.
+
+Metrics (lm-eval), dataset builders, GRPO rewards and feedback loops all call these functions.
+They never raise on model text: unreadable answers become ``parse_error`` verdicts; an oracle that
+runs out of its work budget (:class:`~finereason.common.verdict.Undecided`) gives an ``undecided`` verdict
+(no credit, never a guessed category). Model text is
+read by :mod:`finereason.reading` (the one answer reader): only the final region after the reasoning
+counts, and unfinished reasoning is a ``parse_error``. Callers whose prompt already opened ``<think>``
+(R1-distill, QwQ, Qwen3 thinking templates) pass ``starts_in_think=True``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.oracle import is_solvable
+from ..core.engine import Engine, StateItem, StepKind, get_engine
+from ..reading import UNFINISHED, choice_reading, final_region, read_choice
+from ..reading.lists import task_list_reading
+from ..core.literals import parse_literal
+from ..common.verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
+from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+
+MODES = ("strict", "paper")
+# ------------------------------------------------------------------ state checking
+def _unfinished() -> Verdict:
+    return Verdict(False, Category.PARSE_ERROR.value, (UNFINISHED,))
+
+
+def verify_state_checking(
+    engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None,
+    starts_in_think: bool = False,
+) -> Verdict:
+    """Judge a state-checking answer ("(A)" solvable / "(B)" unsolvable).
+
+    ``solvable`` may carry an oracle label computed earlier (e.g. stored at build time);
+    otherwise the oracle is asked.
+    """
+    eng = get_engine(engine)
+    try:
+        reading = read_choice(response, starts_in_think=starts_in_think)
+    except (ParseError, RecursionError) as err:
+        return Verdict(False, Category.PARSE_ERROR.value, (str(err),))
+    choice = reading.choice
+    if choice is None:
+        return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no final answer (A)/(B) found",))
+    try:
+        truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
+    except Undecided as err:  # the oracle's budget ran out: no credit, never a guessed verdict
+        return Verdict(False, Category.UNDECIDED.value, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
+    predicted = SOLVABLE if choice == "A" else UNSOLVABLE
+    actual = SOLVABLE if truth else UNSOLVABLE
+    if predicted == actual:
+        return Verdict(True, Category.CORRECT.value, (), predicted)
+    return Verdict(False, Category.INCORRECT.value, (f"the state is {actual.lower()}, not {predicted.lower()}",), predicted)
+
+
+# ------------------------------------------------------------------ state transition
+def verify_state_transition(
+    engine: Engine | str,
+    item: StateItem,
+    response: str,
+    mode: str = "strict",
+    *,
+    solvable: bool | None = None,
+    starts_in_think: bool = False,
+) -> Verdict:
+    """Judge a state-transition answer ("Next state: ...") as exactly one category.
+
+    ``strict`` (default): a forward move from a solvable state is correct only if the oracle says
+    the child is solvable. ``paper``: the official release's scoring, where only the given
+    unsolvable child counts as ``unsolvable_child``.
+    """
+    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable,
+                                         starts_in_think=starts_in_think)[mode]
+
+
+def verify_state_transition_modes(
+    engine: Engine | str,
+    item: StateItem,
+    response: str,
+    modes: tuple[str, ...] = MODES,
+    *,
+    solvable: bool | None = None,
+    starts_in_think: bool = False,
+) -> dict[str, Verdict]:
+    """The verdict of one answer in several modes, reading and classifying the move only once."""
+    for mode in modes:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+    eng = get_engine(engine)
+    puzzle = item.puzzle
+    malformed: str | None = None
+    proposed: Any = None
+    region = final_region(response, starts_in_think=starts_in_think)
+    if region is None:
+        return dict.fromkeys(modes, _unfinished())
+    try:
+        proposed = eng.parse_state_text(puzzle, region)
+    except StateError as err:
+        malformed = str(err)
+    except (ParseError, RecursionError, ValueError, TypeError) as err:
+        verdict = Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+        return {mode: verdict for mode in modes}
+    try:
+        current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
+    except Undecided as err:
+        return dict.fromkeys(modes, Verdict(False, Category.UNDECIDED.value, (str(err),)))
+    try:
+        if current_solvable:
+            return _forward_verdicts(eng, item, proposed, malformed, modes)
+        verdict = _backtrack_verdict(eng, item, proposed, malformed)
+    except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+        # an engine could not judge this proposal: never crash an evaluation or a training step
+        failure = Category.INVALID_MOVE if current_solvable else Category.BACKTRACKING_FAILURE
+        verdict = Verdict(False, failure.value, (f"the proposed state cannot be judged: {err}",))
+    return {mode: verdict for mode in modes}
+
+
+def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, modes: tuple[str, ...]) -> dict[str, Verdict]:
+    """Verdicts from a solvable state: only a valid forward move's dead-end check depends on the mode."""
+    if malformed is not None:
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, (malformed,)))
+    step = eng.step(item.puzzle, item.current, proposed)
+    if step.kind is StepKind.MULTIPLE:
+        return dict.fromkeys(modes, Verdict(False, Category.MULTIPLE_MOVES.value, step.reasons))
+    if step.kind is StepKind.BACKWARD:
+        why = ("the current state is solvable, so the move must go forward, not undo a step",)
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, why + step.reasons))
+    if step.kind is not StepKind.FORWARD:
+        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, step.reasons or ("no valid move was made",)))
+    out = {}
+    for mode in modes:
+        if mode == "paper":
+            dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
+        else:
+            try:
+                dead_end = not is_solvable(eng, item.puzzle, proposed)
+            except Undecided as err:
+                out[mode] = Verdict(False, Category.UNDECIDED.value, (str(err),))
+                continue
+        out[mode] = (Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
+                     if dead_end else Verdict(True, Category.CORRECT.value))
+    return out
+
+
+def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None) -> Verdict:
+    fail = Category.BACKTRACKING_FAILURE.value
+    if malformed is not None:
+        return Verdict(False, fail, (malformed,))
+    parent = item.parent
+    if parent is None:
+        return Verdict(False, fail, ("the initial state is unsolvable, so no move can be correct",))
+    if eng.same(proposed, parent):
+        return Verdict(True, Category.CORRECT.value)
+    if eng.same(proposed, item.current):
+        return Verdict(False, fail, ("the state is unsolvable and must backtrack to its parent, but it was left unchanged",))
+    if eng.step(item.puzzle, parent, proposed).kind is StepKind.FORWARD:
+        return Verdict(False, Category.SIBLING.value, ("moved to another child of the parent instead of backtracking to the parent",))
+    if eng.step(item.puzzle, item.current, proposed).kind is StepKind.FORWARD:
+        return Verdict(False, fail, ("moved forward from an unsolvable state instead of backtracking",))
+    return Verdict(False, fail, ("the proposed state is not the parent of the unsolvable state",))
+
+
+# ------------------------------------------------------------------ end to end
+def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, starts_in_think: bool = False) -> Verdict:
+    """Judge a full solution against the puzzle's rules (any valid solution counts)."""
+    eng = get_engine(engine)
+    region = final_region(response, starts_in_think=starts_in_think)
+    if region is None:
+        return _unfinished()
+    try:
+        state = eng.parse_solution_text(puzzle, region)
+    except StateError as err:
+        return Verdict(False, Category.INVALID_SOLUTION.value, (str(err),))
+    except (ParseError, RecursionError, ValueError, TypeError) as err:
+        return Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+    try:
+        reasons = eng.check_solution(puzzle, state)
+    except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
+        return Verdict(False, Category.INVALID_SOLUTION.value, (f"the proposed solution cannot be judged: {err}",))
+    if reasons:
+        return Verdict(False, Category.INVALID_SOLUTION.value, tuple(reasons))
+    return Verdict(True, Category.CORRECT.value)
+
+
+__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
+           "verify_state_transition_modes"]
+
+
+# ------------------------------------------------------------------ format check (rewards)
+def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: str | None = None) -> bool:
+    """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked as the
+    task's prompt asks (``Answer:``, ``Next state:``, ``Solution:``, ``\\boxed{}``), in a form the
+    verifier reads without a parse error.
+
+    Exactly one: the committed answer is the only one left standing (:attr:`Reading.live`), so a
+    response that states several different answers ("Answer: (A)\nAnswer: (B)\n...") fails even
+    though its last one is read. state_checking: a marked ``(A)``/``(B)`` (``Answer:``, ``\\boxed{}``);
+    state_transition: a
+    ``Next state:`` list; end_to_end: the named ``puzzle``'s answer syntax (a plain list literal
+    when no puzzle is named).
+    """
+    region = final_region(text, starts_in_think=starts_in_think)
+    if region is None:
+        return False
+    if task == STATE_CHECKING:
+        reading = choice_reading(region, every=True)
+        return reading.single and reading.marked
+    if task not in (STATE_TRANSITION, END_TO_END):
+        raise ValueError(f"unknown task {task!r}")
+    try:
+        if puzzle is None:  # a plain list literal
+            reading = task_list_reading(region, task == STATE_TRANSITION)
+            return reading.single and reading.marked and parse_literal(reading.value) is not None
+        engine = get_engine(puzzle)
+        reading = engine.read_answer(region, task)
+        return reading.single and reading.marked and engine.answer_readable(region, task)
+    except (ParseError, RecursionError):
+        return False

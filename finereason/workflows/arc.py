@@ -1,0 +1,281 @@
+"""LLM-ARC (Kalyanpur et al. 2024): an LLM actor writes an answer-set program, a conclusion query
+and semantic tests; the ASP critic (:mod:`.critic`) runs them and feeds back compile errors, failed
+tests and explanations, for up to ``rounds`` rounds.
+
+Any lm-eval model drives the actor (``lm_eval.api.registry.get_model``; each round is one batched
+``generate_until`` call). Each request's document carries ``id = "<item id>@<round>"``, so
+``finereason-replay`` (``{"id", "response"}`` lines) replays scripted or recorded dialogs.
+
+Outputs: accuracy per round (the answer a run capped at that many rounds would give), one JSONL
+transcript line per item, and the successful dialogs (correct final answer, every test passing)
+as a Hub-layout SFT data set: ``data/train-00000-of-00001.parquet`` + README ``configs:``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..common.input_errors import InputError
+from ..core.literals import strip_thinking
+from .actor_prompt import instructions
+from ..asp.critic import Limits, Report, run_program
+from ..data.folio import LABELS, problem_text
+
+MAX_RESPONSE_CHARS = 200_000
+MAX_JSON_CHARS = 100_000
+
+ACTOR_INSTRUCTIONS = instructions(tests=True)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class ArcError(InputError):
+    """A model that cannot take part in the loop (one line for the CLI)."""
+
+
+def clean_text(text: object) -> str:
+    """A model response as text that can be written anywhere: lone surrogates become U+FFFD."""
+    text = "" if text is None else str(text)
+    return _SURROGATE.sub("\ufffd", text) if not text.isascii() else text
+
+
+_TAG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
+_PROGRAM_TAGS = {"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""}
+
+
+@dataclass
+class ActorOutput:
+    program: str | None
+    query: str | list[str] | None  # one expression, or numbered propositions
+    tests: list[Any]
+    problems: list[str]
+
+
+def fenced_blocks(body: str) -> list[tuple[str, str]]:
+    """``(tag, content)`` of every ```-fenced block, left to right. Linear: each search starts where
+    the previous one ended (an opening fence's tag runs to the end of its line; the block to the
+    next ```)."""
+    out, pos = [], 0
+    while True:
+        start = body.find("```", pos)
+        if start < 0:
+            return out
+        newline = body.find("\n", start + 3)
+        if newline < 0:
+            return out
+        end = body.find("```", newline + 1)
+        if end < 0:
+            return out
+        tag = _TAG.match(body, start + 3, newline).group(1).lower()
+        out.append((tag, body[newline + 1:end]))
+        pos = end + 3
+
+
+def parse_actor(text: str, tests: bool = True) -> ActorOutput:
+    """The last program block and the last JSON block of a response (after any ``</think>``);
+    ``tests=False`` (the no-test ablation) does not ask for tests."""
+    body = strip_thinking(text if isinstance(text, str) else "")[-MAX_RESPONSE_CHARS:]
+    program = spec = None
+    for tag, content in fenced_blocks(body):
+        if tag == "json":
+            spec = content
+        elif tag in _PROGRAM_TAGS:
+            program = content
+    problems: list[str] = []
+    want_tests, query, tests = tests, None, []
+    if program is None:
+        problems.append("no ```asp code block with the program was found")
+    if spec is None:
+        problems.append('no ```json block with {"query": ...' + (', "tests": [...]' if tests else "") + "} was found")
+    elif len(spec) > MAX_JSON_CHARS:
+        problems.append(f"the JSON block is longer than {MAX_JSON_CHARS} characters")
+    else:
+        try:
+            obj = json.loads(spec)
+        except (json.JSONDecodeError, RecursionError) as err:
+            problems.append(f"the JSON block is not valid JSON ({getattr(err, 'msg', 'nested too deeply')}"
+                            f"{f', line {err.lineno}' if hasattr(err, 'lineno') else ''})")
+            obj = None
+        if isinstance(obj, list):
+            obj = {"tests": obj}
+        if isinstance(obj, dict):
+            raw = obj.get("query")
+            numbered = isinstance(raw, list) and raw and all(isinstance(x, str) for x in raw)
+            query = raw if isinstance(raw, str) or numbered else None
+            tests = obj.get("tests") if isinstance(obj.get("tests"), list) else []
+            if query is None:
+                problems.append('the JSON block has no "query" (a string, or a list of numbered propositions) for the conclusion')
+            if not tests and want_tests:
+                problems.append('the JSON block has no "tests" list (write at least one test)')
+        elif obj is not None:
+            problems.append("the JSON block must be an object {\"query\": ..., \"tests\": [...]}")
+    return ActorOutput(program, query, tests, problems)
+
+
+@dataclass
+class Round:
+    round: int
+    response: str
+    status: str
+    answer: str | None
+    tests_passed: int
+    tests_total: int
+    feedback: str
+    done: bool
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Dialog:
+    doc: dict
+    messages: list[dict]
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return bool(self.rounds) and self.rounds[-1].done
+
+    @property
+    def answer(self) -> str | None:
+        return self.rounds[-1].answer if self.rounds else None
+
+    @property
+    def correct(self) -> bool:
+        return self.answer == self.doc["label"]
+
+    @property
+    def success(self) -> bool:
+        return self.done and self.correct
+
+    def answer_at(self, r: int) -> str | None:
+        """The answer of a run capped at ``r`` rounds."""
+        upto = [x for x in self.rounds if x.round <= r]
+        return upto[-1].answer if upto else None
+
+    def transcript(self) -> dict:
+        return {"id": self.doc["id"], "story_id": self.doc.get("story_id"), "label": self.doc["label"],
+                "answer": self.answer, "correct": self.correct, "success": self.success,
+                "rounds": [r.as_dict() for r in self.rounds], "messages": self.messages}
+
+
+def first_message(doc: dict, tests: bool = True) -> str:
+    return f"{instructions(tests)}\n{problem_text(doc)}"
+
+
+def critique(text: str, limits: Limits, tests: bool = True) -> tuple[Report | None, ActorOutput, str, bool]:
+    """Run the critic on one response: (report, parsed output, feedback text, done). Without tests
+    (the ablation) a run is done when the program runs and answers the conclusion."""
+    out = parse_actor(text, tests)
+    if out.program is None:
+        return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
+    report = run_program(out.program, out.tests if tests else [], out.query, limits=limits)
+    lines = [f"Critic: {p}." for p in out.problems] + [report.feedback()]
+    done = report.all_passed and not out.problems and report.answer in LABELS
+    if done:
+        lines.append(f"{'All tests pass; the' if tests else 'The'} conclusion is {report.answer}.")
+    else:
+        lines.append("Fix the program" + (" (or tests that were wrong)" if tests else "") + " and send both blocks again.")
+    return report, out, "\n".join(lines), done
+
+
+def _generate(generate: Callable, batch: list) -> list[str]:
+    """One batched model call; a model that cannot answer FOLIO requests is an :class:`ArcError`."""
+    try:
+        responses = generate(batch)
+    except (KeyError, AttributeError, TypeError, NotImplementedError) as err:
+        raise ArcError(f"the model cannot answer FOLIO requests ({type(err).__name__}: {str(err)[:120]}); "
+                       "use a generative model or finereason-replay") from None
+    if not isinstance(responses, (list, tuple)) or len(responses) != len(batch):
+        raise ArcError(f"the model returned {len(responses) if isinstance(responses, (list, tuple)) else 'no list of'} "
+                       f"responses for {len(batch)} requests")
+    return [clean_text(r)[:MAX_RESPONSE_CHARS] for r in responses]
+
+
+def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
+            rounds: int = 4, limits: Limits = Limits(), jobs: int = 1, tests: bool = True,
+            progress: Callable[[int, int], None] | None = None) -> list[Dialog]:
+    """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``;
+    ``tests=False`` is the ablation without test generation."""
+    dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
+    for r in range(1, rounds + 1):
+        active = [d for d in dialogs if not d.done]
+        if not active:
+            break
+        batch = [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in active]
+        responses = _generate(generate, batch)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(lambda t: critique(t, limits, tests), responses))
+        for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):
+            dialog.messages.append({"role": "assistant", "content": text})
+            answer = report.answer if report is not None and report.status == "ok" else None
+            tests = report.tests if report is not None else []
+            dialog.rounds.append(Round(r, text, report.status if report else "no_program", answer,
+                                       sum(t.passed for t in tests), len(tests), feedback, done))
+            if not done and r < rounds:
+                dialog.messages.append({"role": "user", "content": feedback})
+        if progress:
+            progress(r, len(active))
+    return dialogs
+
+
+def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float]:
+    """``round_<r>``: accuracy when capped at r rounds; ``final``; ``success_rate``; counts."""
+    n = len(dialogs) or 1
+    out = {f"round_{r}": sum(d.answer_at(r) == d.doc["label"] for d in dialogs) / n for r in range(1, rounds + 1)}
+    out["final"] = sum(d.correct for d in dialogs) / n
+    out["success_rate"] = sum(d.success for d in dialogs) / n
+    out["answered"] = sum(d.answer is not None for d in dialogs) / n
+    out["items"] = len(dialogs)
+    return out
+
+
+def round_statistics(dialogs: Sequence[Dialog], rounds: int) -> list[dict]:
+    """Per round: dialogs still running, how many programs compiled (ran, with or without answer
+    sets), how many had every test passing, the share of tests passed, and how many finished."""
+    out = []
+    for r in range(1, rounds + 1):
+        this = [x for d in dialogs for x in d.rounds if x.round == r]
+        total = sum(x.tests_total for x in this)
+        out.append({"round": r, "active": len(this),
+                    "compiled": sum(x.status in ("ok", "no_answer_set") for x in this),
+                    "all_tests_passed": sum(x.tests_total > 0 and x.tests_passed == x.tests_total for x in this),
+                    "tests_passed": sum(x.tests_passed for x in this), "tests_total": total,
+                    "test_pass_rate": (sum(x.tests_passed for x in this) / total) if total else None,
+                    "done": sum(x.done for x in this)})
+    return out
+
+
+# ------------------------------------------------------------------ lm-eval models
+def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: bool = False,
+                      max_gen_toks: int = 2048, batch_size: str | int = 1, device: str | None = None,
+                      temperature: float = 0.0) -> Callable[[list[tuple[dict, list[dict]]]], list[str]]:
+    """A ``generate`` function for :func:`run_arc` (and ``finereason loop``) over any registered lm-eval
+    model; greedy unless ``temperature`` > 0. The function carries the model (``.lm``) and the prompt
+    renderer (``.render``) for token counting."""
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.registry import get_model
+
+    from ..integrations.lm_eval import models as lm_eval_models  # noqa: F401  (registers finereason-replay and friends)
+
+    extra = {"batch_size": batch_size, "device": device}
+    lm = get_model(model).create_from_arg_string(model_args, {k: v for k, v in extra.items() if v is not None})
+    gen_kwargs = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": temperature > 0, "temperature": temperature}
+
+    def render(messages: list[dict]) -> str:
+        if apply_chat_template and hasattr(lm, "apply_chat_template"):
+            return lm.apply_chat_template(messages, add_generation_prompt=True)
+        turns = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in messages]
+        return "\n\n".join(turns) + "\n\nAssistant:"
+
+    def generate(batch: list[tuple[dict, list[dict]]]) -> list[str]:
+        requests = [Instance(request_type="generate_until", doc=doc, arguments=(render(msgs), dict(gen_kwargs)), idx=0)
+                    for doc, msgs in batch]
+        return [str(x) for x in lm.generate_until(requests)]
+
+    generate.lm, generate.render = lm, render  # type: ignore[attr-defined]
+    return generate

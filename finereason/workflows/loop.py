@@ -1,0 +1,413 @@
+"""``finereason loop``: an LLM proposes full solutions, a verifier checks them, the back-prompt carries
+feedback, for up to ``max_rounds`` rounds (Stechly et al. 2024, "On the self-verification limitations
+of large language models on reasoning and planning tasks").
+
+Conditions (one sub-folder of the output each):
+
+- a feedback level of :mod:`finereason.verification.feedback` (``none``, ``binary``, ``first_error``, ``all_errors``):
+  the sound verifier (:func:`finereason.verification.verifiers.verify_end_to_end`) checks each answer; the dialog
+  continues with the feedback built from the verdict's reasons until the verifier certifies an answer;
+- ``self``: the model verifies its own answer in a fresh context (LLM+LLM); the loop stops when it
+  accepts, and its critique is the feedback. The sound verifier still scores every answer;
+- ``sampling``: plain re-sampling, the original prompt alone each round, until the verifier certifies.
+
+Any domain of the engine registry with an ``<domain>_end_to_end`` data config plugs in. Each request's
+document is the data row with ``id = "<row id>@<round>"`` (self-verification: ``"<row id>@<round>/verify"``),
+so ``finereason-oracle`` and ``finereason-replay`` drive the loop like any lm-eval model.
+
+Files (``OUT/<condition>/``): ``run.json`` (what the run is), ``transcripts.jsonl`` (one line per
+instance and round, appended and fsync'd after every round, so an interrupted run resumes from the
+last completed round), ``summary.json`` (that condition's summary); ``OUT/summary.json`` (accuracy by
+round per condition, rounds in numeric order, tokens spent: every condition run into ``OUT`` by the
+same run) and ``OUT/accuracy_by_round.png`` (Figure 2 of the paper, when matplotlib is installed).
+An ``OUT`` holding another run (another model, domain, data, temperature, ...) is refused unless
+``overwrite`` (:func:`prepare_out`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..core.engine import Engine, get_engine
+from ..common.input_errors import InputError
+from ..core.rows import row_puzzle
+from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
+from ..verification.process import process_score
+from ..verification.verifiers import verify_end_to_end
+
+SAMPLING = "sampling"
+CONDITIONS: tuple[str, ...] = (*LEVELS, SAMPLING)
+MAX_RESPONSE_CHARS = 200_000
+TRANSCRIPTS = "transcripts.jsonl"
+RUN_FILE = "run.json"
+SUMMARY = "summary.json"
+PLOT = "accuracy_by_round.png"
+
+Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
+
+
+class LoopError(InputError):
+    """A user-facing problem with a loop run (bad data, an output folder of another run)."""
+
+
+# ------------------------------------------------------------------ data
+def end_to_end_config(domain: str) -> str:
+    return f"{get_engine(domain).name}_end_to_end"
+
+
+def load_rows(domain: str, data: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
+    """The end-to-end rows of ``domain`` (first ``limit``) from a built data folder or the default
+    source (:func:`finereason.data.resolve.open_source`), and facts about where they came from."""
+    from ..data.resolve import open_source
+    from ..data.folder import DataFolderError, open_data_folder
+
+    config = end_to_end_config(domain)
+    try:
+        if data is not None:
+            folder = open_data_folder(Path(data))
+            source = {"kind": "local", "path": str(Path(data).resolve()), "fingerprint": folder.fingerprint}
+        else:
+            folder, src = open_source(config)
+            source = src.metadata()
+        table = folder.read_table(config)
+    except DataFolderError as err:
+        raise LoopError(str(err)) from None
+    rows = table.to_pylist()
+    rows = rows[:limit] if limit else rows
+    if not rows:
+        raise LoopError(f"config {config} has no rows")
+    source.update(config=config, config_fingerprint=folder.config_fingerprint(config))
+    return rows, source
+
+
+# ------------------------------------------------------------------ one instance
+@dataclass
+class Dialog:
+    """One instance's loop: its row and the records of the rounds played so far."""
+
+    row: dict
+    engine: Engine
+    records: list[dict] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def next_round(self) -> int:
+        return len(self.records) + 1
+
+    def finished(self, max_rounds: int) -> bool:
+        return bool(self.records) and (self.records[-1]["done"] or len(self.records) >= max_rounds)
+
+    def messages(self, condition: str) -> list[dict]:
+        """The chat sent for the next round: the prompt, then (except when sampling) every answer and
+        the feedback that followed it."""
+        out = [{"role": "user", "content": self.row["prompt"]}]
+        if condition != SAMPLING:
+            for rec in self.records:
+                out += [{"role": "assistant", "content": rec["response"]}, {"role": "user", "content": rec["feedback"]}]
+        return out
+
+    def correct_at(self, r: int) -> bool:
+        """Whether the answer a run capped at ``r`` rounds ends with is correct (sound verifier)."""
+        upto = self.records[:r]
+        return bool(upto) and upto[-1]["correct"]
+
+
+class Counter:
+    """Characters (always) and tokens (when the model exposes ``tok_encode``) of prompts and responses."""
+
+    def __init__(self, generate: Any) -> None:
+        self.render = getattr(generate, "render", None)
+        lm = getattr(generate, "lm", None)
+        self.encode = getattr(lm, "tok_encode", None)
+
+    def text(self, messages: list[dict]) -> str:
+        if self.render is not None:
+            return self.render(messages)
+        return "\n\n".join(m["content"] for m in messages)
+
+    def tokens(self, text: str) -> int | None:
+        if self.encode is None:
+            return None
+        try:
+            return len(self.encode(text))
+        except Exception:  # noqa: BLE001  (a tokenizer that cannot encode: count characters only)
+            return None
+
+
+def _ask(generate: Generate, batch: list[tuple[dict, list[dict]]]) -> list[str]:
+    responses = generate(batch)
+    if len(responses) != len(batch):
+        raise RuntimeError(f"the model returned {len(responses)} responses for {len(batch)} requests")
+    return [str(t if t is not None else "")[:MAX_RESPONSE_CHARS] for t in responses]
+
+
+def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, counter: Counter) -> list[dict]:
+    """One round for each dialog (each at its own next round): ask, verify, build feedback; the new records."""
+    requests = [({**d.row, "id": f"{d.id}@{d.next_round}"}, d.messages(condition)) for d in dialogs]
+    responses = _ask(generate, requests)
+    critiques: list[str | None] = [None] * len(dialogs)
+    verify_requests: list[tuple[dict, list[dict]]] = []
+    if condition == "self":
+        verify_requests = [({**d.row, "id": f"{d.id}@{d.next_round}/verify"},
+                            [{"role": "user", "content": verify_prompt(d.row["prompt"], text)}])
+                           for d, text in zip(dialogs, responses)]
+        critiques = list(_ask(generate, verify_requests))
+    records = []
+    for i, (dialog, (_doc, msgs), text) in enumerate(zip(dialogs, requests, responses)):
+        puzzle = row_puzzle(dialog.row)
+        verdict = verify_end_to_end(dialog.engine, puzzle, text)
+        prompt = counter.text(msgs)
+        rec: dict[str, Any] = {"id": dialog.id, "round": dialog.next_round, "condition": condition, "response": text,
+                               "correct": verdict.correct, "verdict": verdict.to_dict()}
+        prompts, outputs = [prompt], [text]
+        if condition == "self":
+            critique = critiques[i] or ""
+            accepted = read_self_verdict(critique)
+            prompts.append(counter.text(verify_requests[i][1]))
+            outputs.append(critique)
+            rec.update(critique=critique, accepted=accepted, done=accepted is True,
+                       feedback=None if accepted is True else self_feedback(critique))
+        elif condition == SAMPLING:
+            rec.update(done=verdict.correct, feedback=None)
+        else:
+            process = process_score(dialog.engine, puzzle, text) if condition == "first_error" and not verdict.correct else None
+            rec.update(done=verdict.correct,
+                       feedback=None if verdict.correct else sound_feedback(dialog.engine, puzzle, verdict, condition, process))
+        ptoks = [counter.tokens(p) for p in prompts]
+        rtoks = [counter.tokens(o) for o in outputs]
+        rec.update(prompt_chars=sum(map(len, prompts)), response_chars=sum(map(len, outputs)),
+                   prompt_tokens=None if None in ptoks else sum(ptoks),  # type: ignore[arg-type]
+                   response_tokens=None if None in rtoks else sum(rtoks))  # type: ignore[arg-type]
+        records.append(rec)
+    return records
+
+
+# ------------------------------------------------------------------ transcripts (append, fsync, resume)
+def _append(path: Path, records: list[dict]) -> None:
+    data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_transcripts(path: Path, dialogs: dict[str, Dialog]) -> int:
+    """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off.
+    Returns the number of rounds read."""
+    if not path.is_file():
+        return 0
+    raw = path.read_bytes()
+    keep = raw.rfind(b"\n") + 1
+    if keep < len(raw):  # an unfinished last line: its round is played again
+        with open(path, "r+b") as handle:
+            handle.truncate(keep)
+    count = 0
+    for lineno, line in enumerate(raw[:keep].decode("utf-8", "replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            raise LoopError(f"{path}:{lineno}: not a JSON line; the transcript is damaged") from None
+        if not isinstance(rec, dict) or str(rec.get("id")) not in dialogs:
+            raise LoopError(f"{path}:{lineno}: instance {rec.get('id') if isinstance(rec, dict) else rec!r} "
+                            "is not in this run's data")
+        dialog = dialogs[str(rec["id"])]
+        if rec.get("round") != dialog.next_round:
+            raise LoopError(f"{path}:{lineno}: round {rec.get('round')!r} of {dialog.id} follows round "
+                            f"{dialog.next_round - 1}; the transcript is damaged")
+        dialog.records.append(rec)
+        count += 1
+    return count
+
+
+def _check_run(folder: Path, run: dict) -> bool:
+    """Write ``run.json`` for a new run; for an existing one, check it is the same run. True when resuming."""
+    path = folder / RUN_FILE
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            raise LoopError(f"{path}: unreadable; use another --out") from None
+        differ = sorted(k for k in run if old.get(k) != run[k])
+        if differ:
+            raise LoopError(f"{folder} holds another run ({', '.join(differ)} differ); use another --out "
+                            "or --overwrite")
+        return True
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(run, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return False
+
+
+def run_condition(rows: Sequence[dict], generate: Generate, condition: str, folder: Path, *, max_rounds: int = 15,
+                  run: dict | None = None, progress: Callable[[int], None] | None = None) -> list[Dialog]:
+    """Play (or resume) one condition into ``folder``; returns every instance's dialog."""
+    if condition not in CONDITIONS:
+        raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
+    dialogs = {str(r["id"]): Dialog(r, get_engine(r["puzzle"])) for r in rows}
+    if len(dialogs) != len(rows):
+        raise LoopError("the data has repeated row ids")
+    meta = {**(run or {}), "condition": condition, "ids": sorted(dialogs)}
+    if _check_run(folder, meta):
+        read_transcripts(folder / TRANSCRIPTS, dialogs)
+    counter = Counter(generate)
+    while True:
+        active = [d for d in dialogs.values() if not d.finished(max_rounds)]
+        if not active:
+            break
+        records = play_round(active, generate, condition, counter)
+        for dialog, rec in zip(active, records):
+            dialog.records.append(rec)
+        _append(folder / TRANSCRIPTS, records)
+        if progress:
+            progress(len(active))
+    return list(dialogs.values())
+
+
+# ------------------------------------------------------------------ summary and plot
+def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
+    """Accuracy by round (a run capped at r rounds), tokens spent and, for ``self``, the self-verifier's errors."""
+    n = len(dialogs) or 1
+    records = [rec for d in dialogs for rec in d.records]
+    out: dict[str, Any] = {
+        "items": len(dialogs),
+        "accuracy_by_round": {str(r): sum(d.correct_at(r) for d in dialogs) / n for r in range(1, max_rounds + 1)},
+        "rounds_played": len(records),
+        "prompt_chars": sum(r["prompt_chars"] for r in records),
+        "response_chars": sum(r["response_chars"] for r in records),
+    }
+    out["final"] = out["accuracy_by_round"][str(max_rounds)]
+    for key in ("prompt_tokens", "response_tokens"):
+        values = [r.get(key) for r in records]
+        out[key] = None if not values or None in values else sum(values)
+    judged = [r for r in records if "accepted" in r]
+    if judged:
+        out["self_verifier"] = {
+            "judgements": len(judged),
+            "accepted": sum(r["accepted"] is True for r in judged),
+            "false_positives": sum(r["accepted"] is True and not r["correct"] for r in judged),
+            "false_negatives": sum(r["accepted"] is not True and r["correct"] for r in judged),
+        }
+    return out
+
+
+def _numeric_order(value: Any) -> Any:
+    """``value`` with every dict's keys sorted, digit-string keys ("1", "2", ..., "10") by number."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (0, int(k), "") if str(k).isdigit() else (1, 0, str(k)))
+        return {k: _numeric_order(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_numeric_order(v) for v in value]
+    return value
+
+
+def _write_json(path: Path, obj: Any) -> Path:
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(_numeric_order(obj), indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def same_run(old: dict, new: dict) -> list[str]:
+    """The facts (model, domain, data, temperature, ...) in which two summaries' runs differ."""
+    keys = {k for k in (*old, *new) if k not in ("conditions", "data")}
+    differ = [k for k in sorted(keys) if old.get(k) != new.get(k)]
+    data_old, data_new = old.get("data") or {}, new.get("data") or {}
+    if any(data_old.get(k) != data_new.get(k) for k in ("config", "config_fingerprint")):
+        differ.append("data")
+    return differ
+
+
+def prepare_out(out: Path, facts: dict, *, overwrite: bool = False) -> dict[str, dict]:
+    """Check ``out`` before a run with ``facts``; returns the summaries of earlier conditions of the
+    same run (kept and merged into the new ``summary.json``), or ``{}``.
+
+    A folder holding another run's summary is refused (:class:`LoopError`). With ``overwrite`` the
+    run starts afresh: every condition folder, ``summary.json`` and the plot in ``out`` are removed.
+    """
+    if overwrite:
+        for name in CONDITIONS:
+            if (out / name / RUN_FILE).is_file():
+                shutil.rmtree(out / name)
+        for name in (SUMMARY, PLOT):
+            (out / name).unlink(missing_ok=True)
+        return {}
+    path = out / SUMMARY
+    if not path.is_file():
+        return {}
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+        conditions = dict(old["conditions"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise LoopError(f"{path}: unreadable; use another --out or --overwrite") from None
+    differ = same_run(old, facts)
+    if differ:
+        raise LoopError(f"{out} holds another run's summary ({', '.join(differ)} differ); use another --out "
+                        "or --overwrite to replace it")
+    return conditions
+
+
+def write_summary(out: Path, summaries: dict[str, dict], facts: dict) -> Path:
+    """``OUT/summary.json`` (every condition) and ``OUT/<condition>/summary.json``, rounds in numeric order."""
+    for condition, summary in summaries.items():
+        if (out / condition).is_dir():
+            _write_json(out / condition / SUMMARY, {**facts, "condition": condition, **summary})
+    return _write_json(out / SUMMARY, {**facts, "conditions": summaries})
+
+
+def figure(summaries: dict[str, dict], title: str) -> Any:
+    """The accuracy-by-round figure (a matplotlib ``Figure``), one line per condition (the paper's
+    Figure 2); ``None`` without matplotlib.
+
+    Rounds are integer ticks; each condition has its own marker and line style and is shifted by a
+    few hundredths of a round, so equal curves stay visible side by side instead of hiding each other.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        return None
+    markers, styles = "osD^vP*X", ("-", "--", "-.", ":")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    n = len(summaries)
+    for i, (condition, summary) in enumerate(summaries.items()):
+        acc = summary["accuracy_by_round"]
+        rounds = sorted(map(int, acc))
+        shift = (i - (n - 1) / 2) * 0.06
+        ax.plot([r + shift for r in rounds], [acc[str(r)] for r in rounds], marker=markers[i % len(markers)],
+                markersize=4, linestyle=styles[i % len(styles)], alpha=0.85, label=condition)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("round")
+    ax.set_ylabel("accuracy (sound verifier)")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
+    """Write :func:`figure` to ``OUT/accuracy_by_round.png``; None without matplotlib."""
+    fig = figure(summaries, title)
+    if fig is None:
+        return None
+    import matplotlib.pyplot as plt
+
+    path = out / PLOT
+    fig.savefig(path, dpi=120, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "figure", "load_rows", "play_round", "plot", "prepare_out",
+           "read_transcripts", "run_condition", "same_run", "summarize", "write_summary"]
