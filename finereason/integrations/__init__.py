@@ -1,0 +1,1 @@
+"""Thin adapters onto outside frameworks (lm-eval, evaluate, TRL, leaderboard)."""
