@@ -33,7 +33,7 @@ class ScriptArguments:
     max_prompt_length: int | None = field(default=None, metadata={
         "help": "drop rows whose templated prompt is longer (tokens) before mixing; unset keeps all"})
     math_pool_size: int | None = field(default=None, metadata={
-        "help": "math rows to read before mixing (default: as many as the mix needs, plus 25% when "
+        "help": "math rows to read before mixing (default: as many as the mix needs, plus 25%% when "
                 "max_prompt_length may drop some)"})
     expected_processes: int | None = field(default=None, metadata={
         "help": "training processes the recipe's batch arithmetic was written for (a run with another count "
