@@ -659,3 +659,20 @@ def test_learning_benchmark_states():
         assert (evaluate(parse(expression)) == 24) == (row["label"] == "Solvable"), expression
     assert B.names_both("Answer: (A) or (B)") and B.names_both("A) ... B)") and not B.names_both("Answer: (B)\nAnswer: (B)")
     assert B.final_names_both("Answer: (A) Note: (B)") and not B.final_names_both("Answer: (B)\nAnswer: (A)")
+
+
+def test_help_lists_every_script_option(capsys):
+    """``grpo.py --help`` is TrlParser's help: every ScriptArguments option, with its help text."""
+    import dataclasses
+
+    pytest.importorskip("trl")
+    from finereason.integrations.training.grpo.config import ScriptArguments
+    from trainers.grpo import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for field in dataclasses.fields(ScriptArguments):
+        assert f"--{field.name}" in out, field.name
+    assert "plus 25% when max_prompt_length" in out and "--num_generations" in out
