@@ -111,7 +111,8 @@ def test_one_boxed_reader():
 def test_training_scripts_use_the_installed_package():
     for script in ("grpo.py", "evaluate_checkpoint.py"):
         text = (REPO / "trainers" / script).read_text(encoding="utf-8")
-        assert "finereason.integrations.training" not in text and "trainers.rewards" not in text, script
+        assert "trainers.rewards" not in text, script
+    assert not (REPO / "finereason" / "training").exists()  # the old package is gone, not shadowed
     grpo = (REPO / "trainers" / "grpo.py").read_text(encoding="utf-8")
     assert "sys.path" not in grpo and "parse_args_and_config" in grpo
     assert not (REPO / "trainers" / "rewards.py").exists() and not (REPO / "finereason" / "training").exists()
