@@ -113,9 +113,9 @@ def render_configs(engines: Iterable[Engine] | None = None) -> dict[str, str]:
     for engine in domains:
         if not _NAME.match(engine.name):
             raise ValueError(f"domain name {engine.name!r} cannot name a task (use lower-case letters, digits and _)")
-    files = task_templates()
-    files.update(puzzle_task_configs(domains))
+    files = puzzle_task_configs(domains)
     files.update(verify_configs(domains, HEADER))  # finereason_verify_<domain> (hooks: verify_utils.py)
+    files.update(task_templates())  # _<task>_template_yaml: the metric lists (metric registry)
     return files
 
 
