@@ -13,20 +13,14 @@ from collections import Counter
 from typing import NamedTuple, Sequence
 
 from .verdict import Verdict
-from .verification.metrics import RATE_PREFIX, rate_name, ratio  # noqa: F401  (re-exported)
+from .verification.metrics import (ACC, ACC_PAPER, ACC_SOLVABLE, ACC_UNSOLVABLE,  # noqa: F401  (re-exported)
+                                   F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RATE_PREFIX,
+                                   RECALL_UNSOLVABLE, rate_name, ratio)
 from .verification.metrics import LABELS, PAPER, VERDICT, Metric, compute, task_metrics
 from .vocabulary import STATE_TRANSITION, TASKS
 
-# ------------------------------------------------------------------ metric names (from the registry)
+# ------------------------------------------------------------------ metric names (declared in the registry)
 N = "n"  # the number of rows (reported by summarize, not a metric of the lm-eval tasks)
-ACC = "acc"
-ACC_PAPER = "acc_paper"
-PARSE_ERROR_RATE = "parse_error_rate"
-ACC_SOLVABLE = "acc_solvable"
-ACC_UNSOLVABLE = "acc_unsolvable"
-PRECISION_UNSOLVABLE = "precision_unsolvable"
-RECALL_UNSOLVABLE = "recall_unsolvable"
-F1_UNSOLVABLE = "f1_unsolvable"
 
 METRICS: dict[str, tuple[Metric, ...]] = {task: task_metrics(task, VERDICT) for task in TASKS}
 """Every puzzle task's verdict metrics in report order (the registry's, for that task)."""
@@ -67,7 +61,8 @@ def summarize_rows(task: str, rows: Sequence, *, labels: bool, paper: bool = Fal
 def summarize(task: str, verdicts: Sequence[Verdict], solvable: Sequence[bool | None] | None = None) -> dict[str, float]:
     """Metrics for one task. ``solvable[i]`` is the oracle label of item i's current state."""
     _check_task(task)
-    rows = [VerdictRow(v, None, None if solvable is None else s) for v, s in zip(verdicts, solvable or [None] * len(verdicts))]
+    labels = [None] * len(verdicts) if solvable is None else solvable
+    rows = [VerdictRow(v, None, s) for v, s in zip(verdicts, labels)]
     return summarize_rows(task, rows, labels=solvable is not None)
 
 

@@ -17,10 +17,11 @@ reasoning (:func:`~finereason.feedback.read_self_verdict`); no clear verdict ear
 :data:`MAX_SENTENCE_NUMBERS` distinct numbers) mentions every number of one of the verifier's reasons
 (the cell, vertex, colour, number or step the reason names).
 
-Metrics (a public contract, :data:`VERIFY_METRICS`, declared in :mod:`finereason.verification.metrics`): ``acc``; ``false_positive_rate`` (wrong candidates
-accepted / wrong candidates); ``false_negative_rate`` (correct candidates not accepted / correct
-candidates); ``critique_precision`` (rejections of wrong candidates whose critique names an existing
-error / rejections of wrong candidates); ``no_verdict_rate``.
+Metrics (a public contract, :data:`VERIFY_METRICS`, declared in :mod:`finereason.verification.metrics`):
+``acc``; ``false_positive_rate`` (wrong candidates accepted / wrong candidates);
+``false_negative_rate`` (correct candidates not accepted / correct candidates); ``critique_precision``
+(rejections of wrong candidates whose critique names an existing error / rejections of wrong
+candidates); ``no_verdict_rate``.
 """
 from __future__ import annotations
 

@@ -48,6 +48,15 @@ LABELS, PAPER = "labels", "paper"
 # section by section in this order; lm-eval, YAMLs and the leaderboard list them in declaration order.
 SECTIONS: tuple[str, ...] = ("overall", "per_class", "unsolvable_positive", "category", "paper")
 
+# names other modules use by constant (each also appears once below, in its declaration)
+ACC = "acc"
+ACC_PAPER = "acc_paper"
+PARSE_ERROR_RATE = "parse_error_rate"
+ACC_SOLVABLE = "acc_solvable"
+ACC_UNSOLVABLE = "acc_unsolvable"
+PRECISION_UNSOLVABLE = "precision_unsolvable"
+RECALL_UNSOLVABLE = "recall_unsolvable"
+F1_UNSOLVABLE = "f1_unsolvable"
 RATE_PREFIX = "rate_"
 
 
@@ -105,10 +114,6 @@ def ratio(num: float, den: float) -> float:
 
 
 # ------------------------------------------------------------------ per-row functions
-def _correct(r: Any) -> bool:
-    return r.verdict.correct
-
-
 def _pred_unsolvable(r: Any) -> bool:
     return r.verdict.prediction == UNSOLVABLE
 
@@ -128,24 +133,24 @@ _UNSOLVABLE_POSITIVE = "with unsolvable as the positive class"
 
 # ------------------------------------------------------------------ the registry (declaration = report order)
 METRICS: tuple[Metric, ...] = (
-    Metric("acc", (*_PUZZLE, VERIFY), True, lambda r: r.correct, label="Acc", description="share of correct answers"),
-    Metric("parse_error_rate", _PUZZLE, False, lambda r: r.verdict.parse_error, label="Parse err",
+    Metric(ACC, (*_PUZZLE, VERIFY), True, lambda r: r.correct, label="Acc", description="share of correct answers"),
+    Metric(PARSE_ERROR_RATE, _PUZZLE, False, lambda r: r.verdict.parse_error, label="Parse err",
            description="share of unreadable answers"),
-    Metric("acc_paper", (STATE_TRANSITION,), True, lambda r: r.paper is not None and r.paper.correct, needs=PAPER,
+    Metric(ACC_PAPER, (STATE_TRANSITION,), True, lambda r: r.paper is not None and r.paper.correct, needs=PAPER,
            section="paper", label="paper", description="accuracy with the paper's scoring (paper-mode verdicts)"),
-    Metric("precision_unsolvable", _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
+    Metric(PRECISION_UNSOLVABLE, _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
            over=lambda r: _pred_unsolvable(r) and r.solvable is not None, per_row=False, needs=LABELS,
            section="unsolvable_positive", label="P", description=f"precision {_UNSOLVABLE_POSITIVE}"),
-    Metric("recall_unsolvable", _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
+    Metric(RECALL_UNSOLVABLE, _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
            over=lambda r: r.solvable is False, per_row=False, needs=LABELS, section="unsolvable_positive",
            label="R", description=f"recall {_UNSOLVABLE_POSITIVE}"),
-    Metric("f1_unsolvable", _CHECKING, True, None, F1, of=("precision_unsolvable", "recall_unsolvable"),
+    Metric(F1_UNSOLVABLE, _CHECKING, True, None, F1, of=(PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE),
            per_row=False, needs=LABELS, section="unsolvable_positive", label="F1",
            description=f"F1 {_UNSOLVABLE_POSITIVE}"),
-    Metric("acc_solvable", _STATE, True, lambda r: r.solvable is True and _correct(r), RATIO,
+    Metric(ACC_SOLVABLE, _STATE, True, lambda r: r.solvable is True and r.correct, RATIO,
            over=lambda r: r.solvable is True, per_row=False, needs=LABELS, section="per_class",
            label="Acc solvable", description="accuracy on rows whose state is solvable"),
-    Metric("acc_unsolvable", _STATE, True, lambda r: r.solvable is False and _correct(r), RATIO,
+    Metric(ACC_UNSOLVABLE, _STATE, True, lambda r: r.solvable is False and r.correct, RATIO,
            over=lambda r: r.solvable is False, per_row=False, needs=LABELS, section="per_class",
            label="Acc unsolvable", description="accuracy on rows whose state is unsolvable"),
     *(Metric(rate_name(c), (STATE_TRANSITION,), c == Category.CORRECT.value, _rate(c), section="category",
@@ -154,11 +159,11 @@ METRICS: tuple[Metric, ...] = (
     # where a written end-to-end solution process first goes wrong (finereason.process)
     Metric("process_rate_readable", (END_TO_END,), True, _readable, record=PROCESS, per_row=False,
            label="Readable", description="share of answers that show a process"),
-    Metric("process_rate_invalid_step", (END_TO_END,), False, lambda v: v.readable and v.first_invalid_step is not None, RATIO,
-           over=_readable, record=PROCESS, per_row=False, label="Invalid step",
+    Metric("process_rate_invalid_step", (END_TO_END,), False,
+           lambda v: v.readable and v.first_invalid_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, label="Invalid step",
            description="among answers that show a process, the share with an invalid step"),
-    Metric("process_rate_dead_end", (END_TO_END,), False, lambda v: v.readable and v.first_dead_end_step is not None, RATIO,
-           over=_readable, record=PROCESS, per_row=False, label="Dead end",
+    Metric("process_rate_dead_end", (END_TO_END,), False,
+           lambda v: v.readable and v.first_dead_end_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, label="Dead end",
            description="among answers that show a process, the share that enters a dead end"),
     Metric("process_rate_undecided", (END_TO_END,), False, lambda v: v.readable and bool(v.undecided), RATIO,
            over=_readable, record=PROCESS, per_row=False, label="Undecided",
@@ -264,11 +269,7 @@ def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Call
     return aggregate_metric
 
 
-def directions() -> dict[str, bool]:
-    """``{name: higher_is_better}`` of every metric."""
-    return {m.name: m.higher_is_better for m in METRICS}
-
-
-__all__ = ["AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "PAPER", "PROCESS",
-           "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute", "directions",
+__all__ = ["ACC", "ACC_PAPER", "ACC_SOLVABLE", "ACC_UNSOLVABLE", "F1_UNSOLVABLE", "PARSE_ERROR_RATE",
+           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "PAPER", "PROCESS",
+           "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
            "metric", "metric_list_yaml", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]
