@@ -1,9 +1,14 @@
 """Write the lm-eval task and group YAMLs of ``lm_eval_tasks/finereason/`` from the domain registry.
 
 Modelled on lm-evaluation-harness' ``bbh/_generate_configs.py``: one small YAML per task, all of them
-generated, the shared settings in hand-written templates (``_*_template_yaml``, ``utils.py``).
-For every registered domain (:func:`finereason.core.engine.engines`, in registry order) and every task
-(:data:`finereason.common.vocabulary.TASKS`) it writes
+generated, the shared settings in the hand-written ``_common_template_yaml`` and ``utils.py``.
+It writes
+
+- one template per task, ``_<task>_template_yaml``: the common template plus the task's
+  ``metric_list``, generated from the metric registry (:mod:`finereason.verification.metrics`);
+
+and for every registered domain (:func:`finereason.core.engine.engines`, in registry order) and every task
+(:data:`finereason.common.vocabulary.TASKS`)
 
 - ``finereason_<puzzle>_<task>.yaml`` and ``finereason_official_<puzzle>_<task>.yaml``;
 - for every prompt version older than :data:`finereason.core.prompts.PROMPT_VERSION`, the same tasks with
@@ -40,6 +45,7 @@ from typing import Iterable, Sequence
 from finereason.core.engine import Engine
 from finereason.core.engine import engines as registered_engines
 from finereason.core.prompts import PROMPT_VERSION, PROMPT_VERSIONS
+from finereason.verification.metrics import metric_list_yaml
 from finereason.verification.llm_verifier import verify_configs
 from finereason.common.vocabulary import STATE_TASKS, TASKS
 
@@ -109,7 +115,14 @@ def render_configs(engines: Iterable[Engine] | None = None) -> dict[str, str]:
             raise ValueError(f"domain name {engine.name!r} cannot name a task (use lower-case letters, digits and _)")
     files = puzzle_task_configs(domains)
     files.update(verify_configs(domains, HEADER))  # finereason_verify_<domain> (hooks: verify_utils.py)
+    files.update(task_templates())  # _<task>_template_yaml: the metric lists (metric registry)
     return files
+
+
+def task_templates() -> dict[str, str]:
+    """``_<task>_template_yaml`` per task: the common template and the task's metrics (from the registry)."""
+    return {f"_{task}_template_yaml": f"{HEADER}include: {COMMON_TEMPLATE}\n{metric_list_yaml(task, 'utils')}"
+            for task in TASKS}
 
 
 def puzzle_task_configs(domains: Sequence[Engine]) -> dict[str, str]:

@@ -17,10 +17,11 @@ reasoning (:func:`~finereason.verification.feedback.read_self_verdict`); no clea
 :data:`MAX_SENTENCE_NUMBERS` distinct numbers) mentions every number of one of the verifier's reasons
 (the cell, vertex, colour, number or step the reason names).
 
-Metrics (a public contract, :data:`VERIFY_METRICS`): ``acc``; ``false_positive_rate`` (wrong candidates
-accepted / wrong candidates); ``false_negative_rate`` (correct candidates not accepted / correct
-candidates); ``critique_precision`` (rejections of wrong candidates whose critique names an existing
-error / rejections of wrong candidates); ``no_verdict_rate``.
+Metrics (a public contract, :data:`VERIFY_METRICS`, declared in :mod:`finereason.verification.metrics`):
+``acc``; ``false_positive_rate`` (wrong candidates accepted / wrong candidates);
+``false_negative_rate`` (correct candidates not accepted / correct candidates); ``critique_precision``
+(rejections of wrong candidates whose critique names an existing error / rejections of wrong
+candidates); ``no_verdict_rate``.
 """
 from __future__ import annotations
 
@@ -29,21 +30,19 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .aggregation import ratio
 from ..core.engine import get_engine
 from .feedback import read_self_verdict
-from ..core.rows import row_puzzle
+from .scoring import row_puzzle
 from ..core.puzzle_sources import rng_for
 from ..core.literals import strip_thinking
 from ..common.verdict import Verdict
+from .metrics import VERIFY, VERIFY_RECORD, compute, metric_list_yaml, task_metrics
 from .verifiers import verify_end_to_end
 
-VERIFY = "verify"
 MUTATIONS: tuple[str, ...] = ("broken", "ablated", "random")
 KINDS: tuple[str, ...] = ("correct", *MUTATIONS)
 MODEL = "model"
-VERIFY_METRICS: tuple[str, ...] = ("acc", "false_positive_rate", "false_negative_rate", "critique_precision",
-                                   "no_verdict_rate")
+VERIFY_METRICS: tuple[str, ...] = tuple(m.name for m in task_metrics(VERIFY))  # declared in the metric registry
 MAX_CANDIDATE_CHARS = 20_000
 MAX_CRITIQUE_CHARS = 16_000
 MAX_SENTENCE_CHARS = 300
@@ -161,6 +160,11 @@ class VerifyScore:
     accepted: bool | None
     critique_ok: bool | None
 
+    @property
+    def correct(self) -> bool:
+        """Whether the model's verdict matches the candidate's truth (the registry's per-row ``acc``)."""
+        return self.accepted is self.truth
+
     def as_tuple(self) -> tuple:
         return (self.truth, self.accepted, self.critique_ok)
 
@@ -179,16 +183,7 @@ def score_verify(doc: dict, response: str) -> VerifyScore:
 def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str, float]:
     """The :data:`VERIFY_METRICS` of a list of judgements (or their tuples)."""
     items = [s if isinstance(s, VerifyScore) else VerifyScore(*s) for s in scores]
-    wrong = [s for s in items if not s.truth]
-    right = [s for s in items if s.truth]
-    rejected = [s for s in wrong if s.accepted is False]
-    return {
-        "acc": ratio(sum(s.accepted is s.truth for s in items), len(items)),
-        "false_positive_rate": ratio(sum(s.accepted is True for s in wrong), len(wrong)),
-        "false_negative_rate": ratio(sum(s.accepted is not True for s in right), len(right)),
-        "critique_precision": ratio(sum(bool(s.critique_ok) for s in rejected), len(rejected)),
-        "no_verdict_rate": ratio(sum(s.accepted is None for s in items), len(items)),
-    }
+    return compute(VERIFY, items, VERIFY_RECORD)
 
 
 # ------------------------------------------------------------------ baselines
@@ -210,10 +205,7 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
     per domain, over its ``<domain>_end_to_end`` config, and the group ``finereason_verify`` of the
     domains in the default set. Hooks live in ``lm_eval_tasks/finereason/verify_utils.py``."""
     domains = list(engines)
-    metrics = "".join(
-        f"  - metric: {name}\n    aggregation: {'mean' if name == 'acc' else f'!function verify_utils.agg_{name}'}\n"
-        f"    higher_is_better: {'true' if name in ('acc', 'critique_precision') else 'false'}\n"
-        for name in VERIFY_METRICS)
+    metrics = metric_list_yaml(VERIFY, "verify_utils")
     files = {}
     for engine in domains:
         name = verify_task_name(engine)
@@ -223,7 +215,7 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
             "output_type: generate_until\ntest_split: test\ndoc_to_text: \"{{prompt}}\"\ndoc_to_target: \"{{label}}\"\n"
             "process_results: !function verify_utils.process_results\nnum_fewshot: 0\n"
             "generation_kwargs:\n  until: []\n  max_gen_toks: 4096\n  do_sample: false\n  temperature: 0.0\n"
-            f"metric_list:\n{metrics}metadata:\n  version: 1.0\n")
+            f"{metrics}metadata:\n  version: 1.0\n")
     members = "".join(f"  - {verify_task_name(e)}\n" for e in domains if getattr(e, "in_default_set", True))
     files["_finereason_verify.yaml"] = (
         f"{header}group: finereason_verify\ntask:\n{members}"

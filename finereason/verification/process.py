@@ -25,21 +25,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .aggregation import ratio
 from ..core.steps import MAX_STEPS
 from ..reading import final_region
 from ..core.engine import Engine, StepKind, get_engine
 from ..core.engine import BrokenStep
 from ..common.verdict import ParseError, StateError, Undecided
+from .metrics import PROCESS, compute, task_metrics
+from ..common.vocabulary import END_TO_END
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
 MIN_PROCESS_STEPS = 2         # fewer written steps: a final answer, not a process
 
-# The process metrics in report order (a public contract), each with whether higher is better.
-PROCESS_HIGHER_IS_BETTER: dict[str, bool] = {
-    "process_rate_readable": True, "process_rate_invalid_step": False, "process_rate_dead_end": False,
-    "process_rate_undecided": False, "process_steps_read": True,
-}
+# The process metrics in report order (a public contract, declared in the metric registry),
+# each with whether higher is better.
+PROCESS_HIGHER_IS_BETTER: dict[str, bool] = {m.name: m.higher_is_better for m in task_metrics(END_TO_END, PROCESS)}
 PROCESS_METRICS: tuple[str, ...] = tuple(PROCESS_HIGHER_IS_BETTER)
 
 
@@ -145,16 +144,7 @@ def summarize_process(verdicts: Sequence[ProcessVerdict]) -> dict[str, float]:
     with a dead end entered before any invalid step, and where the oracle gave up;
     ``process_steps_read``: mean steps read over all answers.
     """
-    n = len(verdicts)
-    shown = [v for v in verdicts if v.readable]
-    k = len(shown)
-    return {
-        "process_rate_readable": ratio(k, n),
-        "process_rate_invalid_step": ratio(sum(v.first_invalid_step is not None for v in shown), k),
-        "process_rate_dead_end": ratio(sum(v.first_dead_end_step is not None for v in shown), k),
-        "process_rate_undecided": ratio(sum(v.undecided for v in shown), k),
-        "process_steps_read": ratio(sum(v.steps_read for v in verdicts), n),
-    }
+    return compute(END_TO_END, verdicts, PROCESS)
 
 
 def as_record(verdict: ProcessVerdict) -> tuple:

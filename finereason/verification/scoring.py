@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .aggregation import ACC_PAPER, paper_accuracy, summarize
-from ..core.rows import row_item, row_puzzle
+from .aggregation import summarize_rows
 from ..core.engine import get_engine
+from ..core.rows import row_item, row_puzzle
 from ..common.verdict import SOLVABLE, Verdict
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
@@ -26,6 +26,11 @@ class RowScore:
     verdict: Verdict
     paper: Verdict | None
     solvable: bool | None
+
+    @property
+    def correct(self) -> bool:
+        """Whether the (strict) verdict is correct (the registry's per-row ``acc``)."""
+        return self.verdict.correct
 
     def as_tuple(self) -> tuple:
         """A compact, JSON-friendly form (lm-eval passes it to the aggregation functions)."""
@@ -67,8 +72,4 @@ def aggregate(scores: Iterable[RowScore]) -> dict[str, float]:
     if not scores:
         return {}
     task = scores[0].task
-    solvable = [s.solvable for s in scores] if task != END_TO_END else None
-    metrics = summarize(task, [s.verdict for s in scores], solvable)
-    if task == STATE_TRANSITION:
-        metrics[ACC_PAPER] = paper_accuracy([s.paper for s in scores])
-    return metrics
+    return summarize_rows(task, scores, labels=task != END_TO_END, paper=task == STATE_TRANSITION)

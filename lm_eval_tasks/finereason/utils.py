@@ -5,13 +5,13 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.verification.aggregation import METRICS, metric_names, row_values
 from finereason.data.resolve import load_config_with_source
-from finereason.verification.process import PROCESS_METRICS, as_record, process_score, summarize_records
+from finereason.verification.process import as_record, process_score, summarize_records
 from finereason.core.prompts import with_prompt_version
 from finereason.verification.scoring import RowScore, aggregate, score_row
 from finereason.core.rows import row_puzzle
-from finereason.common.vocabulary import END_TO_END
+from finereason.verification.metrics import PROCESS, VERDICT, record_of, set_aggregations, task_metrics
+from finereason.common.vocabulary import TASKS
 
 
 class FineReasonTask(ConfigurableTask):
@@ -52,37 +52,29 @@ def doc_to_target(doc: dict) -> str:
 
 
 def process_results(doc: dict, results: list[str], *, starts_in_think: bool = False) -> dict[str, Any]:
-    """Every metric of the row's task (``finereason.verification.aggregation.METRICS``): the means are floats,
-    the rest a compact verdict tuple for their ``agg_<name>`` aggregation."""
+    """Every metric of the row's task (``finereason.verification.metrics``): a per-row metric gets its
+    float value, the rest the row's record (a compact verdict or process tuple) for ``agg_<name>``."""
     response = results[0] if results else ""
     score = score_row(doc, response, starts_in_think=starts_in_think)
-    means = row_values(score.task, score.verdict, score.paper)
-    record = score.as_tuple()
-    out = {name: means.get(name, record) for name in metric_names(score.task)}
-    if score.task == END_TO_END:  # where a written solution process first goes wrong (finereason.verification.process)
-        steps = as_record(process_score(doc["puzzle"], row_puzzle(doc), response, starts_in_think=starts_in_think))
-        out.update(dict.fromkeys(PROCESS_METRICS, steps))
-    return out
+    metrics = task_metrics(score.task)
+    records = {VERDICT: score.as_tuple()}
+    if any(record_of(m, score.task) == PROCESS for m in metrics):  # where a written solution process first goes wrong
+        records[PROCESS] = as_record(process_score(doc["puzzle"], row_puzzle(doc), response, starts_in_think=starts_in_think))
+    return {m.name: m.row_value(score) if m.per_row else records[record_of(m, score.task)] for m in metrics}
 
 
-def _aggregator(name: str):
-    def aggregate_metric(items: list) -> float:
-        return aggregate(RowScore.from_tuple(t) for t in items).get(name, 0.0)
-
-    aggregate_metric.__name__ = f"agg_{name}"
-    return aggregate_metric
+_SUMMARIES = {VERDICT: lambda items: aggregate(RowScore.from_tuple(t) for t in items), PROCESS: summarize_records}
+_AGGREGATIONS = set_aggregations(TASKS, _SUMMARIES)
 
 
-# `utils.agg_<name>` for every metric computed over the whole set (the YAMLs' `!function` aggregations)
-globals().update({f"agg_{m.name}": _aggregator(m.name) for metrics in METRICS.values() for m in metrics if not m.per_row})
+def __getattr__(name: str):
+    """``utils.agg_<name>``: the YAMLs' ``!function`` aggregation of every set-level metric of the
+    puzzle tasks, made from the metric registry."""
+    try:
+        return _AGGREGATIONS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
-def _process_aggregator(name: str):
-    def aggregate_metric(items: list) -> float:
-        return summarize_records(items)[name]
-
-    aggregate_metric.__name__ = f"agg_{name}"
-    return aggregate_metric
-
-
-globals().update({f"agg_{name}": _process_aggregator(name) for name in PROCESS_METRICS})
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_AGGREGATIONS])

@@ -13,7 +13,8 @@ from typing import Any
 from lm_eval.api.task import ConfigurableTask
 
 from finereason.data.resolve import load_config_with_source
-from finereason.verification.llm_verifier import VERIFY_METRICS, read_model_answers, score_verify, summarize_verify, verify_docs
+from finereason.verification.metrics import VERIFY, VERIFY_RECORD, set_aggregations, task_metrics
+from finereason.verification.llm_verifier import read_model_answers, score_verify, summarize_verify, verify_docs
 
 
 class VerifyTask(ConfigurableTask):
@@ -41,21 +42,24 @@ class VerifyTask(ConfigurableTask):
 
 
 def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
-    """``acc`` per document; the other metrics get the judgement tuple and aggregate it below."""
+    """Every verify metric (``finereason.verification.metrics``): a per-row metric (``acc``) gets its
+    float value per document, the others the judgement tuple, aggregated by ``agg_<name>`` below."""
     score = score_verify(doc, results[0] if results else "")
     record = score.as_tuple()
-    return {name: float(score.accepted is score.truth) if name == "acc" else record for name in VERIFY_METRICS}
+    return {m.name: m.row_value(score) if m.per_row else record for m in task_metrics(VERIFY)}
 
 
-def _aggregator(name: str):
-    def aggregate_metric(items: list) -> float:
-        return summarize_verify(items)[name]
-
-    aggregate_metric.__name__ = f"agg_{name}"
-    return aggregate_metric
+_AGGREGATIONS = set_aggregations((VERIFY,), {VERIFY_RECORD: summarize_verify})
 
 
-agg_false_positive_rate = _aggregator("false_positive_rate")
-agg_false_negative_rate = _aggregator("false_negative_rate")
-agg_critique_precision = _aggregator("critique_precision")
-agg_no_verdict_rate = _aggregator("no_verdict_rate")
+def __getattr__(name: str):
+    """``verify_utils.agg_<name>``: the YAMLs' ``!function`` aggregation of every set-level verify
+    metric, made from the metric registry."""
+    try:
+        return _AGGREGATIONS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_AGGREGATIONS])

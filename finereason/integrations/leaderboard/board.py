@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
+from ...verification.metrics import metric
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
@@ -187,7 +188,7 @@ def columns(puzzles: list[str]) -> list[Column]:
     """The board's metric columns; ``cell(entry, prefix)`` gives an entry's value in one view."""
     cols: list[Column] = []
 
-    def add(key, title, tip, fn, puzzle=None, higher=True):
+    def add(key, title, tip, fn, puzzle=None, higher=metric(ACC).higher_is_better):
         cols.append(Column(key, title, tip, fn, puzzle, higher))
 
     def each(task, name, fn=mean):
@@ -204,13 +205,16 @@ def columns(puzzles: list[str]) -> list[Column]:
     add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles", each(STATE_CHECKING, ACC))
     add("st_strict", "ST strict", "state transition accuracy, strict (the child must stay solvable), mean over puzzles",
         each(STATE_TRANSITION, ACC))
-    add("st_paper", "ST paper", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
+    add("st_paper", f"ST {metric(ACC_PAPER).label}", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
     add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", each(END_TO_END, ACC))
-    for name, title in ((PRECISION_UNSOLVABLE, "SC P"), (RECALL_UNSOLVABLE, "SC R"), (F1_UNSOLVABLE, "SC F1")):
-        add(name, title, f"state checking {name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
-            "(undefined where a puzzle's is)", each(STATE_CHECKING, name))
-    add(PARSE_ERROR_RATE, "Parse err", "share of unreadable answers, mean over the SC and ST tasks (lower is better)",
-        lambda e, pre: mean([e.cell(pre, p, t, PARSE_ERROR_RATE) for p in puzzles for t in STATE_TASKS]), higher=False)
+    for m in (metric(name) for name in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE)):
+        add(m.name, f"SC {m.label}", f"state checking {m.name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
+            "(undefined where a puzzle's is)",
+            each(STATE_CHECKING, m.name), higher=m.higher_is_better)
+    parse = metric(PARSE_ERROR_RATE)
+    add(parse.name, parse.label, f"{parse.description}, mean over the SC and ST tasks "
+        f"({'higher' if parse.higher_is_better else 'lower'} is better)",
+        lambda e, pre: mean([e.cell(pre, p, t, parse.name) for p in puzzles for t in STATE_TASKS]), higher=parse.higher_is_better)
     return cols
 
 

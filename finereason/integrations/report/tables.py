@@ -6,12 +6,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from ...verification.aggregation import ACC, ACC_PAPER
 from ..leaderboard.stats import counts_of, metric_cell
 from .results import GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, md_table, metric, pct, puzzle_title
 from ...verification.scoring import RowScore
 from ...common.verdict import TRANSITION_CATEGORIES
+from ...verification.metrics import metric as metric_info, task_metrics
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
+
+# Table 4's metrics: state checking's "unsolvable = positive" section of the registry (P, R, F1)
+SC_POSITIVE: tuple[str, ...] = tuple(m.name for m in task_metrics(STATE_CHECKING) if m.section == "unsolvable_positive")
 
 
 def _shown_path(path: Path, base: Path) -> str:
@@ -72,7 +76,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         sc = [r for r in sc_st if r.task == STATE_CHECKING]
         if sc:
             parts += [f"## Table 4{tag}: state checking precision, recall and F1 (unsolvable = positive)", ""]
-            headers = ["model"] + [f"{puzzle_title(p)} {k}" for p in present for k in ("P", "R", "F1")]
+            headers = ["model"] + [f"{puzzle_title(p)} {metric_info(k).label}" for p in present for k in SC_POSITIVE]
             rows = []
             for m in models:
                 row = [m.label]
@@ -110,9 +114,9 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
 def _prf(result: TaskResult) -> list[str]:
     """SC precision, recall and F1 (unsolvable positive); "—" where undefined (nothing predicted
     unsolvable, no unsolvable state), never 0, by the leaderboard's rules."""
-    clean = {k: v for k in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE) if (v := metric(result.metrics, k)) is not None}
+    clean = {k: v for k in SC_POSITIVE if (v := metric(result.metrics, k)) is not None}
     counts = counts_of([s for _, s in result.scores]) if result.scores else {}
-    return [metric_cell(k, clean, result.n, counts).pct() for k in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE)]
+    return [metric_cell(k, clean, result.n, counts).pct() for k in SC_POSITIVE]
 
 
 def group_section(models: list[Model]) -> list[str]:
