@@ -33,13 +33,9 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `finereason` importable from a checkout
-    sys.path.insert(0, str(_REPO))
-
-from finereason.verification.aggregation import ACC  # noqa: E402
-from finereason.integrations.training.mixing import hub_offline  # noqa: E402  (light: no torch)
-from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION  # noqa: E402
+from finereason.verification.aggregation import ACC
+from finereason.integrations.training.mixing import hub_offline  # light: no torch
+from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")
