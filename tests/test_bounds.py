@@ -13,7 +13,8 @@ from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
 from finereason.domains.game_of_24.engine import MAX_NUMBERS, Game24Puzzle
-from finereason.domains.graph_coloring.engine import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
+from finereason.domains.graph_coloring.puzzle import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
+from finereason.domains.graph_coloring.solver import chromatic_number
 from finereason.core.engine import StateItem
 from finereason.common.verdict import UNDECIDED, StateError, Undecided
 from finereason.verification.verifiers import verify_state_checking, verify_state_transition_modes
@@ -57,7 +58,7 @@ def hard_coloring(monkeypatch):
     """G(40, 0.5) with k one below its chromatic number, and a budget too small to prove it."""
     monkeypatch.setattr(graph_coloring, "ORACLE_WORK", 30)
     edges = random_graph(40, 0.5)
-    chi = graph_coloring.chromatic_number(GraphColoringPuzzle.from_edges(40, edges, 1))
+    chi = chromatic_number(GraphColoringPuzzle.from_edges(40, edges, 1))
     return GraphColoringPuzzle.from_edges(40, edges, chi - 1)
 
 
