@@ -12,6 +12,7 @@ from finereason.cli import main
 from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
+from finereason.domains.grid_puzzle.puzzle import MAX_CATEGORIES, MAX_ENTRIES, GridPuzzle
 from finereason.domains.game_of_24.engine import MAX_NUMBERS, Game24Puzzle
 from finereason.domains.graph_coloring.puzzle import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
 from finereason.domains.graph_coloring.solver import chromatic_number
@@ -46,10 +47,10 @@ def test_grid_puzzle_limits():
     record = read_jsonl(shared_path("finereason_official", "gridpuzzle_states_sample.jsonl"))[0]
     engine = get_engine("grid_puzzle")
     puzzle = engine.puzzle_from_official(record)
-    assert len(puzzle.keys) <= grid_puzzle.MAX_ENTRIES and len(puzzle.header) <= grid_puzzle.MAX_CATEGORIES
-    keys = tuple(range(grid_puzzle.MAX_ENTRIES + 1))
+    assert len(puzzle.keys) <= MAX_ENTRIES and len(puzzle.header) <= MAX_CATEGORIES
+    keys = tuple(range(MAX_ENTRIES + 1))
     with pytest.raises(StateError, match="at most 10 entries"):
-        grid_puzzle.GridPuzzle(("k", "a"), keys, (tuple(f"v{i}" for i in keys),), ())
+        GridPuzzle(("k", "a"), keys, (tuple(f"v{i}" for i in keys),), ())
 
 
 # ------------------------------------------------------------------ work budgets
