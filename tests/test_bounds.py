@@ -13,7 +13,7 @@ from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
 from finereason.domains.grid_puzzle.puzzle import MAX_CATEGORIES, MAX_ENTRIES, GridPuzzle
-from finereason.domains.game_of_24.engine import MAX_NUMBERS, Game24Puzzle
+from finereason.domains.game_of_24.puzzle import MAX_NUMBERS, Game24Puzzle
 from finereason.domains.graph_coloring.puzzle import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
 from finereason.domains.graph_coloring.solver import chromatic_number
 from finereason.core.engine import StateItem

@@ -155,4 +155,5 @@ def _task(puzzle: BlocksPuzzle) -> Task:
 
 
 __all__ = ["BLOCKSWORLD_PDDL", "MAX_BLOCKS", "MYSTERY_NAMES", "MYSTERY_PDDL", "VOCABULARIES", "BlocksPuzzle",
-           "BlocksState", "Plan", "check_atom", "fact_text", "parse_fact", "parse_facts", "pddl_domain", "vocabulary_of"]
+           "BlocksState", "Plan", "check_atom", "fact_text", "parse_fact", "parse_facts", "pddl_domain",
+           "vocabulary_of"]
