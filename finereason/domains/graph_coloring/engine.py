@@ -1,11 +1,11 @@
-"""Graph coloring as a FineReason domain: the engine (moves, steps, official formats, oracle).
+"""Graph coloring as a FineReason domain: the engine (moves, steps, official formats, oracle). The puzzle
+value lives in :mod:`.puzzle`, the exact search in :mod:`.solver`.
 
 - *move*: coloring one uncolored vertex with a color none of its colored neighbours has; undoing a
   move uncolors one colored vertex. FineReason's official trees always color the lowest-index
   uncolored vertex (:meth:`GraphColoringEngine.children_lowest_uncolored`); :meth:`children` allows
   any uncolored vertex, since a model may color vertices in any order.
 - *conflict*: an edge whose two ends share a color (a broken rule).
-The puzzle value lives in :mod:`.puzzle`, the exact search in :mod:`.solver`.
 """
 from __future__ import annotations
 
