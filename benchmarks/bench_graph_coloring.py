@@ -32,9 +32,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from finereason.domains.graph_coloring.dimacs import read_dimacs  # noqa: E402
-from finereason.domains.graph_coloring.engine import (  # noqa: E402
-    GraphColoringEngine, GraphColoringPuzzle, chromatic_number,
-)
+from finereason.domains.graph_coloring.engine import GraphColoringEngine  # noqa: E402
+from finereason.domains.graph_coloring.puzzle import GraphColoringPuzzle  # noqa: E402
+from finereason.domains.graph_coloring.solver import chromatic_number  # noqa: E402
 from harness import (  # noqa: E402
     BASELINE_RATE, GAVE_UP, ORACLE_RATE, SET_WIDTH, SPEEDUP, STATES, GaveUp, Row, add_shared_argument, banner,
     compare, exit_status,

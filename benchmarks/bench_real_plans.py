@@ -94,7 +94,7 @@ def main() -> int:
 
 
 def timing() -> None:
-    from finereason.domains.blocksworld.engine import pddl_domain
+    from finereason.domains.blocksworld.puzzle import pddl_domain
     from finereason.planning.plan_answers import plan_reading, plan_signals, plan_statements
     from finereason.planning.plan_text import LETTERS, syntax_of
     from finereason.reading import find_signals

@@ -20,7 +20,7 @@ from finereason.reading import final_region, next_state_payload, read_choice, so
 from finereason.verification.verifiers import format_ok
 from finereason.domains.game_of_24.arith import evaluate, parse, to_text
 from finereason.core.engine import get_engine
-from finereason.domains.game_of_24.engine import Game24Puzzle
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.verification.scoring import score_row
 from finereason.common.verdict import ParseError, StateError
 from finereason.core.oracle import is_solvable

@@ -26,7 +26,7 @@ import pytest
 
 from finereason.verification.verifiers import format_ok
 from finereason.core.engine import get_engine
-from finereason.domains.game_of_24.engine import Game24Puzzle
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.core.oracle import is_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 

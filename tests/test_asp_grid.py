@@ -9,7 +9,7 @@ from conftest import read_jsonl, shared_path  # noqa: E402
 from finereason.domains.grid_puzzle.asp import GridEncodingError, asp_is_solvable, asp_solutions, encode  # noqa: E402
 from finereason.core.engine import get_engine  # noqa: E402
 from finereason.domains.grid_puzzle.conditions import parse_condition  # noqa: E402
-from finereason.domains.grid_puzzle.engine import Clue, GridPuzzle, GridState  # noqa: E402
+from finereason.domains.grid_puzzle.puzzle import Clue, GridPuzzle, GridState  # noqa: E402
 
 ENGINE = get_engine("grid_puzzle")
 

@@ -12,8 +12,10 @@ from finereason.cli import main
 from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
-from finereason.domains.game_of_24.engine import MAX_NUMBERS, Game24Puzzle
-from finereason.domains.graph_coloring.engine import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
+from finereason.domains.grid_puzzle.puzzle import MAX_CATEGORIES, MAX_ENTRIES, GridPuzzle
+from finereason.domains.game_of_24.puzzle import MAX_NUMBERS, Game24Puzzle
+from finereason.domains.graph_coloring.puzzle import MAX_COLORS, MAX_VERTICES, GraphColoringPuzzle
+from finereason.domains.graph_coloring.solver import chromatic_number
 from finereason.core.engine import StateItem
 from finereason.common.verdict import UNDECIDED, StateError, Undecided
 from finereason.verification.verifiers import verify_state_checking, verify_state_transition_modes
@@ -45,10 +47,10 @@ def test_grid_puzzle_limits():
     record = read_jsonl(shared_path("finereason_official", "gridpuzzle_states_sample.jsonl"))[0]
     engine = get_engine("grid_puzzle")
     puzzle = engine.puzzle_from_official(record)
-    assert len(puzzle.keys) <= grid_puzzle.MAX_ENTRIES and len(puzzle.header) <= grid_puzzle.MAX_CATEGORIES
-    keys = tuple(range(grid_puzzle.MAX_ENTRIES + 1))
+    assert len(puzzle.keys) <= MAX_ENTRIES and len(puzzle.header) <= MAX_CATEGORIES
+    keys = tuple(range(MAX_ENTRIES + 1))
     with pytest.raises(StateError, match="at most 10 entries"):
-        grid_puzzle.GridPuzzle(("k", "a"), keys, (tuple(f"v{i}" for i in keys),), ())
+        GridPuzzle(("k", "a"), keys, (tuple(f"v{i}" for i in keys),), ())
 
 
 # ------------------------------------------------------------------ work budgets
@@ -57,7 +59,7 @@ def hard_coloring(monkeypatch):
     """G(40, 0.5) with k one below its chromatic number, and a budget too small to prove it."""
     monkeypatch.setattr(graph_coloring, "ORACLE_WORK", 30)
     edges = random_graph(40, 0.5)
-    chi = graph_coloring.chromatic_number(GraphColoringPuzzle.from_edges(40, edges, 1))
+    chi = chromatic_number(GraphColoringPuzzle.from_edges(40, edges, 1))
     return GraphColoringPuzzle.from_edges(40, edges, chi - 1)
 
 

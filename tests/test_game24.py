@@ -15,7 +15,9 @@ from finereason.domains.game_of_24 import arith
 from finereason.domains.game_of_24.arith import BinOp, DivisionByZero, Num
 from finereason.core.engine import StepKind, get_engine
 from finereason.domains.game_of_24.answer import arithmetic_answer, expression_reading
-from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle, can_make, solvable_multisets, solve
+from finereason.domains.game_of_24.engine import Game24Engine
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
+from finereason.domains.game_of_24.solver import can_make, solvable_multisets, solve
 from finereason.common.verdict import ParseError, StateError
 from finereason.verification.verifiers import verify_end_to_end, verify_state_transition
 

@@ -18,9 +18,9 @@ from brute import coloring_completable
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.dimacs import parse_dimacs, read_dimacs, to_dimacs
 from finereason.core.engine import StepKind, get_engine
-from finereason.domains.graph_coloring.engine import (
-    GraphColoringEngine, GraphColoringPuzzle, chromatic_number, dsatur_coloring, k_coloring, max_clique,
-)
+from finereason.domains.graph_coloring.engine import GraphColoringEngine
+from finereason.domains.graph_coloring.puzzle import GraphColoringPuzzle
+from finereason.domains.graph_coloring.solver import chromatic_number, dsatur_coloring, k_coloring, max_clique
 from finereason.common.verdict import ParseError, StateError
 from finereason.verification.verifiers import verify_end_to_end, verify_state_transition
 

@@ -14,8 +14,8 @@ from brute import proper_coloring, reaches_24, sudoku_completions, sudoku_soluti
 from conftest import read_jsonl, shared_path
 from finereason.domains.graph_coloring.dimacs import read_dimacs
 from finereason.core.engine import get_engine
-from finereason.domains.game_of_24.engine import Game24Puzzle
-from finereason.domains.graph_coloring.engine import GraphColoringPuzzle
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
+from finereason.domains.graph_coloring.puzzle import GraphColoringPuzzle
 from finereason.domains.sudoku.engine import SudokuPuzzle
 from finereason.verification.verifiers import verify_end_to_end
 

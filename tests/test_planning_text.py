@@ -98,7 +98,7 @@ def test_long_steps_are_reported_short_and_exactly():
 
 
 # ---------------------------------------------------------------- plans read under the commitment rule
-from finereason.domains.blocksworld.engine import pddl_domain  # noqa: E402
+from finereason.domains.blocksworld.puzzle import pddl_domain  # noqa: E402
 from finereason.planning.plan_answers import plan_reading  # noqa: E402
 from finereason.planning.plan_text import MAX_STEPS  # noqa: E402
 
@@ -232,7 +232,7 @@ def test_reading_is_bounded():
 
 
 def test_the_engine_reads_the_committed_plan_everywhere():
-    from finereason.domains.blocksworld.engine import BlocksPuzzle, Plan
+    from finereason.domains.blocksworld.puzzle import BlocksPuzzle, Plan
     from finereason.core.engine import get_engine
     from finereason.verification.verifiers import format_ok, verify_end_to_end
 

@@ -11,7 +11,8 @@ import json
 import pytest
 from brute import coloring_completable
 
-from finereason.domains.game_of_24.engine import Game24Engine, Game24Puzzle
+from finereason.domains.game_of_24.engine import Game24Engine
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.domains.sudoku.engine import BIT, allowed
 from finereason.core.engine import get_engine
 from finereason.verification.feedback import sound_feedback

@@ -19,7 +19,7 @@ import pytest
 
 from finereason.domains.game_of_24.arith import Node, canonical, evaluate, leaves, parse
 from finereason.domains.game_of_24.answer import expression_items, expression_reading
-from finereason.domains.game_of_24.engine import Game24Puzzle
+from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.reading import final_region
 from finereason.verification.verifiers import verify_end_to_end
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import read_jsonl, shared_path
 from finereason.core.engine import StepKind, get_engine
 from finereason.domains.grid_puzzle.conditions import parse_condition
-from finereason.domains.grid_puzzle.engine import GridPuzzle
+from finereason.domains.grid_puzzle.puzzle import GridPuzzle
 from finereason.core.puzzle_sources import SourcePuzzle
 from finereason.domains.grid_puzzle.source import ENTRY_RANGE, generate, official_puzzles
 from finereason.domains.grid_puzzle.themes import THEMES

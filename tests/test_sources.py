@@ -13,7 +13,7 @@ import pytest
 
 from brute import coloring_completable
 from conftest import read_jsonl, shared_path
-from finereason.domains.graph_coloring.engine import chromatic_number
+from finereason.domains.graph_coloring.solver import chromatic_number
 from finereason.domains.sudoku.engine import count_solutions, solve
 from finereason.domains.game_of_24 import source as g24
 from finereason.core.puzzle_sources import rng_for, stable_key

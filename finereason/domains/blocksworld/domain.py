@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.puzzle_sources import SourcePuzzle, split_stream
-from .engine import BlocksPuzzle, BlocksState, BlocksworldEngine, fact_text, pddl_domain
+from .engine import BlocksworldEngine
+from .puzzle import BlocksPuzzle, BlocksState, fact_text, pddl_domain
 
 _INTRO = {
     "blocksworld": "I am playing with a set of blocks where I need to arrange the blocks into stacks. "

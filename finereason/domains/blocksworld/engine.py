@@ -1,4 +1,5 @@
-"""Blocksworld and Mystery Blocksworld as a FineReason domain: states, moves, oracle, official I/O.
+"""Blocksworld and Mystery Blocksworld as a FineReason domain: the engine (moves, steps, answers, official I/O).
+The puzzle and state values live in :mod:`.puzzle`, the oracle's search in :mod:`.solver`.
 
 Design (the choices a planning domain needs to fit the engine interface):
 
@@ -14,7 +15,7 @@ Design (the choices a planning domain needs to fit the engine interface):
   ``undo_moves`` are the states one action back (the step count one lower).
 - *solvable*: the goal can still be reached within the remaining budget (``budget - steps``),
   decided by a breadth-first search over the instance's state space; more than
-  :data:`MAX_NODES` states raises :class:`~finereason.common.verdict.Undecided`.
+  :data:`~.solver.MAX_NODES` states raises :class:`~finereason.common.verdict.Undecided`.
 - *end-to-end answer*: a plan in text (``(unstack d c)``, colour names, PlanBench's sentences,
   numbered lists; read by :mod:`finereason.planning.plan_answers`): the final commitment of the response
   (the last plan, marked or bare, that nothing after it withdraws; a restatement confirms it). It is
@@ -29,271 +30,20 @@ Design (the choices a planning domain needs to fit the engine interface):
 """
 from __future__ import annotations
 
-import re
-from collections import deque
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
-from ...planning.pddl import Atom, Domain, Problem, parse_domain
+from ...planning.pddl import Atom, Problem
 from ...planning.plan_answers import plan_reading
-from ...planning.plan_text import COLOURS, LETTERS
+from ...planning.plan_text import LETTERS
 from ...planning.plan_text import Step as PlanStep
-from ...planning.planner import UNDECIDED, BitTask, bit_task, search
-from ...planning.strips import GroundAction, Task, apply
+from ...planning.strips import GroundAction, apply
 from ...planning.validate import describe_unmet, execute, validate
 from ...reading import Reading
 from ...common.verdict import ParseError, StateError, Undecided
 from ...common.vocabulary import END_TO_END
-
-MAX_BLOCKS = 12          # objects a..l, as in PlanBench
-MAX_NODES = 100_000      # states stored by the oracle's search before it gives up (Undecided)
-
-BLOCKSWORLD_PDDL = """(define (domain blocksworld-4ops)
-  (:requirements :strips)
-  (:predicates (clear ?x) (ontable ?x) (handempty) (holding ?x) (on ?x ?y))
-  (:action pick-up :parameters (?ob)
-    :precondition (and (clear ?ob) (ontable ?ob) (handempty))
-    :effect (and (holding ?ob) (not (clear ?ob)) (not (ontable ?ob)) (not (handempty))))
-  (:action put-down :parameters (?ob)
-    :precondition (holding ?ob)
-    :effect (and (clear ?ob) (handempty) (ontable ?ob) (not (holding ?ob))))
-  (:action stack :parameters (?ob ?underob)
-    :precondition (and (clear ?underob) (holding ?ob))
-    :effect (and (handempty) (clear ?ob) (on ?ob ?underob) (not (clear ?underob)) (not (holding ?ob))))
-  (:action unstack :parameters (?ob ?underob)
-    :precondition (and (on ?ob ?underob) (clear ?ob) (handempty))
-    :effect (and (holding ?ob) (clear ?underob) (not (on ?ob ?underob)) (not (clear ?ob)) (not (handempty)))))
-"""
-
-#: Mystery Blocksworld renames the predicates and actions, nothing else (PlanBench's mystery-4ops).
-MYSTERY_NAMES = {"clear": "province", "ontable": "planet", "handempty": "harmony", "holding": "pain", "on": "craves",
-                 "pick-up": "attack", "put-down": "succumb", "stack": "overcome", "unstack": "feast",
-                 "blocksworld-4ops": "mystery-4ops"}
-MYSTERY_PDDL = re.sub(r"[a-z][a-z0-9-]*", lambda m: MYSTERY_NAMES.get(m.group(), m.group()), BLOCKSWORLD_PDDL)
-
-VOCABULARIES = ("blocksworld", "mystery")
-_PDDL = {"blocksworld": BLOCKSWORLD_PDDL, "mystery": MYSTERY_PDDL}
-
-
-@lru_cache(maxsize=None)
-def pddl_domain(vocabulary: str) -> Domain:
-    """The 4-operator PDDL domain of ``vocabulary`` (``blocksworld`` or ``mystery``)."""
-    if vocabulary not in _PDDL:
-        raise ValueError(f"unknown vocabulary {vocabulary!r}; use one of {', '.join(VOCABULARIES)}")
-    return parse_domain(_PDDL[vocabulary])
-
-
-def vocabulary_of(domain_name: str) -> str:
-    """The vocabulary whose PDDL domain is called ``domain_name``."""
-    for vocabulary in VOCABULARIES:
-        if pddl_domain(vocabulary).name == domain_name:
-            return vocabulary
-    raise StateError(f"unknown planning domain {domain_name!r}")
-
-
-def fact_text(atom: Atom) -> str:
-    """``("on", "a", "b")`` -> ``"(on a b)"``."""
-    return "(" + " ".join(atom) + ")"
-
-
-# ---------------------------------------------------------------- puzzles and states
-@dataclass(frozen=True)
-class BlocksPuzzle:
-    """One planning instance with a step budget (hashable: the oracle caches per puzzle)."""
-
-    vocabulary: str
-    objects: tuple[str, ...]
-    init: frozenset[Atom]
-    goal: tuple[Atom, ...]
-    budget: int
-
-    def __post_init__(self) -> None:
-        if self.vocabulary not in VOCABULARIES:
-            raise StateError(f"unknown vocabulary {self.vocabulary!r}")
-        if not 1 <= len(self.objects) <= MAX_BLOCKS or len(set(self.objects)) != len(self.objects):
-            raise StateError(f"a puzzle needs 1..{MAX_BLOCKS} distinct objects, got {len(self.objects)}")
-        if type(self.budget) is not int or not 0 <= self.budget <= 1000:
-            raise StateError(f"step budget must be an integer in 0..1000, got {self.budget!r}")
-        domain = pddl_domain(self.vocabulary)
-        for atom in (*self.init, *self.goal):
-            check_atom(atom, domain, self.objects)
-
-    @property
-    def problem(self) -> Problem:
-        return Problem("finereason", pddl_domain(self.vocabulary).name, self.objects, self.init, self.goal)
-
-    @property
-    def task(self) -> Task:
-        return _task(self)
-
-
-@dataclass(frozen=True)
-class BlocksState:
-    """The true facts and the number of actions taken to get here."""
-
-    atoms: frozenset[Atom]
-    steps: int
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A plan read from model text (an end-to-end answer): its steps as read."""
-
-    steps: tuple[PlanStep, ...]
-
-
-def check_atom(atom: Atom, domain: Domain, objects: Sequence[str]) -> None:
-    """Raise :class:`StateError` unless ``atom`` is a predicate of ``domain`` over ``objects``."""
-    arity = domain.predicates.get(atom[0]) if atom else None
-    if arity is None:
-        raise StateError(f"fact {fact_text(atom)}: unknown predicate; use {', '.join(sorted(domain.predicates))}")
-    if len(atom) - 1 != arity:
-        raise StateError(f"fact {fact_text(atom)}: {atom[0]} takes {arity} object(s)")
-    for arg in atom[1:]:
-        if arg not in objects:
-            raise StateError(f"fact {fact_text(atom)}: unknown object {arg!r} (objects: {', '.join(objects)})")
-
-
-_FACT_SPLIT = re.compile(r"[\s(),]+")
-
-
-def parse_fact(text: Any, puzzle: BlocksPuzzle) -> Atom:
-    """A fact from ``"(on a b)"``, ``"on a b"`` or ``"on(a, b)"`` (any case; colour names for blocks)."""
-    if not isinstance(text, str):
-        raise StateError(f"a fact must be a string like \"(on a b)\", got {type(text).__name__}")
-    words = [w for w in _FACT_SPLIT.split(text.strip().lower()) if w]
-    if not words or len(words) > 3:
-        raise StateError(f"fact {text[:40]!r} is not like \"(on a b)\"")
-    if puzzle.vocabulary == "blocksworld":
-        words = [words[0]] + [w if w in puzzle.objects else COLOURS.get(w, w) for w in words[1:]]
-    atom = tuple(words)
-    check_atom(atom, pddl_domain(puzzle.vocabulary), puzzle.objects)
-    return atom
-
-
-def parse_facts(value: Any, puzzle: BlocksPuzzle, what: str = "facts") -> frozenset[Atom]:
-    """A set of facts from a list of fact strings."""
-    if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
-        raise StateError(f"{what} must be a list of facts like \"(on a b)\", got {type(value).__name__}")
-    if len(value) > 4 * MAX_BLOCKS * MAX_BLOCKS:
-        raise StateError(f"{what}: too many facts ({len(value)})")
-    return frozenset(parse_fact(v, puzzle) for v in value)
-
-
-# ---------------------------------------------------------------- the search space
-@lru_cache(maxsize=256)
-def _task(puzzle: BlocksPuzzle) -> Task:
-    return Task(pddl_domain(puzzle.vocabulary), puzzle.problem)
-
-
-@lru_cache(maxsize=256)
-def _compiled(puzzle: BlocksPuzzle) -> BitTask:
-    bits = bit_task(_task(puzzle))
-    # an action naming one object twice ((stack a a)) never applies in a state reachable from consistent facts
-    return replace(bits, actions=tuple(a for a in bits.actions if len(set(a[3].args)) == len(a[3].args)))
-
-
-@dataclass(frozen=True)
-class _Space:
-    """Every state reachable from the initial facts, each with its distance to the nearest goal
-    state (``None``: the goal cannot be reached) and its BFS parent from the initial state."""
-
-    dist: dict[int, int | None]
-    parent: dict[int, tuple[int, GroundAction] | None]
-
-
-@lru_cache(maxsize=64)
-def _space(puzzle: BlocksPuzzle) -> _Space:
-    comp = _compiled(puzzle)
-    init = comp.mask(puzzle.init)
-    assert init is not None
-    parent: dict[int, tuple[int, GroundAction] | None] = {init: None}
-    back: dict[int, list[int]] = {init: []}
-    frontier = deque([init])
-    goal = comp.goal
-    while frontier:
-        state = frontier.popleft()
-        if state & goal == goal:
-            continue  # goal states are complete: no moves out of them
-        for pre, keep, add, action in comp.actions:
-            if state & pre != pre:
-                continue
-            child = (state & keep) | add
-            if child not in parent:
-                if len(parent) >= MAX_NODES:
-                    raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
-                parent[child] = (state, action)
-                back[child] = []
-                frontier.append(child)
-            back[child].append(state)
-    dist: dict[int, int | None] = dict.fromkeys(parent)
-    todo = deque()
-    for state in parent:
-        if state & goal == goal:
-            dist[state] = 0
-            todo.append(state)
-    while todo:
-        state = todo.popleft()
-        for before in back[state]:
-            if dist[before] is None:
-                dist[before] = dist[state] + 1  # type: ignore[operator]
-                todo.append(before)
-    return _Space(dist, parent)
-
-
-def distance(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> int | None:
-    """Fewest actions from ``atoms`` to the goal (``None``: never). Raises :class:`Undecided`
-    when the state space exceeds :data:`MAX_NODES` or ``atoms`` is outside it and its own search does."""
-    comp = _compiled(puzzle)
-    mask = comp.mask(atoms)
-    if mask is None:
-        return None
-    space = _space(puzzle)
-    if mask in space.dist:
-        return space.dist[mask]
-    found = search(comp, mask, MAX_NODES)  # a state outside the initial state's component
-    if found.status == UNDECIDED:
-        raise Undecided(f"the planning oracle stored {MAX_NODES} states without finishing")
-    return found.length
-
-
-def shortest_plan_to(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> list[GroundAction] | None:
-    """A shortest action sequence from the initial facts to exactly ``atoms`` (``None``: unreachable)."""
-    comp = _compiled(puzzle)
-    mask = comp.mask(atoms)
-    space = _space(puzzle)
-    if mask is None or mask not in space.parent:
-        return None
-    out: list[GroundAction] = []
-    while (link := space.parent[mask]) is not None:
-        mask, action = link
-        out.append(action)
-    return out[::-1]
-
-
-def solve_state(puzzle: BlocksPuzzle, state: BlocksState) -> BlocksState | None:
-    """A goal state reached from ``state`` by a shortest plan within the budget, or ``None``."""
-    left = puzzle.budget - state.steps
-    d = distance(puzzle, state.atoms)
-    if left < 0 or d is None or d > left:
-        return None
-    goal = set(puzzle.goal)
-    while not goal <= state.atoms:
-        for action in _compiled(puzzle).actions:
-            if action[3].pre <= state.atoms:
-                child = BlocksState(apply(state.atoms, action[3]), state.steps + 1)
-                if distance(puzzle, child.atoms) == d - 1:
-                    state, d = child, d - 1
-                    break
-    return state
-
-
-def optimal_plan(puzzle: BlocksPuzzle) -> list[GroundAction] | None:
-    """A shortest plan within the budget (``None``: none)."""
-    final = solve_state(puzzle, BlocksState(puzzle.init, 0))
-    return None if final is None else shortest_plan_to(puzzle, final.atoms)
+from .puzzle import BlocksPuzzle, BlocksState, Plan, fact_text, parse_facts, pddl_domain, vocabulary_of
+from .solver import _compiled, _reachable, distance, optimal_plan, shortest_plan_to, solve_state
 
 
 def puzzle_inputs(puzzle: BlocksPuzzle) -> dict:
@@ -566,14 +316,4 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         return reasons + self.violations(puzzle, state)
 
 
-
-
-def _reachable(puzzle: BlocksPuzzle, atoms: frozenset[Atom]) -> bool:
-    """Whether ``atoms`` is a state reachable from the puzzle's initial facts."""
-    mask = _compiled(puzzle).mask(atoms)
-    return mask is not None and mask in _space(puzzle).parent
-
-
-__all__ = ["BLOCKSWORLD_PDDL", "MYSTERY_PDDL", "BlocksPuzzle", "BlocksState", "BlocksworldEngine", "Plan",
-           "VOCABULARIES", "distance", "fact_text", "optimal_plan", "puzzle_inputs", "puzzle_outputs", "parse_fact", "parse_facts", "pddl_domain", "shortest_plan_to",
-           "vocabulary_of"]
+__all__ = ["BlocksworldEngine", "puzzle_inputs", "puzzle_outputs"]

@@ -20,7 +20,8 @@ from ...planning.pddl import Atom, read_domain, read_problem
 from ...planning.planner import SOLVED, plan
 from ...planning.strips import Task
 from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
-from .engine import MYSTERY_NAMES, BlocksPuzzle, fact_text, pddl_domain, puzzle_inputs, puzzle_outputs, vocabulary_of
+from .engine import puzzle_inputs, puzzle_outputs
+from .puzzle import MYSTERY_NAMES, BlocksPuzzle, fact_text, pddl_domain, vocabulary_of
 
 SLACK = 2                 # actions allowed beyond the optimal plan length
 BLOCK_COUNTS = (3, 4, 5)  # blocks in a generated instance

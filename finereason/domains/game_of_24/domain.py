@@ -5,7 +5,8 @@ from pathlib import Path
 from typing import Any
 
 from ...core.puzzle_sources import SourcePuzzle, rng_for
-from .engine import Game24Engine, Game24Puzzle, State
+from .engine import Game24Engine
+from .puzzle import Game24Puzzle, State
 
 TEST_SHARE = 0.25  # share of the 1,362 solvable multisets reserved for test configs
 

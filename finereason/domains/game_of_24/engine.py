@@ -1,4 +1,6 @@
-"""Game of 24: combine four numbers with + - * / into 24, one operation at a time.
+"""Game of 24: combine four numbers with + - * / into 24, one operation at a time. This module holds the
+engine (moves, steps, answers, official formats); the puzzle value lives in :mod:`.puzzle`, the exact
+oracle in :mod:`.solver`.
 
 Glossary:
 - *puzzle*: :class:`Game24Puzzle`, the initial multiset of numbers (in official order) and the
@@ -28,16 +30,12 @@ Glossary:
 - *oracle*: :meth:`Game24Engine.is_solvable`, an exhaustive search over the values with exact
   rational arithmetic (reduced integer pairs), memoised on the sorted tuple of values.
   Its cost grows factorially with the number of expressions: meant for 4 numbers; puzzles hold at
-  most :data:`MAX_NUMBERS` (6: an unsolvable one takes about 3 s, 7 would take minutes).
+  most :data:`~.puzzle.MAX_NUMBERS` (6: an unsolvable one takes about 3 s, 7 would take minutes).
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import gcd
 from typing import Any, Iterable, Iterator
 
 from .arith import MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text
@@ -46,143 +44,12 @@ from .answer import expression_items, expression_reading
 from ...common.verdict import ParseError, StateError
 from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from ...common.vocabulary import END_TO_END, STATE_TRANSITION
-
-State = tuple[Node, ...]
+from .puzzle import Game24Puzzle, State
+from .solver import _combinations, can_make
 
 MAX_EXPRESSIONS = 64          # a state listing more expressions is malformed
-MAX_NUMBERS = 6               # numbers per puzzle: the exact oracle needs up to ~3 s for 6, minutes for 7
 _SEARCH_BUDGET = 100_000      # node visits allowed when matching a proposed state to the current one
 _MAX_SEARCH_DEPTH = 400       # recursion depth of that matching (far below Python's limit)
-_ORACLE_CACHE = 1 << 19
-
-
-@dataclass(frozen=True)
-class Game24Puzzle:
-    """The numbers to combine (a multiset, in official order) and the target."""
-
-    numbers: tuple[int, ...]
-    target: int = 24
-
-    def __post_init__(self) -> None:
-        numbers = tuple(self.numbers)
-        if not numbers:
-            raise ValueError("a Game of 24 puzzle needs at least one number")
-        if len(numbers) > MAX_NUMBERS:
-            raise ValueError(f"a Game of 24 puzzle has at most {MAX_NUMBERS} numbers, got {len(numbers)}")
-        for n in numbers:
-            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 10 ** MAX_DIGITS:
-                raise ValueError(f"puzzle numbers must be integers in 0..{10 ** MAX_DIGITS - 1}, got {n!r}")
-        if isinstance(self.target, bool) or not isinstance(self.target, int):
-            raise ValueError(f"the target must be an integer, got {self.target!r}")
-        object.__setattr__(self, "numbers", numbers)
-
-
-# ------------------------------------------------------------------ exact oracle
-# Values are reduced integer pairs (numerator, denominator > 0): exact like Fraction, but an
-# order of magnitude faster, since only the memo keys need reducing.
-Rational = tuple[int, int]
-
-
-def _ratio(num: int, den: int) -> Rational:
-    if den < 0:
-        num, den = -num, -den
-    g = gcd(num, den)
-    return (num // g, den // g) if g > 1 else (num, den)
-
-
-def _results(a: Rational, b: Rational) -> set[Rational]:
-    """Every value one operation can make from ``a`` and ``b``."""
-    (an, ad), (bn, bd) = a, b
-    cross, den = an * bd, ad * bd
-    out = {_ratio(cross + bn * ad, den), _ratio(cross - bn * ad, den), _ratio(bn * ad - cross, den),
-           _ratio(an * bn, den)}
-    if bn:
-        out.add(_ratio(cross, ad * bn))
-    if an:
-        out.add(_ratio(bn * ad, bd * an))
-    return out
-
-
-def _pair_makes(a: Rational, b: Rational, target: Rational) -> bool:
-    """Whether one operation on ``a`` and ``b`` gives ``target`` (compared by cross-multiplying)."""
-    (an, ad), (bn, bd), (tn, td) = a, b, target
-    goal = tn * ad * bd  # target times the common denominator, over td
-    return (
-        (an * bd + bn * ad) * td == goal or (an * bd - bn * ad) * td == goal
-        or (bn * ad - an * bd) * td == goal or an * bn * td == goal
-        or (bn != 0 and an * bd * td == tn * ad * bn) or (an != 0 and bn * ad * td == tn * bd * an)
-    )
-
-
-@lru_cache(maxsize=_ORACLE_CACHE)
-def _can_make(values: tuple[Rational, ...], target: Rational) -> bool:
-    """Whether the sorted ``values`` can be combined into ``target`` (memoised)."""
-    n = len(values)
-    if n <= 2:
-        return n == 2 and _pair_makes(values[0], values[1], target) or n == 1 and values[0] == target
-    for i in range(n):
-        if i and values[i] == values[i - 1]:
-            continue  # same pair values as the previous i
-        for j in range(i + 1, n):
-            if j > i + 1 and values[j] == values[j - 1]:
-                continue
-            rest = values[:i] + values[i + 1:j] + values[j + 1:]
-            for r in _results(values[i], values[j]):
-                if n == 3:
-                    if _pair_makes(rest[0], r, target):
-                        return True
-                elif _can_make(tuple(sorted(rest + (r,))), target):
-                    return True
-    return False
-
-
-def _key(values: Iterable[Fraction | int]) -> tuple[Rational, ...]:
-    return tuple(sorted((Fraction(v).numerator, Fraction(v).denominator) for v in values))
-
-
-def can_make(values: Iterable[Fraction | int], target: int = 24) -> bool:
-    """Whether ``values`` can be combined with + - * / (each used once) into ``target``."""
-    return _can_make(_key(values), (target, 1))
-
-
-def _combinations(a: Node, b: Node, va: Fraction, vb: Fraction) -> Iterator[tuple[Node, Fraction]]:
-    """The expressions (with values) of one move on ``a`` (earlier) and ``b`` (later)."""
-    yield BinOp("+", a, b), va + vb
-    yield BinOp("-", a, b), va - vb
-    yield BinOp("-", b, a), vb - va
-    yield BinOp("*", a, b), va * vb
-    if vb:
-        yield BinOp("/", a, b), va / vb
-    if va:
-        yield BinOp("/", b, a), vb / va
-
-
-def _solve_items(items: list[tuple[Node, Fraction]], target: int) -> Node | None:
-    if not can_make((v for _, v in items), target):
-        return None
-    if len(items) == 1:
-        return items[0][0]
-    for i in range(len(items)):
-        for j in range(i + 1, len(items)):
-            rest = items[:i] + items[i + 1:j] + items[j + 1:]
-            (a, va), (b, vb) = items[i], items[j]
-            for node, value in _combinations(a, b, va, vb):
-                found = _solve_items([(node, value)] + rest, target)
-                if found is not None:
-                    return found
-    return None  # unreachable when the oracle is right
-
-
-def solve(numbers: Iterable[int], target: int = 24) -> str | None:
-    """One solution expression (official text) for ``numbers``, or ``None``."""
-    items = [(Num(n), Fraction(n)) for n in numbers]
-    node = _solve_items(items, target)
-    return None if node is None else to_text(node)
-
-
-def solvable_multisets(lo: int = 1, hi: int = 13, size: int = 4, target: int = 24) -> list[tuple[int, ...]]:
-    """All sorted multisets of ``size`` numbers from ``lo..hi`` that can make ``target``."""
-    return [c for c in combinations_with_replacement(range(lo, hi + 1), size) if can_make(c, target)]
 
 
 # ------------------------------------------------------------------ rule helpers
@@ -508,6 +375,4 @@ class Game24Engine(Engine[Game24Puzzle, State]):
         return Counter(canonical(n) for n in a) == Counter(canonical(n) for n in b)
 
 
-__all__ = [
-    "Game24Engine", "Game24Puzzle", "State", "can_make", "format_value", "node_values", "solvable_multisets", "solve",
-]
+__all__ = ["Game24Engine", "format_value", "node_values"]

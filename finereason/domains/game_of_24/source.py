@@ -2,7 +2,7 @@
 
 Glossary:
 - *multiset*: four numbers from 1..13, sorted ascending; 1362 of the 1820 can make 24, as decided
-  by the engine's exact oracle (:func:`finereason.domains.game_of_24.engine.solvable_multisets`).
+  by the engine's exact oracle (:func:`finereason.domains.game_of_24.solver.solvable_multisets`).
 - *human rank*: the Tree-of-Thoughts ``24.csv`` rank (1 = fastest solved by people, 1362 = slowest);
   FineReason's 98 questions come from ranks 901-1000.
 - *record*: the official ``game24_questions`` schema, ``{"inputs": {"initial_state": ["1", "2", "4", "7"]}}``:
@@ -16,8 +16,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from .engine import Game24Puzzle
-from .engine import solvable_multisets as _oracle_multisets
+from .puzzle import Game24Puzzle
+from .solver import solvable_multisets as _oracle_multisets
 from ...core.puzzle_sources import SourcePuzzle, rng_for
 
 Numbers = tuple[int, int, int, int]

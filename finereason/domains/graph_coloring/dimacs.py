@@ -6,7 +6,7 @@ Glossary:
   ``v u``), so ``M`` is not a reliable edge count and duplicates are merged.
 - *comment line*: ``c ...``, ignored, as are blank lines.
 - *adjacency*: the result, ``adjacency[v]`` being the sorted tuple of 0-based neighbours of ``v``,
-  the same shape as :class:`finereason.domains.graph_coloring.engine.GraphColoringPuzzle` expects.
+  the same shape as :class:`finereason.domains.graph_coloring.puzzle.GraphColoringPuzzle` expects.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ from typing import Any
 from ...core.engine import BrokenStep
 from ...core.steps import NOT_A_LIST
 from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
-from .engine import GraphColoringEngine, GraphColoringPuzzle, State
+from .engine import GraphColoringEngine
+from .puzzle import GraphColoringPuzzle, State
 
 # One written coloring: "vertex 3: color 2", "vertex 3 -> 2", "node 3 gets color 2", "v3 = 2",
 # "color vertex 3 with color 2". A number followed by more candidates ("2, 3", "2 or 3") is a list of

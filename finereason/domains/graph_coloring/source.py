@@ -14,7 +14,7 @@ Glossary:
   ``"small"``: n in 8..20. ``"official"``: n in 15..25 and ER density 0.45..0.80, the ranges
   measured on the 51 official ``graphcoloring_questions`` graphs.
 - *k*: the puzzle's number of colors, the **exact** chromatic number from
-  :func:`finereason.domains.graph_coloring.engine.chromatic_number`. The official release instead stores
+  :func:`finereason.domains.graph_coloring.solver.chromatic_number`. The official release instead stores
   a greedy coloring's color count, which is sometimes above the true minimum.
 - *key*: :func:`stable_key` of the sorted edge list (same labelled graph, same key).
 """
@@ -25,7 +25,8 @@ import random
 from pathlib import Path
 
 from .dimacs import read_dimacs
-from .engine import GraphColoringPuzzle, chromatic_number
+from .puzzle import GraphColoringPuzzle
+from .solver import chromatic_number
 from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 
 PUZZLE = "graph_coloring"

@@ -1,6 +1,6 @@
 """An independent ASP encoding of the logic-grid domain: a second sound critic for the first.
 
-The Python engine (:mod:`finereason.domains.grid_puzzle.engine`) searches with three-valued pruning; here
+The Python solver (:mod:`finereason.domains.grid_puzzle.solver`) searches with three-valued pruning; here
 clingo searches over permutations. Only the official records' reading is shared (puzzle and table
 parsing); the semantics of a full table and of every clue are re-implemented as ASP rules:
 
@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from .conditions import Arith, BoolOp, Cell, Compare, Const, Node, Not, walk
-from .engine import GridPuzzle, GridState
+from .puzzle import GridPuzzle, GridState
 from ...asp.query import quote
 
 _BOOLEAN = (Compare, BoolOp, Not)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.puzzle_sources import SourcePuzzle, split_stream
-from .engine import GridPuzzle, GridPuzzleEngine, GridState
+from .engine import GridPuzzleEngine
+from .puzzle import GridPuzzle, GridState
 
 
 class GridPuzzleDomain(GridPuzzleEngine):

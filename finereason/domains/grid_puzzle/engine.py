@@ -1,10 +1,11 @@
-"""Logic grid puzzles: a table whose first column fixes the rows and whose other columns are
-permutations of their categories' values, constrained by clues.
+"""Logic grid puzzles as a FineReason domain: the engine (moves, steps, official formats). A puzzle is a
+table whose first column fixes the rows and whose other columns are permutations of their categories'
+values, constrained by clues; the values live in :mod:`.puzzle`, the exact search in :mod:`.solver`.
 
 Glossary:
 - *key*: a value of the first category; each row is named by its key.
 - *entity*: a value of any other category; it is *placed* once it sits in some row.
-- *clue*: a natural-language sentence plus a structured condition (see ``grid_conditions``).
+- *clue*: a natural-language sentence plus a structured condition (see :mod:`.conditions`).
 - *applying a clue* (the minimal move, as in the paper): place every not-yet-placed entity the
   clue names, in empty cells of their columns, so that the clue's condition holds. A clue whose
   entities are all placed already is applied without changing the table.
@@ -14,164 +15,16 @@ Glossary:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Iterator, Sequence
 
-from ...common.verdict import StateError, Undecided
+from ...common.verdict import StateError
 from ...core.engine import Engine, StateItem, Step, StepKind
 from ...common.vocabulary import MRV, PAPER
-from .conditions import (
-    UNKNOWN, ConditionError, Node, compile_condition, parse_condition, referenced_categories, referenced_keys,
-    referenced_values,
-)
+from .conditions import UNKNOWN, parse_condition
+from .puzzle import Cells, Clue, GridPuzzle, GridState, Value, _clue_values, _duplicates
+from .solver import complete_table
 
-Value = Any  # int | float | str
-Cells = tuple[tuple[Value | None, ...], ...]  # cells[row][column - 1]; None = empty
-
-MAX_ENTRIES = 10        # rows (values per category) per puzzle; the official release has 3-5
-MAX_CATEGORIES = 8      # columns, the key category included
-MAX_CLUES = 200         # clues per puzzle
 ORACLE_WORK = 100_000   # candidate placements one oracle call may test before it answers undecided
-
-
-@dataclass(frozen=True)
-class Clue:
-    id: str
-    text: str
-    condition: str
-    tree: Node = field(compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class GridPuzzle:
-    """A logic grid puzzle: header, row keys, the domain of each other column, and clues."""
-
-    header: tuple[str, ...]
-    keys: tuple[Value, ...]
-    domains: tuple[tuple[Value, ...], ...]  # one per column after the first
-    clues: tuple[Clue, ...]
-    question: str = field(default="", compare=False)
-    categories: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        for what, count, limit in (("entries", len(self.keys), MAX_ENTRIES), ("categories", len(self.header), MAX_CATEGORIES),
-                                   ("clues", len(self.clues), MAX_CLUES)):
-            if count > limit:
-                raise StateError(f"a grid puzzle has at most {limit} {what}, got {count}")
-        seen: dict[Any, str] = {}
-        for name, values in zip(self.header, (self.keys, *self.domains)):
-            if len(values) != len(self.keys):
-                raise StateError(f"category {name!r} has {len(values)} values, expected {len(self.keys)}")
-            for v in values:
-                if v in seen:
-                    raise StateError(f"value {v!r} appears in both {seen[v]!r} and {name!r}")
-                seen[v] = name
-        for clue in self.clues:
-            for cat in referenced_categories(clue.tree):
-                if cat not in self.header:
-                    raise ConditionError(f"clue {clue.id}: unknown category {cat!r} (known: {', '.join(self.header)})")
-            for v in referenced_keys(clue.tree):
-                if self.column_of_value(v) is None:
-                    raise ConditionError(f"clue {clue.id}: r({v!r}) names no value of the table")
-
-    # ---------------------------------------------------------------- lookups
-    @cached_property
-    def _value_column(self) -> dict[Any, int]:
-        out = {k: 0 for k in self.keys}
-        for j, values in enumerate(self.domains, start=1):
-            out.update({v: j for v in values})
-        return out
-
-    def column_of_value(self, value: Value) -> int | None:
-        return self._value_column.get(value)
-
-    def column_of(self, category: str) -> int:
-        return self.header.index(category)
-
-    @cached_property
-    def compiled(self) -> tuple[Any, ...]:
-        """Each clue's condition as a closure over ``(row_of, full_rows)``."""
-        return tuple(compile_condition(c.tree, self.column_of, self.column_of_value) for c in self.clues)
-
-    @cached_property
-    def clues_by_column(self) -> tuple[tuple[int, ...], ...]:
-        """For each non-key column, the clues whose truth can change when a value lands in it."""
-        out: list[list[int]] = [[] for _ in self.domains]
-        for i, clue in enumerate(self.clues):
-            cols = {self.column_of(c) for c in referenced_categories(clue.tree)}
-            cols |= {self.column_of_value(v) for v in referenced_values(clue.tree)}
-            for j in range(len(self.domains)):
-                if j + 1 in cols:
-                    out[j].append(i)
-        return tuple(tuple(c) for c in out)
-
-    @cached_property
-    def clue_entities(self) -> tuple[tuple[tuple[int, Value], ...], ...]:
-        """For each clue, the (column, value) entities it names (keys excluded)."""
-        out = []
-        for clue in self.clues:
-            ents = []
-            for v in referenced_values(clue.tree):
-                col = self.column_of_value(v)
-                if col:
-                    ents.append((col, self.domains[col - 1][self.domains[col - 1].index(v)] if v in self.domains[col - 1] else v))
-            out.append(tuple(dict.fromkeys(ents)))
-        return tuple(out)
-
-    def clue_index(self, clue_id: str) -> int:
-        for i, clue in enumerate(self.clues):
-            if clue.id == str(clue_id):
-                return i
-        raise StateError(f"unknown clue {clue_id!r}")
-
-    @property
-    def empty(self) -> "GridState":
-        return GridState(tuple((None,) * len(self.domains) for _ in self.keys))
-
-
-@dataclass(frozen=True)
-class GridState:
-    """Cells plus the applied clues; equality and hashing look at the cells only."""
-
-    cells: Cells
-    applied: tuple[str, ...] = field(default=(), compare=False)
-    trail: tuple[Cells, ...] = field(default=(), compare=False, repr=False)  # tables before each applied clue
-
-
-# ------------------------------------------------------------------ context for conditions
-def _context(puzzle: GridPuzzle, cells: Cells) -> tuple[dict, list]:
-    row_of: dict[Any, int] = {}
-    rows = []
-    for i, (key, row) in enumerate(zip(puzzle.keys, cells)):
-        row_of[key] = i
-        full = (key, *row)
-        rows.append(full)
-        for v in row:
-            if v is not None:
-                row_of[v] = i
-    return row_of, rows
-
-
-def _clue_values(puzzle: GridPuzzle, cells: Cells, indices: Sequence[int] | None = None) -> list[Any]:
-    ctx = _context(puzzle, cells)
-    fns = puzzle.compiled
-    return [fns[i](ctx) for i in (range(len(fns)) if indices is None else indices)]
-
-
-def _duplicates(puzzle: GridPuzzle, cells: Cells) -> list[str]:
-    reasons = []
-    for j, name in enumerate(puzzle.header[1:]):
-        seen: dict[Any, Any] = {}
-        for key, row in zip(puzzle.keys, cells):
-            v = row[j]
-            if v is None:
-                continue
-            if v in seen:
-                reasons.append(f"{v!r} appears twice in column {name!r} (rows {seen[v]!r} and {key!r})")
-            else:
-                seen[v] = key
-    return reasons
 
 
 class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
@@ -285,19 +138,19 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
     def is_solvable(self, puzzle: GridPuzzle, state: GridState) -> bool:
         if _duplicates(puzzle, state.cells):
             return False
-        return _search(puzzle, [list(r) for r in state.cells], budget=ORACLE_WORK)
+        return complete_table(puzzle, [list(r) for r in state.cells], budget=ORACLE_WORK)
 
     def solve(self, puzzle: GridPuzzle, state: GridState | None = None) -> GridState | None:
         """One completion of ``state`` (default: the empty table) satisfying every clue."""
         cells = [list(r) for r in (state or puzzle.empty).cells]
         found: list[Cells] = []
-        _search(puzzle, cells, found)
+        complete_table(puzzle, cells, found)
         return GridState(found[0]) if found else None
 
     def count_solutions(self, puzzle: GridPuzzle, state: GridState | None = None, limit: int = 2) -> int:
         """How many full tables extend ``state`` and satisfy every clue, counting up to ``limit``."""
         found: list[Cells] = []
-        _search(puzzle, [list(r) for r in (state or puzzle.empty).cells], found, limit)
+        complete_table(puzzle, [list(r) for r in (state or puzzle.empty).cells], found, limit)
         return len(found)
 
     def check_solution(self, puzzle: GridPuzzle, state: GridState) -> list[str]:
@@ -479,63 +332,5 @@ def _clue_sort_key(cid: Any) -> tuple:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
-def _search(puzzle: GridPuzzle, cells: list[list[Value | None]], found: list | None = None, limit: int = 1,
-            budget: int | None = None) -> bool:
-    """Exact completion search: place values (fewest candidate rows first) with three-valued
-    pruning, re-evaluating only the clues that read the column just changed.
 
-    Completions are appended to ``found`` (when given) until ``limit`` of them are found. With a
-    ``budget``, testing more candidate placements than that raises :class:`Undecided`.
-    """
-    spent = [0]
-    fns = puzzle.compiled
-    deps = puzzle.clues_by_column
-    width = len(puzzle.domains)
-    row_of, rows = _context(puzzle, tuple(tuple(r) for r in cells))
-    rows = [list(r) for r in rows]
-    ctx = (row_of, rows)
-    if any(fn(ctx) is False for fn in fns):
-        return False
-    todo = [(j, v) for j in range(width) for v in puzzle.domains[j] if v not in row_of]
-
-    def fits(j: int, v: Value, r: int) -> bool:
-        if budget is not None:
-            spent[0] += 1
-            if spent[0] > budget:
-                raise Undecided(f"the grid puzzle oracle gave up after {budget} candidate placements: too hard to decide exactly")
-        rows[r][j + 1] = v
-        row_of[v] = r
-        ok = all(fns[i](ctx) is not False for i in deps[j])
-        rows[r][j + 1] = None
-        del row_of[v]
-        return ok
-
-    def recurse(todo: list[tuple[int, Value]]) -> bool:
-        if not todo:
-            if found is None:
-                return True
-            if all(fn(ctx) is True for fn in fns):
-                found.append(tuple(tuple(r[1:]) for r in rows))
-            return len(found) >= limit
-        best: tuple[int, list[int]] | None = None
-        for n, (j, v) in enumerate(todo):
-            options = [r for r in range(len(rows)) if rows[r][j + 1] is None and fits(j, v, r)]
-            if best is None or len(options) < len(best[1]):
-                best = (n, options)
-                if len(options) <= 1:
-                    break
-        n, options = best
-        j, v = todo[n]
-        rest = todo[:n] + todo[n + 1:]
-        for r in options:
-            rows[r][j + 1] = v
-            row_of[v] = r
-            if recurse(rest):
-                return True
-            rows[r][j + 1] = None
-            del row_of[v]
-        return False
-
-    return recurse(todo)
-
-
+__all__ = ["ORACLE_WORK", "GridPuzzleEngine"]

@@ -28,7 +28,8 @@ from random import Random
 from typing import Any, Callable, Optional, Sequence
 
 from .conditions import compile_condition, parse_condition
-from .engine import Cells, Clue, GridPuzzle, GridPuzzleEngine, GridState
+from .engine import GridPuzzleEngine
+from .puzzle import Cells, Clue, GridPuzzle, GridState
 from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .themes import THEMES, Category, KeyCategory, Theme
 
