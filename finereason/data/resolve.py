@@ -116,7 +116,7 @@ def ensure_default_build() -> Path:
     with open(lock, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         if not (out / "README.md").is_file():
-            from .dataset_builders.build import BuildConfig, build
+            from ..dataset_builders.build import BuildConfig, build
 
             print(f"finereason: building the default benchmark into {out} (once) ...", file=sys.stderr)
             build(BuildConfig(out=out, num_proc=min(2, os.cpu_count() or 1), command="finereason build (embedded default)"))
@@ -206,7 +206,7 @@ def _import_official_into(folder: Path, config: str) -> None:
             f"{config} needs the official release: set FINEREASON_DATA_DIR to a folder made by "
             "`finereason import-official`, or FINEREASON_OFFICIAL_SRC to the release's files"
         )
-    from .dataset_builders.official_configs import import_official
+    from ..dataset_builders.official_configs import import_official
 
     import_official(Path(src), folder, overwrite=True)
 

@@ -36,7 +36,7 @@ class BaselinesRun:
 def default_build_config(out: Path, num_proc: int) -> Any:
     """The :class:`~finereason.dataset_builders.build.BuildConfig` of the default benchmark (seed 0,
     500 items per state task, 100 per end-to-end config, no train split) written into ``out``."""
-    from .dataset_builders.build import BuildConfig
+    from ..dataset_builders.build import BuildConfig
 
     return BuildConfig(out=Path(out), seed=0, per_task=500, train_size=0, e2e_size=100, num_proc=num_proc, order=PAPER)
 
