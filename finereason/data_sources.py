@@ -72,7 +72,7 @@ def cache_dir() -> Path:
 
 
 # Modules that cannot change the rows of a build (everything else in the package is hashed).
-_NOT_DATA = {"dataset_builders", "hub_cards", "cli.py", "report.py", "baselines.py", "lm_eval_models.py", "metric_modules.py", "scoring.py",
+_NOT_DATA = {"dataset_builders", "hub_cards", "commands", "report.py", "baselines.py", "lm_eval_models.py", "metric_modules.py", "scoring.py",
              "aggregation.py", "tiny_model.py", "smol_model.py", "data_sources.py", "datafolder.py", "__main__.py", "training", "asp",
              "lm_eval_tasks", "metrics", "loop.py", "feedback.py"}
 

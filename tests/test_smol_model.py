@@ -22,7 +22,7 @@ import pytest
 
 from finereason import smol_model
 from finereason.atomic_io import TMP_MARK
-from finereason.cli import main
+from finereason.commands import main
 from finereason.engines import default_names
 from finereason.scoring import score_row
 
