@@ -53,7 +53,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data
         if data is None:
-            from finereason.cli import main as cli
+            from finereason.commands import main as cli
 
             data = str(Path(tmp) / "data")
             cli(["build", "--out", data, "--seed", "11", "--per-task", "0", "--train-size", "0",

@@ -187,7 +187,7 @@ def built_rows(data: str | None, configs: Sequence[str], build_args: Sequence[st
     """Rows of ``configs`` from a built dataset folder, or from a temporary build with ``build_args``."""
     import tempfile
 
-    from finereason.cli import main as cli
+    from finereason.commands import main as cli
     from finereason.dataset_builders.layout import read_config
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -119,7 +119,7 @@ def setup(work: Path, names: list[str]) -> list[Command]:
     commands = {
         "score": Command("score", ["score", "--official", str(official), "--task", "state_transition",
                                    "--responses", str(responses), "--out", "{out}"], work / "score_out.jsonl", old_file),
-        "label": Command("label", ["label", "--puzzle", SudokuEngine.name, "--input", str(grids), "--out", "{out}"],
+        "label": Command("label", ["label", "--domain", SudokuEngine.name, "--input", str(grids), "--out", "{out}"],
                          work / "label_out.jsonl", old_file),
         "tiny-model": Command("tiny-model", ["tiny-model", "--out", "{out}"], work / "tiny", old_absent),
         "build": Command("build", ["build", "--out", "{out}", "--seed", "0", "--overwrite", *build_args],

@@ -80,12 +80,12 @@ class BuildConfig:
         if self.num_proc < 1:
             raise BuildError(f"--num-proc must be >= 1, got {self.num_proc}")
         if not self.puzzles:
-            raise BuildError("--puzzles is empty")
+            raise BuildError("--domains is empty")
         unknown = [p for p in self.puzzles if p not in engine_names()]
         if unknown:
             raise BuildError(f"unknown puzzle {unknown[0]!r}; choose from {', '.join(engine_names())}")
         if len(set(self.puzzles)) != len(self.puzzles):
-            raise BuildError(f"--puzzles names a puzzle twice: {' '.join(self.puzzles)}")
+            raise BuildError(f"--domains names a domain twice: {' '.join(self.puzzles)}")
         if not 1 <= self.train_chunk_rows <= self.train_file_rows or self.train_file_rows % self.train_chunk_rows:
             raise BuildError("train files must hold a whole number of chunks")
         if self.order not in ORDERS:

@@ -55,7 +55,7 @@ def official_states():
 @pytest.fixture(scope="session")
 def small_dataset(tmp_path_factory) -> Path:
     """A small build of the default puzzles: 8 rows per state config, 2 end-to-end, no train rows."""
-    from finereason.cli import main
+    from finereason.commands import main
 
     out = tmp_path_factory.mktemp("small-dataset") / "ds"
     assert main(["build", "--out", str(out), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0

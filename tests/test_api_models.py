@@ -14,7 +14,7 @@ import pytest
 for _module in ("torch", "transformers", "tokenizers", "lm_eval", "datasets", "requests"):
     pytest.importorskip(_module, reason=f"needs {_module} (pip install 'finereason[eval,train]')")
 
-from finereason.cli import main  # noqa: E402
+from finereason.commands import main  # noqa: E402
 from finereason.verification.scoring import score_row  # noqa: E402
 from finereason.models.tiny import build_tiny_model  # noqa: E402
 
@@ -90,7 +90,7 @@ def served(tmp_path_factory):
 def data_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("api") / "data"
     assert main(["build", "--out", str(out), "--per-task", "4", "--train-size", "0", "--e2e-size", "1",
-                 "--puzzles", "sudoku"]) == 0
+                 "--domains", "sudoku"]) == 0
     return out
 
 

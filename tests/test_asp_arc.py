@@ -9,7 +9,7 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 from finereason.workflows.arc import Dialog, Round, accuracy_by_round, parse_actor
-from finereason.cli import main
+from finereason.commands import main
 
 DATA = Path(__file__).parent / "data" / "folio_asp"
 

@@ -79,7 +79,7 @@ def test_asp_modules_import_without_clingo_or_heavy_packages():
 
         sys.meta_path.insert(0, Block())
         import finereason.asp.query, finereason.data.folio, finereason.asp.critic, finereason.workflows.arc
-        from finereason.cli import main
+        from finereason.commands import main
         assert main(["arc", "--model", "hf"]) == 2
         print("ok")
     """)

@@ -362,7 +362,7 @@ def test_build_rows_score_with_the_verifiers(built, tmp_path):
 def test_loop_oracle_certified_in_round_one_and_feedback_has_no_plan(built, tmp_path, domain):
     pytest.importorskip("lm_eval")
     from finereason.models.baselines import random_answer
-    from finereason.cli import main
+    from finereason.commands import main
     from finereason.verification.feedback import SOUND_LEVELS, sound_feedback
     from finereason.workflows.loop import load_rows
     from finereason.core.rows import row_puzzle

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.cli import main
+from finereason.commands import main
 from finereason.core.engine import get_engine
 from finereason.domains.graph_coloring import engine as graph_coloring
 from finereason.domains.grid_puzzle import engine as grid_puzzle
@@ -93,7 +93,7 @@ def test_label_writes_null_for_undecided_states_and_exits_1(hard_coloring, tmp_p
     src.write_text(json.dumps({"graph": adjacency, "k": hard_coloring.k}) + "\n"
                    + json.dumps({"graph": [[1], [0]], "k": 2}) + "\n")
     out = tmp_path / "labels.jsonl"
-    assert main(["label", "--puzzle", "graph_coloring", "--input", str(src), "--out", str(out)]) == 1
+    assert main(["label", "--domain", "graph_coloring", "--input", str(src), "--out", str(out)]) == 1
     first, second = [json.loads(line) for line in out.read_text().splitlines()]
     assert first["solvable"] is None and "work budget" in first["undecided"]
     assert second == {"solvable": True}

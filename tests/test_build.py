@@ -18,7 +18,7 @@ import pytest
 
 from brute import coloring_completable, reaches_24
 from conftest import shared_path
-from finereason.cli import main
+from finereason.commands import main
 from finereason.core.engine import StepKind, get_engine
 from finereason.core.rows import row_item
 from finereason.verification.scoring import score_row
@@ -207,7 +207,7 @@ def test_same_seed_same_bytes_for_any_num_proc(built, tmp_path):
     assert main(["build", "--out", str(again), "--seed", "7", *SMALL, "--num-proc", "2"]) == 0
     assert _files(again) == _files(built)  # every file: parquet, README and build_info.json
     other = tmp_path / "other"
-    assert main(["build", "--out", str(other), "--seed", "8", "--puzzles", "game_of_24", *SMALL]) == 0
+    assert main(["build", "--out", str(other), "--seed", "8", "--domains", "game_of_24", *SMALL]) == 0
     assert (other / "game_of_24_state_checking/test-00000-of-00001.parquet").read_bytes() != \
         (built / "game_of_24_state_checking/test-00000-of-00001.parquet").read_bytes()
 
@@ -324,8 +324,8 @@ def test_a_symlinked_out_replaces_the_folder_it_points_to(built, tmp_path):
     (real / "old.txt").write_text("x")
     link = tmp_path / "link"
     link.symlink_to(real)
-    assert main(["build", "--out", str(link), "--seed", "7", "--puzzles", "game_of_24", *SMALL]) == 2
-    assert main(["build", "--out", str(link), "--seed", "7", "--puzzles", "game_of_24", *SMALL, "--overwrite"]) == 0
+    assert main(["build", "--out", str(link), "--seed", "7", "--domains", "game_of_24", *SMALL]) == 2
+    assert main(["build", "--out", str(link), "--seed", "7", "--domains", "game_of_24", *SMALL, "--overwrite"]) == 0
     assert link.is_symlink() and (real / "train").is_dir() and not (real / "old.txt").exists()
 
 
@@ -372,10 +372,10 @@ def test_sigint_during_a_parallel_build_stops_promptly_and_leaves_nothing(tmp_pa
         (["--train-size", "-5"], "--train-size must be >= 0"),
         (["--per-task", "1000000000"], "--per-task must be at most 100,000"),
         (["--train-size", "1000000000"], "--train-size must be at most"),
-        (["--puzzles", "chess"], "unknown puzzle 'chess'"),
-        (["--puzzles", ","], "has an empty name"),
-        (["--puzzles", "sudoku,"], "has an empty name"),
-        (["--puzzles", "sudoku", "sudoku"], "names a puzzle twice"),
+        (["--domains", "chess"], "unknown puzzle 'chess'"),
+        (["--domains", ","], "has an empty name"),
+        (["--domains", "sudoku,"], "has an empty name"),
+        (["--domains", "sudoku", "sudoku"], "names a domain twice"),
         (["--num-proc", "0"], "--num-proc must be >= 1"),
         (["--shard", "4/4"], "--shard must be K/N"),
         (["--shard", "x"], "--shard must be K/N"),
@@ -419,7 +419,7 @@ def test_overwrite_replaces_a_build(built, tmp_path):
     out = tmp_path / "ds"
     out.mkdir()
     (out / "stale.txt").write_text("old")
-    assert main(["build", "--out", str(out), "--puzzles", "game_of_24", *SMALL, "--overwrite"]) == 0
+    assert main(["build", "--out", str(out), "--domains", "game_of_24", *SMALL, "--overwrite"]) == 0
     assert not (out / "stale.txt").exists() and (out / "train").is_dir()
 
 
@@ -444,7 +444,7 @@ def test_import_official(tmp_path, capsys):
 def test_import_official_overwrite_keeps_other_files_and_links(built, tmp_path):
     src = shared_path("finereason_official")
     out = tmp_path / "ds"
-    assert main(["build", "--out", str(out), "--seed", "7", "--puzzles", "game_of_24", *SMALL]) == 0
+    assert main(["build", "--out", str(out), "--seed", "7", "--domains", "game_of_24", *SMALL]) == 0
     (tmp_path / "notes.txt").write_text("mine")
     (out / "notes-link").symlink_to("../notes.txt")
     train = (out / "train" / "train-00000-of-00001.parquet").read_bytes()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.cli import main
+from finereason.commands import main
 from finereason.core.engine import get_engine
 
 
@@ -148,7 +148,7 @@ def test_label_official_records(tmp_path, capsys):
     records = read_jsonl(official_dir() / "gridpuzzle_states_sample.jsonl")[:6]
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in records))
-    code, out, err = run(["label", "--puzzle", "grid_puzzle", "--input", str(src)], capsys)
+    code, out, err = run(["label", "--domain", "grid_puzzle", "--input", str(src)], capsys)
     assert code == 0
     labels = [json.loads(line)["solvable"] for line in out.strip().splitlines()]
     assert labels == [r["outputs"]["current_status"] == "Solvable" for r in records]
@@ -158,14 +158,14 @@ def test_label_official_records(tmp_path, capsys):
 def test_label_unknown_puzzle_and_bad_lines(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
     src.write_text('"abc"\n')
-    code, _, err = run(["label", "--puzzle", "chess", "--input", str(src)], capsys)
+    code, _, err = run(["label", "--domain", "chess", "--input", str(src)], capsys)
     assert code == 2 and "unknown puzzle" in err
-    code, _, err = run(["label", "--puzzle", "sudoku", "--input", str(src)], capsys)
+    code, _, err = run(["label", "--domain", "sudoku", "--input", str(src)], capsys)
     assert code == 2 and "in.jsonl:1" in err and err.count("\n") == 1
 
 
 def test_console_script_runs_as_a_module():
-    result = subprocess.run([sys.executable, "-m", "finereason", "puzzles"], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-m", "finereason", "domains"], capture_output=True, text=True, check=True)
     assert "sudoku" in result.stdout and "grid_puzzle" in result.stdout
     if shutil.which("finereason"):
         assert subprocess.run(["finereason", "--version"], capture_output=True, text=True).returncode == 0

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from finereason import cli
-from finereason.cli import main
+from finereason.commands import domains, main
+from finereason.common.input_errors import EXIT_BUG
 
 BAD_FILES = {
     "binary": b"\x00\xff\xfe\x01binary\n",
@@ -60,7 +60,7 @@ def responses(tmp_path) -> Path:
 @pytest.mark.parametrize("kind", sorted(BAD_FILES))
 def test_label_bad_files(tmp_path, capsys, kind):
     bad = write(tmp_path / "in.jsonl", BAD_FILES[kind])
-    message = one_line_error(capsys, ["label", "--puzzle", "sudoku", "--input", str(bad)])
+    message = one_line_error(capsys, ["label", "--domain", "sudoku", "--input", str(bad)])
     assert str(bad) in message
 
 
@@ -83,17 +83,17 @@ def test_score_and_check_official_bad_states_files(tmp_path, capsys, responses, 
 
 def test_missing_and_folder_inputs(tmp_path, capsys, states):
     for path in (tmp_path / "missing.jsonl", tmp_path):
-        assert str(path) in one_line_error(capsys, ["label", "--puzzle", "sudoku", "--input", str(path)])
+        assert str(path) in one_line_error(capsys, ["label", "--domain", "sudoku", "--input", str(path)])
         assert str(path) in one_line_error(
             capsys, ["score", "--official", str(states), "--task", "state_checking", "--responses", str(path)])
 
 
 def test_bad_values(tmp_path, capsys):
     states = write(tmp_path / "s.jsonl", b'["(1 + 2)", "3", "4", "5", "6", "7", "8", "9"]\n')
-    assert "at most 6 numbers" in one_line_error(capsys, ["label", "--puzzle", "game_of_24", "--input", str(states)])
+    assert "at most 6 numbers" in one_line_error(capsys, ["label", "--domain", "game_of_24", "--input", str(states)])
     huge_k = write(tmp_path / "k.jsonl", json.dumps({"graph": [[1], [0]], "k": 10**12}).encode() + b"\n")
-    assert "at most 1000 colors" in one_line_error(capsys, ["label", "--puzzle", "graph_coloring", "--input", str(huge_k)])
-    assert "unknown puzzle" in one_line_error(capsys, ["label", "--puzzle", "chess", "--input", str(states)])
+    assert "at most 1000 colors" in one_line_error(capsys, ["label", "--domain", "graph_coloring", "--input", str(huge_k)])
+    assert "unknown puzzle" in one_line_error(capsys, ["label", "--domain", "chess", "--input", str(states)])
     assert "--seed" in one_line_error(capsys, ["tiny-model", "--out", str(tmp_path / "m"), "--seed", str(2**70)])
     assert not (tmp_path / "m").exists()
 
@@ -101,7 +101,7 @@ def test_bad_values(tmp_path, capsys):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_out_dev_full_is_an_io_error(capsys, states, responses, tmp_path):
     sudoku = write(tmp_path / "grid.jsonl", b'"' + b"0" * 81 + b'"\n')
-    for argv in (["label", "--puzzle", "sudoku", "--input", str(sudoku), "--out", "/dev/full"],
+    for argv in (["label", "--domain", "sudoku", "--input", str(sudoku), "--out", "/dev/full"],
                  ["score", "--official", str(states), "--task", "state_checking", "--responses", str(responses),
                   "--out", "/dev/full"]):
         assert "/dev/full" in one_line_error(capsys, argv)
@@ -118,8 +118,8 @@ def test_real_bugs_get_a_traceback_and_a_report_line(monkeypatch, capsys, tmp_pa
     def broken(args):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(cli, "cmd_puzzles", broken)
-    assert main(["puzzles"]) == cli.EXIT_BUG
+    monkeypatch.setattr(domains, "run", broken)
+    assert main(["domains"]) == EXIT_BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and "ZeroDivisionError: boom" in err and "please report" in err
 
@@ -128,8 +128,8 @@ def test_ctrl_c_exits_130(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_puzzles", interrupted)
-    assert main(["puzzles"]) == 130
+    monkeypatch.setattr(domains, "run", interrupted)
+    assert main(["domains"]) == 130
     assert capsys.readouterr().err.strip() == "finereason: interrupted"
 
 
@@ -142,7 +142,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 def small_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cli-errors") / "ds"
     assert main(["build", "--out", str(out), "--per-task", "4", "--train-size", "0", "--e2e-size", "2",
-                 "--puzzles", "sudoku", "game_of_24"]) == 0
+                 "--domains", "sudoku", "game_of_24"]) == 0
     return out
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from finereason.data import resolve as fdata
-from finereason.cli import main
+from finereason.commands import main
 from finereason.data.folder import DataFolderError, data_manifest, open_data_folder
 
 pytest.importorskip("datasets")
@@ -20,7 +20,7 @@ CONFIG = "sudoku_state_checking"
 
 def build(out: Path, seed: int, per_task: int, *extra: str) -> Path:
     args = ["build", "--out", str(out), "--seed", str(seed), "--per-task", str(per_task), "--train-size", "0",
-            "--e2e-size", "0", "--puzzles", "sudoku", *extra]
+            "--e2e-size", "0", "--domains", "sudoku", *extra]
     assert main(args) == 0
     return out
 
@@ -56,7 +56,7 @@ def expected_ids(folder: Path) -> list[str]:
 def lm_eval_rows(config: str) -> list[str]:
     from lm_eval.tasks import TaskManager
 
-    from finereason.cli import tasks_dir
+    from finereason.integrations.lm_eval.cli import tasks_dir
 
     manager = TaskManager(include_path=str(tasks_dir()), include_defaults=False)
     task = manager.load([f"finereason_{config}"])["tasks"][f"finereason_{config}"]

@@ -75,7 +75,7 @@ def test_build_is_deterministic_in_worker_processes(data_dir, tmp_path):
 
 
 def run_eval(tasks_dir: Path, out: Path, model: str) -> dict:
-    from finereason.cli import main
+    from finereason.commands import main
     from finereason.integrations.lm_eval.models import our_tasks_only
 
     tasks = ",".join(f"finereason_{DEMO.name}_{task}" for task in TASKS)

@@ -134,7 +134,7 @@ def test_every_skip_has_a_gpu_or_network_reason():
 
 
 def test_the_readme_command_table_is_generated_from_the_parser():
-    from finereason.cli_table import command_table, table_in
+    from finereason.commands.table import command_table, table_in
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert table_in(readme) == command_table(), "run: python -m finereason.cli_table --write README.md"
+    assert table_in(readme) == command_table(), "run: python -m finereason.commands.table --write README.md"

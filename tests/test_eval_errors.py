@@ -42,7 +42,7 @@ def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_d
     code = ("import sys, finereason.models.baselines as b\n"
             "def broken(row): return row['no such field']\n"
             "b.oracle = broken\n"
-            "from finereason.cli import main\n"
+            "from finereason.commands import main\n"
             "sys.exit(main(['eval', '--model', 'finereason-oracle', '--tasks', 'finereason_sudoku_state_checking',"
             " '--limit', '1']))\n")
     proc = run(code, {"FINEREASON_DATA_DIR": str(small_dataset)}, cwd=tmp_path)
@@ -54,7 +54,7 @@ def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_d
 def test_baselines_answer_folio(tmp_path):
     """All three through lm-eval in one process (lm-eval's start-up dominates)."""
     folio = shared_path("folio")
-    code = ("import sys\nfrom finereason.cli import main\n"
+    code = ("import sys\nfrom finereason.commands import main\n"
             f"sys.exit(max(main(['eval', '--model', 'finereason-' + m, '--tasks', 'finereason_folio_direct,finereason_folio_cot',"
             f" '--limit', '6']) for m in {STRATEGIES!r}))\n")
     proc = run(code, {"FINEREASON_FOLIO": str(folio)}, cwd=tmp_path)

@@ -162,7 +162,7 @@ def test_three_tiny_checkpoints_offline(tmp_path):
     MATH files and the finereason group; the table has every row and column filled."""
     for module in ("torch", "transformers", "lm_eval", "tokenizers", "pyarrow"):
         pytest.importorskip(module)
-    from finereason.cli import main as finereason_main
+    from finereason.commands import main as finereason_main
     from finereason.models.tiny import build_tiny_model
 
     data = tmp_path / "data"

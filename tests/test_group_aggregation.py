@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from finereason.cli import main
+from finereason.commands import main
 
 pytest.importorskip("lm_eval")
 yaml = pytest.importorskip("yaml")

@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from finereason.cli import main as finereason_main  # noqa: E402
+from finereason.commands import main as finereason_main  # noqa: E402
 from finereason.dataset_builders.layout import read_config  # noqa: E402
 from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
 from finereason.integrations.training import mixing as D  # noqa: E402
@@ -52,7 +52,7 @@ def built(tmp_path_factory) -> Path:
     """A tiny build: 32 train rows (Sudoku, Game of 24) plus test configs for the disjointness check."""
     out = tmp_path_factory.mktemp("grpo") / "data"
     assert finereason_main(["build", "--out", str(out), "--per-task", "4", "--train-size", "32", "--e2e-size", "1",
-                            "--puzzles", "sudoku", "game_of_24"]) == 0
+                            "--domains", "sudoku", "game_of_24"]) == 0
     return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.cli import main
+from finereason.commands import main
 from finereason.integrations.leaderboard.suites import DEFAULT_SUITE, suite_tasks, task_version
 from finereason.core.prompts import PROMPT_VERSION
 

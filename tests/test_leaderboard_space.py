@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.cli import main
+from finereason.commands import main
 from finereason.integrations.leaderboard.suites import suite_tasks
 
 APP = Path(__file__).resolve().parents[1] / "hub_cards" / "leaderboard" / "app.py"

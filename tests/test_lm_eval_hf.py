@@ -19,7 +19,7 @@ import pytest
 for _module in ("torch", "transformers", "tokenizers", "lm_eval", "accelerate", "datasets", "pyarrow"):
     pytest.importorskip(_module, reason=f"needs {_module} (pip install 'finereason[eval,train]')")
 
-from finereason.cli import main  # noqa: E402
+from finereason.commands import main  # noqa: E402
 from finereason.models.tiny import CHAT_TEMPLATE, MAX_POSITIONS, build_tiny_model  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -193,6 +193,6 @@ def test_tiny_model_cli_refuses_a_non_empty_folder(tmp_path, capsys):
 
 def test_nothing_imports_vllm():
     """The vllm backend is lm-eval's (``--model vllm``, GPU only); our code must not need it."""
-    code = ("import sys, finereason.cli, finereason.models.tiny, finereason.integrations.lm_eval.models, finereason.data.resolve, "
+    code = ("import sys, finereason.commands, finereason.models.tiny, finereason.integrations.lm_eval.models, finereason.data.resolve, "
             "finereason.verification.scoring; sys.exit('vllm' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, timeout=120).returncode == 0

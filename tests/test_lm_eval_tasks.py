@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from finereason.cli import main
+from finereason.commands import main
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("datasets")
@@ -49,7 +49,7 @@ def run_eval(tmp_path: Path, model: str, tasks: str, *extra: str) -> dict:
 def test_task_folder_lists_every_task_and_group():
     from lm_eval.tasks import TaskManager
 
-    from finereason.cli import tasks_dir
+    from finereason.integrations.lm_eval.cli import tasks_dir
 
     manager = TaskManager(include_path=str(tasks_dir()))
     names = set(manager.all_tasks)

@@ -17,7 +17,7 @@ pytest.importorskip("pyarrow")
 from test_cli_errors import one_line_error  # noqa: E402
 
 from finereason.models.baselines import oracle, random_answer  # noqa: E402
-from finereason.cli import main  # noqa: E402
+from finereason.commands import main  # noqa: E402
 from finereason.core.engine import default_names, get_engine  # noqa: E402
 from finereason.core.rows import row_puzzle  # noqa: E402
 from finereason.verification.feedback import SOUND_LEVELS, read_self_verdict, sound_feedback  # noqa: E402

@@ -14,9 +14,10 @@ pytest.importorskip("pyarrow")
 
 from test_cli_errors import one_line_error  # noqa: E402
 
-from finereason import cli  # noqa: E402
-from finereason.cli import main  # noqa: E402
+from finereason.commands import main  # noqa: E402
+from finereason.commands.options import model_generator  # noqa: E402
 from finereason.common.devices import default_device, has_gpu  # noqa: E402
+from finereason.common.input_errors import EXIT_BUG  # noqa: E402
 from finereason.workflows.loop import figure  # noqa: E402
 
 BASE = ["loop", "--model", "finereason-oracle", "--limit", "1", "--max-rounds", "2"]
@@ -89,9 +90,9 @@ def test_the_model_device_defaults_to_the_cpu_without_a_gpu(monkeypatch):
 
     monkeypatch.setattr(arc, "lm_eval_generator", fake)
     args = argparse.Namespace(model="hf", model_args="", apply_chat_template=False, max_gen_toks=8, batch_size="1", device=None)
-    cli._generator(args)
+    model_generator(args)
     assert seen["device"] == ("cuda" if has_gpu() else "cpu") == default_device()
-    cli._generator(argparse.Namespace(**{**vars(args), "device": "cuda:1"}))
+    model_generator(argparse.Namespace(**{**vars(args), "device": "cuda:1"}))
     assert seen["device"] == "cuda:1"
 
 
@@ -102,6 +103,6 @@ def test_a_bug_while_loading_a_model_is_not_an_input_error(monkeypatch, e2e_data
         return {}["no such key"]  # a bug in our code: KeyError
 
     monkeypatch.setattr(arc, "lm_eval_generator", broken)
-    assert run(e2e_dataset, tmp_path / "out", "--domain", "sudoku") == cli.EXIT_BUG
+    assert run(e2e_dataset, tmp_path / "out", "--domain", "sudoku") == EXIT_BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and "please report" in err

@@ -16,7 +16,7 @@ pq = pytest.importorskip("pyarrow.parquet", reason="reading the built dataset ne
 
 from finereason.verification.aggregation import metric_names  # noqa: E402
 from finereason.models.baselines import oracle, random_answer  # noqa: E402
-from finereason.cli import main  # noqa: E402
+from finereason.commands import main  # noqa: E402
 from finereason.verification.scoring import aggregate, score_row  # noqa: E402
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
@@ -28,7 +28,7 @@ PUZZLES = ("sudoku", "game_of_24")
 def rows(tmp_path_factory) -> dict[str, list[dict]]:
     """task -> rows of a tiny build (Sudoku and Game of 24 mixed, in a fixed order)."""
     out = tmp_path_factory.mktemp("metrics-data") / "data"
-    code = main(["build", "--out", str(out), "--per-task", "6", "--train-size", "0", "--e2e-size", "2", "--puzzles", *PUZZLES])
+    code = main(["build", "--out", str(out), "--per-task", "6", "--train-size", "0", "--e2e-size", "2", "--domains", *PUZZLES])
     assert code in (0, None)
     by_task: dict[str, list[dict]] = {}
     for task in TASKS:

@@ -20,9 +20,9 @@ def test_core_imports_without_heavy_dependencies():
 
         sys.meta_path.insert(0, Block())
         import finereason, finereason.core.engine, finereason.verification.verifiers, finereason.verification.scoring
-        import finereason.models.baselines, finereason.data.sampling, finereason.data.trees, finereason.core.prompts, finereason.cli
-        from finereason.cli import main
-        assert main(["puzzles"]) == 0
+        import finereason.models.baselines, finereason.data.sampling, finereason.data.trees, finereason.core.prompts, finereason.commands
+        from finereason.commands import main
+        assert main(["domains"]) == 0
         heavy = sorted(m for m in sys.modules if m.split(".")[0] in {BLOCKED!r})
         assert not heavy, heavy
         print("ok")
@@ -43,7 +43,7 @@ def test_build_without_pyarrow_says_what_to_install():
                 return None
 
         sys.meta_path.insert(0, Block())
-        from finereason.cli import main
+        from finereason.commands import main
         sys.exit(main(["build", "--out", "/tmp/finereason-never-built"]))
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_path
-from finereason.cli import main
+from finereason.commands import main
 
 COLOURS = "red blue orange yellow white magenta black cyan green violet silver gold".split()
 MYSTERY = {"attack": "pick-up", "succumb": "put-down", "overcome": "stack", "feast": "unstack"}

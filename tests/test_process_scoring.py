@@ -220,7 +220,7 @@ def test_first_error_feedback_names_the_step_and_never_the_solution():
 
 def test_score_cli_process(tmp_path):
     pytest.importorskip("pyarrow")
-    from finereason.cli import main
+    from finereason.commands import main
     from finereason.dataset_builders.build import BuildConfig, build
 
     out = tmp_path / "data"

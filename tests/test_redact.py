@@ -45,7 +45,7 @@ def test_logging_filter():
 
 def test_report_never_shows_a_token(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from finereason.cli import main
+    from finereason.commands import main
 
     run = tmp_path / "runs"
     run.mkdir()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.cli import main
+from finereason.commands import main
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("datasets")

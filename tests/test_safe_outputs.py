@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from finereason.common.atomic_io import TMP_MARK, UnsafeOutput, atomic_dir, atomic_file, check_output, clean_leftovers
-from finereason.cli import main
+from finereason.commands import main
 
 GRID = "0" * 81
 OLD = b'{"old": true}\n'
@@ -37,7 +37,7 @@ def test_label_refuses_out_equal_to_input(tmp_path, capsys, alias):
         out.symlink_to(src)
     if alias == "hardlink":
         os.link(src, out)
-    assert main(["label", "--puzzle", "sudoku", "--input", str(src), "--out", str(out)]) == 2
+    assert main(["label", "--domain", "sudoku", "--input", str(src), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "refusing to overwrite an input" in err and err.count("\n") == 1
     assert src.read_bytes() == before and leftovers(tmp_path) == []
@@ -69,7 +69,7 @@ def test_check_output_refuses_a_file_inside_an_input_folder(tmp_path):
 def test_missing_input_keeps_the_existing_output(tmp_path, capsys):
     out = tmp_path / "out.jsonl"
     out.write_bytes(OLD)
-    assert main(["label", "--puzzle", "sudoku", "--input", str(tmp_path / "missing.jsonl"), "--out", str(out)]) == 2
+    assert main(["label", "--domain", "sudoku", "--input", str(tmp_path / "missing.jsonl"), "--out", str(out)]) == 2
     assert out.read_bytes() == OLD and leftovers(tmp_path) == []
     assert "missing.jsonl" in capsys.readouterr().err
 
@@ -78,12 +78,12 @@ def test_a_bad_line_mid_file_keeps_the_existing_output(tmp_path, capsys):
     src = states_file(tmp_path / "s.jsonl", [json.dumps(GRID), json.dumps(GRID), '"not a grid"'])
     out = tmp_path / "out.jsonl"
     out.write_bytes(OLD)
-    assert main(["label", "--puzzle", "sudoku", "--input", str(src), "--out", str(out)]) == 2
+    assert main(["label", "--domain", "sudoku", "--input", str(src), "--out", str(out)]) == 2
     assert f"{src}:3" in capsys.readouterr().err
     assert out.read_bytes() == OLD and leftovers(tmp_path) == []
-    assert main(["label", "--puzzle", "sudoku", "--input", str(src), "--out", str(out)]) == 2
+    assert main(["label", "--domain", "sudoku", "--input", str(src), "--out", str(out)]) == 2
     states_file(src, [json.dumps(GRID), json.dumps(GRID)])
-    assert main(["label", "--puzzle", "sudoku", "--input", str(src), "--out", str(out)]) == 0
+    assert main(["label", "--domain", "sudoku", "--input", str(src), "--out", str(out)]) == 0
     assert [json.loads(line) for line in out.read_text().splitlines()] == [{"solvable": True}] * 2
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from finereason.models import smollm2 as smol_model
 from finereason.common.atomic_io import TMP_MARK
-from finereason.cli import main
+from finereason.commands import main
 from finereason.core.engine import default_names
 from finereason.verification.scoring import score_row
 

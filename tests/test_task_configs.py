@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED
-from finereason.cli import main as cli_main
+from finereason.commands import main as cli_main
 from finereason.dataset_builders.layout import configs_in, read_config
 from finereason.core.engine import engine_names, engines, get_engine, register, unregister
 from finereason.lm_eval_tasks.generate_configs import (
@@ -223,7 +223,7 @@ def built(tmp_path_factory) -> Path:
     """A small build of every registered domain with train rows, plus the official sample when ../shared has it."""
     out = tmp_path_factory.mktemp("versions") / "ds"
     assert cli_main(["build", "--out", str(out), "--per-task", "12", "--train-size", "24", "--e2e-size", "3", "--seed", "5",
-                     "--puzzles", *engine_names()]) == 0
+                     "--domains", *engine_names()]) == 0
     official = SHARED / "finereason_official"
     if official.is_dir():  # the release's states too when ../shared has them (they are checked below if present)
         assert cli_main(["import-official", "--src", str(official), "--out", str(out), "--overwrite"]) == 0

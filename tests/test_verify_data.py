@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from finereason.cli import main
+from finereason.commands import main
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -129,7 +129,7 @@ def test_task_files_are_generated_for_every_domain():
 # ------------------------------------------------------------------ through lm-eval
 def test_lm_eval_verify_task_with_a_replayed_oracle(data, tmp_path, monkeypatch):
     pytest.importorskip("lm_eval")
-    from finereason.cli import main
+    from finereason.commands import main
     from finereason.integrations.lm_eval.models import our_tasks_only
 
     monkeypatch.setenv("FINEREASON_DATA_DIR", str(data))

@@ -197,7 +197,7 @@ def write_local_tasks(args: argparse.Namespace, folder: Path) -> Path:
     (the CLI takes one include path)."""
     from lm_eval import tasks as lm_tasks
 
-    from finereason.cli import tasks_dir
+    from finereason.integrations.lm_eval.cli import tasks_dir
 
     if folder.exists():
         shutil.rmtree(folder)

@@ -22,7 +22,7 @@ import shutil
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from .input_errors import InputError
 
@@ -121,19 +121,25 @@ def _is_special(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """A text handle whose content replaces ``path`` only if the block completes.
+def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8", errors: str = "strict",
+                binary: bool = False) -> Iterator[IO[Any]]:
+    """A text handle (a byte handle with ``binary``) whose content replaces ``path`` only if the
+    block completes.
 
     ``None`` or ``-`` yields standard output. A symlinked ``path`` replaces the file it points
     to (the link stays). The file keeps the permission bits of the file it replaces.
+    ``errors`` is the text encoding's error handler (``"replace"``: unencodable text is never fatal).
     """
+    text = {} if binary else {"encoding": encoding, "errors": errors}
+    mode = "wb" if binary else "w"
     if path is None or str(path) == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        stream = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
         return
     target = Path(path)
     if _is_special(target):
-        with open(target, "w", encoding=encoding) as handle:
+        with open(target, mode, **text) as handle:
             yield handle
         return
     if target.is_dir():
@@ -142,24 +148,38 @@ def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8") -> I
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(target)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        bits = stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
-        mode = None
+        bits = None
     tmp = _tmp_name(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with open(fd, "w", encoding=encoding) as handle:
+        with open(fd, mode, **text) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        if bits is not None:
+            os.chmod(tmp, bits)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     fsync_dir(target.parent)
+
+
+def write_text(path: str | os.PathLike, text: str, *, errors: str = "strict") -> Path:
+    """Replace ``path`` with ``text`` (UTF-8) through :func:`atomic_file`; returns ``path``."""
+    with atomic_file(path, errors=errors) as handle:
+        handle.write(text)
+    return Path(path)
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Replace ``path`` with ``data`` through :func:`atomic_file`; returns ``path``."""
+    with atomic_file(path, binary=True) as handle:
+        handle.write(data)
+    return Path(path)
 
 
 @contextlib.contextmanager
@@ -188,4 +208,5 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     fsync_dir(target.parent)
 
 
-__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "fsync_dir"]
+__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "fsync_dir", "write_bytes",
+           "write_text"]

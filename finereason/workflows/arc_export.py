@@ -8,16 +8,26 @@ contain) and the SFT data set of successful dialogs in Hub layout, in two config
   reasoning, critic feedback stays, so the model learns the write-test-fix loop itself.
 
 SFT data is exported only from a training split: never from the split being evaluated.
+:func:`run_folio` is the whole ``finereason arc`` job: load FOLIO, play the dialogs, write the outputs.
+Every file goes through :mod:`finereason.common.atomic_io` (replaced only when complete).
 """
 from __future__ import annotations
 
+import io
 import json
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
+from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
-from .arc import Dialog, clean_text
-from ..data.folio import problem_text
+from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
+from ..asp.critic import Limits
+from ..data.folio import FolioError, load_folio_versioned, problem_text
+
+SUMMARY = "summary.json"
+TRANSCRIPTS = "transcripts.jsonl"
 
 SFT_CARD = """---
 license: cc-by-sa-4.0
@@ -46,8 +56,7 @@ Derived from FOLIO (Han et al. 2022), CC BY-SA 4.0: this data set is shared unde
 
 def write_transcripts(dialogs: Sequence[Dialog], path: Path) -> None:
     """One JSON line per dialog; text that cannot be encoded (lone surrogates) is replaced, never fatal."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", errors="replace") as handle:
+    with atomic_file(path, errors="replace") as handle:
         for d in dialogs:
             handle.write(json.dumps(d.transcript(), ensure_ascii=False, sort_keys=True) + "\n")
 
@@ -78,9 +87,53 @@ def export_sft(dialogs: Sequence[Dialog], out: Path, *, split: str = "train", ve
                  "rounds": len(d.rounds),
                  "messages": [{"role": m["role"], "content": clean_text(m["content"])} for m in messages(d)]}
                 for d in winners]
-        (out / folder).mkdir(parents=True, exist_ok=True)
-        pq.write_table(pa.Table.from_pylist(rows, schema=schema), str(out / folder / "train-00000-of-00001.parquet"),
+        buffer = io.BytesIO()
+        pq.write_table(pa.Table.from_pylist(rows, schema=schema), buffer,
                        compression="zstd", write_statistics=False, store_schema=False)
+        write_bytes(out / folder / "train-00000-of-00001.parquet", buffer.getvalue())
     card = SFT_CARD.replace("{count}", str(len(winners))).replace("{split}", split).replace("{version}", version or "")
-    (out / "README.md").write_text(card.replace("FOLIO  ", "FOLIO "), encoding="utf-8")
+    write_text(out / "README.md", card.replace("FOLIO  ", "FOLIO "))
     return len(winners)
+
+
+@dataclass
+class ArcRun:
+    """What :func:`run_folio` did: the summary written to ``summary.json`` (accuracy by round, round
+    statistics, run facts, ``sft_exported``), the dialogs, the FOLIO release and the time taken."""
+
+    summary: dict[str, Any]
+    dialogs: list[Dialog]
+    version: str
+    seconds: float
+
+
+def run_folio(load_model: Callable[[], Callable], out: Path, *, model: str, model_args: str = "", data: str | None = None,
+              split: str = "validation", limit: int | None = None, rounds: int = 4, time_limit: float = 10.0,
+              jobs: int = 1, tests: bool = True, sft_out: Path | None = None, progress: Callable[..., Any] | None = None
+              ) -> ArcRun:
+    """LLM-ARC on FOLIO ``split``: ``OUT/transcripts.jsonl``, ``OUT/summary.json`` and, when
+    ``sft_out`` is given, the successful dialogs there (:func:`export_sft`).
+
+    ``load_model()`` returns the generate function; it is called once FOLIO is loaded.
+    ``progress(items, total, desc)`` (e.g. :func:`finereason.common.progress.progress_bar`) shows the rounds.
+    """
+    try:
+        docs, version = load_folio_versioned(data, split)
+    except (FolioError, OSError) as err:
+        raise ArcError(str(err)) from None
+    docs = docs[:limit] if limit else docs
+    generate = load_model()
+    bar = progress(range(rounds), rounds, "arc rounds") if progress else None
+    update = getattr(bar, "update", None)
+    start = time.perf_counter()
+    dialogs = run_arc(docs, generate, rounds=rounds, limits=Limits(time_s=time_limit), jobs=jobs, tests=tests,
+                      progress=(lambda r, n: update(1)) if update else None)
+    getattr(bar, "close", lambda: None)()
+    out = Path(out)
+    write_transcripts(dialogs, out / TRANSCRIPTS)
+    summary: dict[str, Any] = accuracy_by_round(dialogs, rounds)
+    summary.update({"model": model, "model_args": model_args, "split": split, "rounds": rounds,
+                    "folio_version": version, "tests": tests, "round_statistics": round_statistics(dialogs, rounds)})
+    summary["sft_exported"] = export_sft(dialogs, Path(sft_out), split=split, version=version) if sft_out else None
+    write_text(out / SUMMARY, json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    return ArcRun(summary, dialogs, version, time.perf_counter() - start)

@@ -25,13 +25,16 @@ An ``OUT`` holding another run (another model, domain, data, temperature, ...) i
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..common.atomic_io import atomic_file, check_output, write_bytes
 from ..core.engine import Engine, get_engine
 from ..common.input_errors import InputError
 from ..core.rows import row_puzzle
@@ -242,7 +245,8 @@ def _check_run(folder: Path, run: dict) -> bool:
                             "or --overwrite")
         return True
     folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(run, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    with atomic_file(path) as handle:
+        handle.write(json.dumps(run, indent=2, sort_keys=True) + "\n")
     return False
 
 
@@ -309,9 +313,8 @@ def _numeric_order(value: Any) -> Any:
 
 
 def _write_json(path: Path, obj: Any) -> Path:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(_numeric_order(obj), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    with atomic_file(path) as handle:
+        handle.write(json.dumps(_numeric_order(obj), indent=2) + "\n")
     return path
 
 
@@ -403,11 +406,74 @@ def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
         return None
     import matplotlib.pyplot as plt
 
-    path = out / PLOT
-    fig.savefig(path, dpi=120, metadata={"Software": None})
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
     plt.close(fig)
-    return path
+    return write_bytes(out / PLOT, buffer.getvalue())
 
 
-__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "figure", "load_rows", "play_round", "plot", "prepare_out",
-           "read_transcripts", "run_condition", "same_run", "summarize", "write_summary"]
+# ------------------------------------------------------------------ a whole run
+@dataclass
+class LoopRun:
+    """What :func:`run_loop` did: the conditions in order, each one's summary, the instances, the plot."""
+
+    domain: str
+    conditions: list[str]
+    summaries: dict[str, dict]
+    instances: int
+    plot: Path | None
+    seconds: float
+
+
+def loop_conditions(feedback: Sequence[str] | None, sampling: bool) -> list[str]:
+    """The conditions to run: the feedback levels given (default ``all_errors``; none when only
+    ``sampling`` is asked), then ``sampling``."""
+    conditions = list(dict.fromkeys(feedback or ([] if sampling else ["all_errors"])))
+    return conditions + ([SAMPLING] if sampling else [])
+
+
+def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], out: Path, *, model_args: str = "",
+             data: str | None = None, limit: int | None = None, feedback: Sequence[str] | None = None,
+             sampling: bool = False, max_rounds: int = 15, temperature: float | None = None, overwrite: bool = False,
+             apply_chat_template: bool = False, max_gen_toks: int = 2048,
+             progress: Callable[..., Any] | None = None) -> LoopRun:
+    """Run (or resume) every condition of a loop run into ``out``, then write ``summary.json`` and the plot.
+
+    ``load_model(temperature)`` returns the generate function; it is called once the data and ``out``
+    are checked. ``temperature`` defaults to 1 when ``sampling`` is the only condition, else 0.
+    ``progress(items, total, desc)`` (e.g. :func:`finereason.common.progress.progress_bar`) shows a bar per condition.
+    """
+    if max_rounds < 1 or (limit is not None and limit < 1):
+        raise LoopError("--max-rounds and --limit must be at least 1")
+    if temperature is not None and temperature < 0:
+        raise LoopError(f"--temperature must be >= 0, got {temperature}")
+    conditions = loop_conditions(feedback, sampling)
+    if temperature is None:
+        temperature = 1.0 if conditions == [SAMPLING] else 0.0
+    engine = get_engine(domain)
+    out = Path(out)
+    check_output(out, [("--data", data)])
+    if out.exists() and not out.is_dir():
+        raise LoopError(f"--out {out} exists and is not a folder")
+    rows, source = load_rows(engine.name, data, limit)
+    run = {"model": model, "model_args": model_args, "domain": engine.name, "temperature": temperature,
+           "apply_chat_template": apply_chat_template, "max_gen_toks": max_gen_toks,
+           "data": {k: source.get(k) for k in ("config", "config_fingerprint")}}
+    facts = {**run, "data": source, "max_rounds": max_rounds, "limit": limit}
+    summaries = prepare_out(out, facts, overwrite=overwrite)  # earlier conditions of the same run are kept
+    generate = load_model(temperature)
+    start = time.perf_counter()
+    for condition in conditions:
+        total = len(rows) * max_rounds
+        bar = progress(range(total), total, f"loop {condition}") if progress else None
+        dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=max_rounds, run=run,
+                                progress=getattr(bar, "update", None))
+        getattr(bar, "close", lambda: None)()
+        summaries[condition] = summarize(dialogs, max_rounds)
+    write_summary(out, summaries, facts)
+    picture = plot(out, summaries, f"{engine.name}, {model}")
+    return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
+
+
+__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "LoopRun", "figure", "load_rows", "loop_conditions", "play_round",
+           "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize", "write_summary"]

@@ -15,6 +15,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from ...common.atomic_io import write_text
 from . import LeaderboardError
 
 APP_FILES = ("app.py", "README.md", "requirements.txt")
@@ -72,6 +73,6 @@ def prepare_space(out: str | os.PathLike, source: str | os.PathLike | None = Non
         if name == "requirements.txt":
             kept = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
             text = "\n".join([f"./{wheel.name}[hub]", *kept]) + "\n"
-        (folder / name).write_text(text, encoding="utf-8")
+        write_text(folder / name, text)
         written.append(folder / name)
     return written + [wheel]

@@ -11,11 +11,13 @@ Every text is at least 8 pt. A plot whose inputs are missing returns the reason 
 """
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 from typing import Any
 
 from ...verification.aggregation import ACC
+from ...common.atomic_io import write_bytes
 from ...common.intervals import mean, proportion, wilson
 from .results import CATEGORY_COLORS, ReportError, _plot_fields, metric, puzzle_title
 from .tables import breakdown
@@ -25,6 +27,13 @@ from ...common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 MIN_BIN = 10  # difficulty bins with fewer items are merged with a neighbour (or drawn hollow)
 FONT = 8  # the smallest text on any plot (pt)
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def _save(fig: Any, target: Path) -> None:
+    """Write ``fig`` to ``target`` through :mod:`finereason.common.atomic_io` (the format from the suffix)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=Path(target).suffix.lstrip(".") or "png", dpi=120)
+    write_bytes(target, buffer.getvalue())
 
 
 def matplotlib_figure():
@@ -98,7 +107,7 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(7, len(names)), fontsize=FONT, frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
-    fig.savefig(target, dpi=120)
+    _save(fig, target)
     return None
 
 
@@ -195,7 +204,7 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
     fig.text(0.01, 0.005, "solid: solvable states, dashed: unsolvable states; each model its own marker, drawn side by "
              "side; hollow points: fewer than 10 items; bars: 95 % Wilson intervals", fontsize=FONT)
     fig.tight_layout(rect=(0, 0.03, 1, 1 - 0.32 * math.ceil(len(names) / 4) / fig.get_figheight()))
-    fig.savefig(target, dpi=120)
+    _save(fig, target)
     return None
 
 
@@ -242,7 +251,7 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(4, len(names)), fontsize=FONT, frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.32 * math.ceil(len(names) / 4) / fig.get_figheight()))
-    fig.savefig(target, dpi=120)
+    _save(fig, target)
     return None
 
 

@@ -1,6 +1,6 @@
 """The README's table of ``finereason`` commands, generated from the argument parser.
 
-``python -m finereason.cli_table`` prints it; ``python -m finereason.cli_table --write README.md``
+``python -m finereason.commands.table`` prints it; ``python -m finereason.commands.table --write README.md``
 replaces the table between the ``<!-- commands:start -->`` and ``<!-- commands:end -->`` markers.
 ``tests/test_doc_examples.py`` checks that the README holds exactly this table.
 """
@@ -11,19 +11,23 @@ import sys
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from ..common.atomic_io import write_text
+
 START, END = "<!-- commands:start -->", "<!-- commands:end -->"
 
 
-def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> Iterator[tuple[str, str]]:
+def commands(parser: argparse.ArgumentParser, prefix: str = "") -> Iterator[tuple[str, str]]:
+    """``(command, help)`` for every command of ``parser``, nested actions spelled out
+    (``leaderboard submit``); deprecated aliases are left out."""
     for action in parser._actions:  # argparse keeps sub-commands and their help here
         if isinstance(action, argparse._SubParsersAction):
-            helps = {a.dest: a.help or "" for a in action._choices_actions}
-            for name, sub in action.choices.items():
+            for choice in action._choices_actions:  # one per command, under its own name (aliases are not)
+                name, sub = choice.dest, action.choices[choice.dest]
                 nested = any(isinstance(a, argparse._SubParsersAction) for a in sub._actions)
                 if nested:
-                    yield from _commands(sub, f"{prefix}{name} ")
+                    yield from commands(sub, f"{prefix}{name} ")
                 else:
-                    yield f"{prefix}{name}", helps.get(name, "")
+                    yield f"{prefix}{name}", choice.help or ""
 
 
 def _cell(text: str) -> str:
@@ -34,11 +38,11 @@ def _cell(text: str) -> str:
 def command_table(parser: argparse.ArgumentParser | None = None) -> str:
     """A Markdown table: one row per command (``leaderboard submit`` and friends spelled out)."""
     if parser is None:
-        from .cli import build_parser
+        from . import build_parser
 
         parser = build_parser()
     rows = ["| command | what it does |", "|---|---|"]
-    rows += [f"| `finereason {name}` | {_cell(text)} |" for name, text in _commands(parser)]
+    rows += [f"| `finereason {name}` | {_cell(text)} |" for name, text in commands(parser)]
     return "\n".join(rows) + "\n"
 
 
@@ -57,13 +61,13 @@ def table_in(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m finereason.cli_table", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m finereason.commands.table", description=__doc__.splitlines()[0])
     p.add_argument("--write", metavar="README", help="replace the table between the markers in this file")
     args = p.parse_args(argv)
     table = command_table()
     if args.write:
         path = Path(args.write)
-        path.write_text(replace_table(path.read_text(encoding="utf-8"), table), encoding="utf-8")
+        write_text(path, replace_table(path.read_text(encoding="utf-8"), table))
     else:
         sys.stdout.write(table)
     return 0

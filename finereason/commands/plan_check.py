@@ -1,0 +1,43 @@
+"""``finereason plan-check``: validate plans against PDDL domain and problem files."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..common.atomic_io import check_output
+from .options import add_out, progress, report_stream, writing
+
+NAME = "plan-check"
+HELP = "validate plans against PDDL domain and problem files (PlanBench's STRIPS subset)"
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(NAME, help=HELP)
+    p.add_argument("--input", required=True,
+                   help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
+    p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
+    p.add_argument("--max-nodes", type=int, default=1_000_000, help="BFS budget of stored states per problem for --optimal (default 1,000,000)")
+    add_out(p, 'JSON Lines {"valid": bool, "reasons": [...]} (default: stdout; the "valid: N/M" summary goes to the terminal)')
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with ``--optimal``: an int,
+    or null when the problem has no plan); the summary ``valid: N/M`` goes to the terminal (stderr
+    when the lines go to stdout), never into the JSON Lines."""
+    from ..planning.check_file import check_max_nodes, check_plans, plan_counts, read_plan_requests
+
+    check_max_nodes(args.max_nodes)
+    check_output(args.out, [("--input", args.input)])
+    requests = read_plan_requests(args.input)
+    lines = []
+    with writing(args.out) as out:
+        for line in check_plans(requests, optimal=args.optimal, max_nodes=args.max_nodes, progress=progress):
+            lines.append(line)
+            out.write(json.dumps(line) + "\n")
+    counts = plan_counts(lines)
+    print(f"valid: {counts['valid']}/{counts['total']}", file=report_stream(args.out))
+    if counts["undecided"]:
+        print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
+    return 1 if counts["undecided"] else 0
