@@ -365,7 +365,7 @@ def official_names() -> list[str]:
 
 def default_names() -> list[str]:
     """Domains a plain ``finereason build`` builds (``in_default_set``), in registry order; the others
-    are built when named with ``--puzzles``."""
+    are built when named with ``--domains``."""
     return [e.name for e in engines() if e.in_default_set]
 
 

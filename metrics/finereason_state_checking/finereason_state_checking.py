@@ -14,7 +14,7 @@ _TASK = vocabulary.STATE_CHECKING
 
 _DESCRIPTION = """\
 FineReason state checking (Chen et al., ACL 2025): given an intermediate state of a logic
-puzzle (any registered domain: `finereason puzzles`), the model answers whether it can still be
+puzzle (any registered domain: `finereason domains`), the model answers whether it can still be
 completed to a solution ((A) solvable / (B) unsolvable). The final choice after any <think> block
 counts ("Answer: (A)", \\boxed{B}, "Solvable"/"Unsolvable", "Colorable"/"Uncolorable").
 Unsolvable is the positive class for precision, recall and F1.

@@ -21,7 +21,7 @@ class BlocksworldDomain(BlocksworldEngine):
     move_text = "apply exactly one action (adding one to the number of actions taken)"
     identity_fields = ("initial", "goal")
     train_samples = 0
-    in_default_set = False  # not one of FineReason's four puzzles: built when named (``--puzzles blocksworld``)
+    in_default_set = False  # not one of FineReason's four puzzles: built when named (``--domains blocksworld``)
     checking_question = ("can the goal still be reached from the current state by further actions, within the "
                          "step budget left?")
     official_release = False  # PlanBench, not the FineReason release: no official_* configs or tasks
