@@ -7,7 +7,7 @@ Inside, the job is screened again (:mod:`.screen`), non-ASCII text is escaped fo
 (and unescaped in the report), and the work runs in a thread with a large stack, so deeply nested
 terms get a verdict instead of a crash. Answers never enumerate answer sets: a query is compiled
 into rules (:mod:`.query_asp`) and each polarity is one solver call with an assumption. Programs
-with ``#minimize``/``#maximize`` are judged on their optimal answer sets only (enumerated, up to
+with ``#minimize``/``#maximize`` are checked on their optimal answer sets only (enumerated, up to
 ``max_models``).
 """
 from __future__ import annotations

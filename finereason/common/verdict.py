@@ -42,7 +42,7 @@ UNSOLVABLE = "Unsolvable"
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judgement of one model answer.
+    """The verdict on one model answer.
 
     ``correct`` is the headline bit, ``category`` one of the task's categories and ``reasons``
     an ordered list of violated rules (empty for a correct answer). ``prediction`` holds what was

@@ -12,7 +12,7 @@ from ..reading import list_end
 from .literals import parse_literal
 from ..common.verdict import ParseError, StateError
 
-MAX_STEPS = 400               # steps read per answer (the rest are not judged; see ``truncated``)
+MAX_STEPS = 400               # steps read per answer (the rest are not verified; see ``truncated``)
 MAX_LISTS = 2_000             # bracketed lists examined per answer
 
 

@@ -70,13 +70,13 @@ def candidate_text(kind: str | None, candidate: str) -> str:
     return candidate if kind == MODEL else f"Answer: {candidate}"
 
 
-def judge_candidate(row: dict, kind: str | None, candidate: str) -> Verdict:
+def verify_candidate(row: dict, kind: str | None, candidate: str) -> Verdict:
     """The sound verifier's verdict on a candidate solution of ``row``'s puzzle (the candidate's truth)."""
     return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), candidate_text(kind, candidate))
 
 
 def _doc(row: dict, kind: str, candidate: str) -> dict:
-    verdict = judge_candidate(row, kind, candidate)
+    verdict = verify_candidate(row, kind, candidate)
     return {**row, "id": f"{row['id']}/{kind}", "source_id": row["id"], "task": VERIFY, "kind": kind,
             "candidate": candidate, "candidate_correct": verdict.correct,
             "candidate_reasons": json.dumps(list(verdict.reasons)), "label": "correct" if verdict.correct else "incorrect",
@@ -130,7 +130,7 @@ def read_model_answers(path: str) -> dict[str, str]:
     return out
 
 
-# ------------------------------------------------------------------ reading and judging the model
+# ------------------------------------------------------------------ reading and verifying the model
 def numbers(text: str) -> set[int]:
     return {int(n) for n in _NUMBER.findall(text)}
 
@@ -153,7 +153,7 @@ def names_error(critique: str, reasons: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class VerifyScore:
-    """One judgement: the candidate's truth, the model's verdict (None: none) and whether its critique
+    """One verdict: the candidate's truth, the model's verdict (None: none) and whether its critique
     names an existing error (None unless it rejected a wrong candidate)."""
 
     truth: bool
@@ -170,7 +170,7 @@ class VerifyScore:
 
 
 def score_verify(doc: dict, response: str) -> VerifyScore:
-    """Judge one model response to one verify document (never raises on the response)."""
+    """Verify one model response to one verify document (never raises on the response)."""
     text = response if isinstance(response, str) else ""
     accepted = read_self_verdict(text)
     truth = bool(doc["candidate_correct"])
@@ -181,7 +181,7 @@ def score_verify(doc: dict, response: str) -> VerifyScore:
 
 
 def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str, float]:
-    """The :data:`VERIFY_METRICS` of a list of judgements (or their tuples)."""
+    """The :data:`VERIFY_METRICS` of a list of verdicts (or their tuples)."""
     items = [s if isinstance(s, VerifyScore) else VerifyScore(*s) for s in scores]
     return compute(VERIFY, items, VERIFY_RECORD)
 
@@ -189,7 +189,7 @@ def summarize_verify(scores: Iterable[VerifyScore | Sequence[Any]]) -> dict[str,
 # ------------------------------------------------------------------ baselines
 def oracle_verdict(doc: dict) -> str:
     """The sound verifier as a verifier model: its verdict and, when wrong, its first reason."""
-    verdict = judge_candidate(doc, doc.get("kind"), doc["candidate"])
+    verdict = verify_candidate(doc, doc.get("kind"), doc["candidate"])
     if verdict.correct:
         return "Verdict: correct"
     return f"The first error: {verdict.reasons[0] if verdict.reasons else 'the answer is not a valid solution'}.\nVerdict: incorrect"
@@ -225,4 +225,4 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
 
 
 __all__ = ["KINDS", "MUTATIONS", "REQUEST", "VERIFY", "VERIFY_METRICS", "VerifyScore", "candidate_text", "candidates",
-           "judge_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]
+           "verify_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]

@@ -12,7 +12,7 @@ record unless the metric names another ``record``:
 
 - ``verdict``: a puzzle-task answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
   :class:`finereason.verification.scoring.RowScore`);
-- ``verify``: a verify-task judgement (:class:`finereason.verification.llm_verifier.VerifyScore`);
+- ``verify``: a verify-task verdict (:class:`finereason.verification.llm_verifier.VerifyScore`);
 - ``process``: the process verdict of an end-to-end answer (:class:`finereason.verification.process.ProcessVerdict`).
 
 Everything reads this module: :mod:`finereason.verification.aggregation`, :mod:`finereason.verification.process` and

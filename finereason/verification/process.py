@@ -47,8 +47,8 @@ class ProcessVerdict:
     """Where a written solution process first goes wrong.
 
     ``first_invalid_step`` / ``first_dead_end_step`` are 1-based step numbers (``None``: no such step
-    among those judged); ``steps_read`` counts the steps read, ``reasons`` explain the first invalid step
-    (the engine's words) and ``undecided`` is set when the oracle gave up (nothing after it is judged).
+    among those verified); ``steps_read`` counts the steps read, ``reasons`` explain the first invalid step
+    (the engine's words) and ``undecided`` is set when the oracle gave up (nothing after it is verified).
     """
 
     first_invalid_step: int | None = None
@@ -81,7 +81,7 @@ class ProcessVerdict:
                 "truncated": self.truncated}
 
 
-def _judge_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tuple[str, ...]]:
+def _verify_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tuple[str, ...]]:
     """``("valid" | "invalid" | "none", reasons)`` for the move ``prev -> cur``."""
     try:
         step = eng.step(puzzle, prev, cur)
@@ -99,7 +99,7 @@ def _judge_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tup
 
 def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
                   starts_in_think: bool = False) -> ProcessVerdict:
-    """Read the steps of an end-to-end ``response`` and judge them (never raises on the response).
+    """Read the steps of an end-to-end ``response`` and verify them (never raises on the response).
 
     Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
     ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
@@ -118,7 +118,7 @@ def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps
             return ProcessVerdict(None, first_dead, number, truncated=True)
         if isinstance(state, BrokenStep):
             return ProcessVerdict(number + 1, first_dead, number + 1, tuple(state.reasons))
-        kind, reasons = _judge_step(eng, puzzle, prev, state)
+        kind, reasons = _verify_step(eng, puzzle, prev, state)
         if kind == "none":
             continue
         number += 1

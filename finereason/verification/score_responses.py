@@ -2,7 +2,7 @@
 
 Responses are JSON Lines, ``{"index": i, "response": ...}`` for an official states file (``i`` the
 0-based line) or ``{"id": ..., "response": ...}`` for a config of a built dataset folder. Every
-response is judged by the one row scorer, :func:`finereason.verification.scoring.score_row`; an official line is
+response is verified by the one row scorer, :func:`finereason.verification.scoring.score_row`; an official line is
 first turned into a row of the dataset schema labelled by our oracle (:func:`official_row`).
 
 Reading and validating comes before scoring (:func:`read_official_batch`), and scoring yields one
@@ -31,7 +31,7 @@ from ..common.vocabulary import END_TO_END, STATE_TASKS
 
 @dataclass(frozen=True)
 class ScoredResponse:
-    """One judged response: its key (line index or row id), the row score and the reported verdict
+    """One verified response: its key (line index or row id), the row score and the reported verdict
     (the strict one, or the paper one when scoring an official file in ``paper`` mode)."""
 
     key: int | str
@@ -108,7 +108,7 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
 
 def score_official(batch: OfficialBatch, *, mode: str = "strict", starts_in_think: bool = False,
                    progress: Progress = no_progress) -> Iterator[ScoredResponse]:
-    """Judge each response of ``batch`` against its state, labelled by our oracle; ``mode`` picks the
+    """Verify each response of ``batch`` against its state, labelled by our oracle; ``mode`` picks the
     reported state-transition verdict (``strict`` or ``paper``)."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
@@ -144,9 +144,9 @@ def read_config_rows(data: str | Path, config: str) -> dict[str, dict]:
 
 def score_config(rows: dict[str, dict], responses: str, *, data: str, config: str, starts_in_think: bool = False,
                  process: bool = False) -> Iterator[ScoredResponse]:
-    """Judge each response of ``responses`` (JSON Lines keyed by row ``id``; ``-``: standard input)
+    """Verify each response of ``responses`` (JSON Lines keyed by row ``id``; ``-``: standard input)
     against its row, one at a time; ``data`` and ``config`` name the rows in error messages.
-    ``process``: also judge the steps each end-to-end answer shows (:mod:`finereason.verification.process`).
+    ``process``: also verify the steps each end-to-end answer shows (:mod:`finereason.verification.process`).
 
     Raises :class:`~finereason.common.input_errors.InputError` at once when ``process`` is asked of a config
     that is not end-to-end, and while iterating at the first bad line or when there is none.

@@ -44,7 +44,7 @@ class RowScore:
 
 
 def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> RowScore:
-    """Judge one model response to one row (never raises on the response).
+    """Verify one model response to one row (never raises on the response).
 
     ``starts_in_think``: the prompt already opened ``<think>`` (R1-distill-style chat templates), so a
     response without ``</think>`` is unfinished reasoning and a ``parse_error``.

@@ -30,7 +30,7 @@ def verify_state_checking(
     engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None,
     starts_in_think: bool = False,
 ) -> Verdict:
-    """Judge a state-checking answer ("(A)" solvable / "(B)" unsolvable).
+    """Verify a state-checking answer ("(A)" solvable / "(B)" unsolvable).
 
     ``solvable`` may carry an oracle label computed earlier (e.g. stored at build time);
     otherwise the oracle is asked.
@@ -64,7 +64,7 @@ def verify_state_transition(
     solvable: bool | None = None,
     starts_in_think: bool = False,
 ) -> Verdict:
-    """Judge a state-transition answer ("Next state: ...") as exactly one category.
+    """Verify a state-transition answer ("Next state: ...") as exactly one category.
 
     ``strict`` (default): a forward move from a solvable state is correct only if the oracle says
     the child is solvable. ``paper``: the official release's scoring, where only the given
@@ -110,7 +110,7 @@ def verify_state_transition_modes(
             return _forward_verdicts(eng, item, proposed, malformed, modes)
         verdict = _backtrack_verdict(eng, item, proposed, malformed)
     except (StateError, ValueError, TypeError, ArithmeticError, RecursionError) as err:
-        # an engine could not judge this proposal: never crash an evaluation or a training step
+        # an engine could not verify this proposal: never crash an evaluation or a training step
         failure = Category.INVALID_MOVE if current_solvable else Category.BACKTRACKING_FAILURE
         verdict = Verdict(False, failure.value, (f"the proposed state cannot be judged: {err}",))
     return {mode: verdict for mode in modes}
@@ -163,7 +163,7 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
 
 # ------------------------------------------------------------------ end to end
 def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, starts_in_think: bool = False) -> Verdict:
-    """Judge a full solution against the puzzle's rules (any valid solution counts)."""
+    """Verify a full solution against the puzzle's rules (any valid solution counts)."""
     eng = get_engine(engine)
     region = final_region(response, starts_in_think=starts_in_think)
     if region is None:

@@ -291,13 +291,13 @@ def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
     for key in ("prompt_tokens", "response_tokens"):
         values = [r.get(key) for r in records]
         out[key] = None if not values or None in values else sum(values)
-    judged = [r for r in records if "accepted" in r]
-    if judged:
+    verified = [r for r in records if "accepted" in r]
+    if verified:
         out["self_verifier"] = {
-            "judgements": len(judged),
-            "accepted": sum(r["accepted"] is True for r in judged),
-            "false_positives": sum(r["accepted"] is True and not r["correct"] for r in judged),
-            "false_negatives": sum(r["accepted"] is not True and r["correct"] for r in judged),
+            "judgements": len(verified),
+            "accepted": sum(r["accepted"] is True for r in verified),
+            "false_positives": sum(r["accepted"] is True and not r["correct"] for r in verified),
+            "false_negatives": sum(r["accepted"] is not True and r["correct"] for r in verified),
         }
     return out
 

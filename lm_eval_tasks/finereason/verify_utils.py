@@ -43,7 +43,7 @@ class VerifyTask(ConfigurableTask):
 
 def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
     """Every verify metric (``finereason.verification.metrics``): a per-row metric (``acc``) gets its
-    float value per document, the others the judgement tuple, aggregated by ``agg_<name>`` below."""
+    float value per document, the others the verdict tuple, aggregated by ``agg_<name>`` below."""
     score = score_verify(doc, results[0] if results else "")
     record = score.as_tuple()
     return {m.name: m.row_value(score) if m.per_row else record for m in task_metrics(VERIFY)}

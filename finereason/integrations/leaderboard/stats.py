@@ -51,7 +51,7 @@ def metric_cell(name: str, metrics: dict[str, float], n: int | None, counts: dic
 
 def sample_counts(samples_file: Path | None, task: str, suite: str = "", puzzle: str = "") -> dict[str, int]:
     """``n_solvable``/``n_unsolvable``/``n_pred_unsolvable`` of a state task from its logged samples
-    (re-judged by the one verdict function); ``{}`` without samples or for end-to-end tasks."""
+    (re-verified by the one verdict function); ``{}`` without samples or for end-to-end tasks."""
     from ..report.results import TaskResult, load_samples
     from ...common.vocabulary import STATE_TASKS
 
@@ -62,7 +62,7 @@ def sample_counts(samples_file: Path | None, task: str, suite: str = "", puzzle:
 
 
 def counts_of(scores: Sequence[RowScore]) -> dict[str, int]:
-    """The class counts of re-judged rows (see :data:`COUNT_KEYS`)."""
+    """The class counts of re-verified rows (see :data:`COUNT_KEYS`)."""
     return {"n_solvable": sum(s.solvable is True for s in scores),
             "n_unsolvable": sum(s.solvable is False for s in scores),
             "n_pred_unsolvable": sum(s.verdict.prediction == UNSOLVABLE for s in scores)}

@@ -2,7 +2,7 @@
 
 Reads lm-eval's ``results_<timestamp>.json`` files (per-task metrics such as ``"acc,none"``) and,
 when the run used ``--log_samples``, the matching ``samples_<task>_<timestamp>.jsonl`` files. Every
-per-sample analysis re-judges the logged response with :func:`finereason.verification.scoring.score_row`, the
+per-sample analysis re-verifies the logged response with :func:`finereason.verification.scoring.score_row`, the
 single verdict function, instead of trusting the stored values.
 
 Written to the output folder:
@@ -103,7 +103,7 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
 
 
 def _check_stored(model: Model, result: TaskResult, notes: list[str]) -> None:
-    """Note when re-judged samples disagree with the stored accuracy (another finereason version)."""
+    """Note when re-verified samples disagree with the stored accuracy (another finereason version)."""
     if not result.scores:
         return
     stored = metric(result.metrics, ACC)

@@ -1,4 +1,4 @@
-"""lm-eval results for reports and the leaderboard: finding runs, telling models apart, re-judging
+"""lm-eval results for reports and the leaderboard: finding runs, telling models apart, re-verifying
 logged samples with :func:`finereason.verification.scoring.score_row`, and the cell formats tables use.
 
 Models are told apart by lm-eval's ``config.model`` and ``config.model_args`` (lm-eval names the
@@ -252,7 +252,7 @@ def _response(record: dict) -> str:
 
 
 def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
-    """Re-judge every logged response of one task (one filter: ``none`` when present)."""
+    """Re-verify every logged response of one task (one filter: ``none`` when present)."""
     path = result.samples_file
     assert path is not None
     rows: list[tuple[str | None, dict, str]] = []

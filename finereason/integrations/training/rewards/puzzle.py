@@ -15,7 +15,7 @@ from finereason.verification.scoring import score_row
 from finereason.common.verdict import TRANSITION_CATEGORIES, Category
 from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
-PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards judge (every FineReason task)
+PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards verify (every FineReason task)
 ROW_COLUMNS = PUZZLE_COLUMNS  # the dataset columns a puzzle verdict reads
 VERDICT_COLUMNS = ("task", "puzzle", "inputs", "outputs", "label")  # what a state verdict needs
 
@@ -36,15 +36,15 @@ def _log(kwargs: Mapping[str, Any], scores: list, task: str) -> None:
     """Log ``finereason/<task>/parse_error_rate`` (and ``rate_<category>`` for state transition)."""
     # TODO(issue 24 item 2): take these metric names from the metric registry (finereason.verification.metrics).
     log_metric = kwargs.get("log_metric")
-    judged = [s for s in scores if s is not None]
-    if log_metric is None or not judged:
+    scored = [s for s in scores if s is not None]
+    if log_metric is None or not scored:
         return
     prefix = f"finereason/{task}"
-    counts = Counter(s.verdict.category for s in judged)
-    log_metric(f"{prefix}/{PARSE_ERROR_RATE}", counts.get(Category.PARSE_ERROR.value, 0) / len(judged))
+    counts = Counter(s.verdict.category for s in scored)
+    log_metric(f"{prefix}/{PARSE_ERROR_RATE}", counts.get(Category.PARSE_ERROR.value, 0) / len(scored))
     if task == STATE_TRANSITION:
         for category in TRANSITION_CATEGORIES:
-            log_metric(f"{prefix}/{rate_name(category)}", counts.get(category, 0) / len(judged))
+            log_metric(f"{prefix}/{rate_name(category)}", counts.get(category, 0) / len(scored))
 
 
 def _binary(scores: list) -> list:
