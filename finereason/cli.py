@@ -134,7 +134,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     _builders()
     try:
         from .integrations.lm_eval import models as lm_eval_models  # noqa: F401
-        from .integrations.report import report  # noqa: F401
+        from .integrations.report import build as report_build  # noqa: F401
     except ImportError as err:
         raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
     from .workflows.baselines_job import LOG_FILE, data_origin, default_build_config, run_baselines
