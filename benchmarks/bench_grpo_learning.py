@@ -8,7 +8,7 @@
    ``Next state: ...``, ...). A random model never writes ``Answer: (X)`` (about 1 chance in 10^11
    per completion), so GRPO would see no reward at all; the prior is generic text, not conditioned on
    any puzzle state.
-2. Trains GRPO (TRL, ``trainers/rewards.py``'s ``puzzle`` and ``format`` rewards, the strict answer
+2. Trains GRPO (TRL, ``finereason.integrations.training.rewards``' ``puzzle`` and ``format`` rewards, the strict answer
    rules) on the easiest states there are: Game-of-24 states with one number left (solvable exactly
    when it is 24), half solvable, half not.
 3. Prints the reward curve, writes ``curve.json`` and ``curve.png``, and checks the bars: the format
@@ -115,7 +115,7 @@ def language_prior(model_dir: Path, steps: int, seed: int) -> dict:
 # ------------------------------------------------------------------ GRPO
 def recording(reward, log: list, key: str):
     """``reward`` that also records every (completion, value) it returns under ``key``."""
-    from trainers.rewards import completion_text
+    from finereason.integrations.training.rewards import completion_text
 
     def wrapped(completions, **kwargs):
         values = reward(completions, **kwargs)
@@ -150,8 +150,8 @@ def train(model_dir: Path, out: Path, rows: list[dict], args: argparse.Namespace
     from transformers.trainer_callback import PrinterCallback
     from trl import GRPOConfig, GRPOTrainer
 
-    from trainers.grpo import to_dataset
-    from trainers.rewards import get_rewards
+    from finereason.integrations.training.grpo.data import to_dataset
+    from finereason.integrations.training.rewards import get_rewards
 
     train_rows = [{"id": r["id"], "prompt": r["messages"], "task": r["task"], "puzzle": r["puzzle"],
                    "label": r["label"], "inputs": r["inputs"], "outputs": r["outputs"]} for r in rows]

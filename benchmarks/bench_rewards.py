@@ -23,15 +23,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "trainers"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from harness import built_rows  # noqa: E402
 
 
 def throughput(args: argparse.Namespace) -> None:
-    from rewards import ROW_COLUMNS, state_checking_reward, state_transition_reward
-
+    from finereason.integrations.training.rewards import ROW_COLUMNS, state_checking_reward, state_transition_reward
     from finereason.models.baselines import oracle, random_answer
     from finereason.core.rows import _item, row_item
 

@@ -357,7 +357,7 @@ def _generator(args: argparse.Namespace, **options: Any) -> Any:
     """The lm-eval model of ``--model``/``--model_args`` (and the generation options) as a generate
     function (``arc``, ``loop``), on ``--device`` or else the GPU when present and the CPU otherwise;
     a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
-    from .workflows.arc import lm_eval_generator
+    from .integrations.lm_eval.generate import lm_eval_generator
     from .common.devices import default_device
 
     try:

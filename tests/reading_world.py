@@ -14,7 +14,7 @@ from typing import Any
 
 from finereason.core.engine import engine_names, get_engine
 from finereason.data.sampling import sample_solvable, sample_unsolvable, solution_path
-from finereason.training.rewards import format_reward, puzzle_reward
+from finereason.integrations.training.rewards import format_reward, puzzle_reward
 from finereason.common.verdict import SOLVABLE, UNSOLVABLE, Verdict
 from finereason.verification.verifiers import format_ok, verify_end_to_end, verify_state_checking, verify_state_transition
 from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION

@@ -340,14 +340,21 @@ def test_default_build_key_holds_version_and_builder_fingerprint(tmp_path, monke
     real = resources.files
 
     def files(name: str):
-        return package if name == "finereason" else real(name)
+        if name == "finereason" or name.startswith("finereason.") and name.count(".") == 1 and (package / name[11:]).is_dir():
+            return package if name == "finereason" else package / name[11:]
+        return real(name)
 
     monkeypatch.setattr(fdata.resources, "files", files)
     base = fdata.builder_fingerprint()
-    (package / "cli.py").write_text((package / "cli.py").read_text() + "\n# not data\n")
-    assert fdata.builder_fingerprint() == base
-    (package / "sampling.py").write_text((package / "sampling.py").read_text() + "\n# changes data\n")
-    assert fdata.builder_fingerprint() != base
+    for layer in ("verification", "integrations", "workflows"):  # the layers above data only read data
+        module = next((package / layer).glob("*.py"))
+        module.write_text(module.read_text() + "\n# not data\n")
+        assert fdata.builder_fingerprint() == base, layer
+    for layer in fdata.DATA_LAYERS:  # any change in a data-making layer, a new module included
+        (package / layer / "new_module.py").write_text("# changes data\n")
+        changed = fdata.builder_fingerprint()
+        assert changed != base, layer
+        base = changed
 
 
 def test_memory_mapped_reads_are_checked_and_keyed_by_content(two_builds, tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""The GRPO recipe: data mixing (finereason.training.mixing), pre-flight and
+"""The GRPO recipe: data mixing (finereason.integrations.training.mixing), pre-flight and
 argument checks that fail before any model is loaded, the recipes (parsed by TrlParser), persistent
 logs, and a CPU smoke run of
 ``accelerate launch trainers/grpo.py`` exactly as users run it (tiny random model, 2 steps).
@@ -29,7 +29,7 @@ if str(REPO) not in sys.path:
 from finereason.cli import main as finereason_main  # noqa: E402
 from finereason.dataset_builders.layout import read_config  # noqa: E402
 from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
-from finereason.training import mixing as D  # noqa: E402
+from finereason.integrations.training import mixing as D  # noqa: E402
 
 GRPO = REPO / "trainers" / "grpo.py"
 SMOKE = REPO / "trainers" / "recipes" / "tiny-cpu" / "grpo" / "config_smoke.yaml"
@@ -144,7 +144,7 @@ def test_disjointness_by_puzzle_identity(built):
 
 def test_dataset_schema(built, math_file):
     pytest.importorskip("datasets")
-    from trainers.grpo import to_dataset
+    from finereason.integrations.training.grpo.data import to_dataset
 
     rows = D.mix(D.load_puzzle_rows(str(built)), D.load_math_rows(str(math_file), None, 0), 0.5, 8, seed=0)
     ds = to_dataset(rows)
@@ -157,7 +157,7 @@ def _fields() -> set[str]:
     import dataclasses
 
     trl = pytest.importorskip("trl")
-    from trainers.grpo import ScriptArguments
+    from finereason.integrations.training.grpo.config import ScriptArguments
 
     return {f.name for cls in (ScriptArguments, trl.GRPOConfig, trl.ModelConfig) for f in dataclasses.fields(cls)}
 
@@ -217,7 +217,7 @@ def _parse_recipe(path: Path, monkeypatch, processes: int, extra: list[str] = ()
     import transformers.training_args as training_args
     from trl import GRPOConfig, ModelConfig, TrlParser
 
-    from trainers.grpo import ScriptArguments
+    from finereason.integrations.training.grpo.config import ScriptArguments
 
     monkeypatch.setattr(transformers.TrainingArguments, "world_size", property(lambda self: processes))
     monkeypatch.setattr(training_args, "is_torch_bf16_gpu_available", lambda: True)
@@ -230,7 +230,7 @@ def test_every_recipe_parses_with_trlparser(path, monkeypatch):
     """Every recipe parses with TRL's own parser (GRPOConfig's checks included) at its process count,
     and the pre-flight check, which runs before the parser, agrees."""
     pytest.importorskip("trl")
-    from trainers.grpo import batch_problem, recipe_settings
+    from finereason.integrations.training.grpo.preflight import batch_problem, recipe_settings
 
     recipe = yaml.safe_load(path.read_text())
     processes = recipe["expected_processes"]
@@ -258,7 +258,7 @@ def test_every_recipe_parses_with_trlparser(path, monkeypatch):
 
 def test_recipe_settings_read_yaml_then_command_line(tmp_path):
     pytest.importorskip("trl")
-    from trainers.grpo import recipe_settings
+    from finereason.integrations.training.grpo.preflight import recipe_settings
 
     config = tmp_path / "r.yaml"
     config.write_text("per_device_train_batch_size: 16\nnum_generations: 7\nbf16: true\nreport_to: trackio\n")
@@ -266,9 +266,12 @@ def test_recipe_settings_read_yaml_then_command_line(tmp_path):
     assert (s["per_device_train_batch_size"], s["num_generations"], s["bf16"], s["report_to"]) == (16, 7, True, ["trackio"])
     assert s["gradient_accumulation_steps"] == 1 and s["generation_batch_size"] is None   # GRPOConfig's defaults
     s = recipe_settings(["--config", str(config), "--per_device_train_batch_size=14", "--bf16", "false",
-                         "--num-generations", "2", "--report_to", "tensorboard", "wandb", "--use_vllm"])
+                         "--num-generations", "2", "--report_to", "tensorboard", "--use_vllm"])
     assert (s["per_device_train_batch_size"], s["num_generations"], s["bf16"]) == (14, 2, False)
-    assert s["report_to"] == ["tensorboard", "wandb"] and s["use_vllm"] is True
+    assert s["report_to"] == ["tensorboard"] and s["use_vllm"] is True
+    # TrlParser's own merging: what it cannot parse is left to the real parse to report
+    assert recipe_settings(["--config", str(tmp_path / "missing.yaml")]) is None
+    assert recipe_settings(["--per_device_train_batch_size", "many"]) is None
 
 
 @pytest.mark.parametrize("settings,processes,expected", [
@@ -291,7 +294,7 @@ def test_batch_problem_matches_trl(settings, processes, expected, monkeypatch):
     trl = pytest.importorskip("trl")
     import transformers
 
-    from trainers.grpo import batch_problem
+    from finereason.integrations.training.grpo.preflight import batch_problem
 
     full = {"generation_batch_size": None, "steps_per_generation": None, **settings}
     problem = batch_problem(full, processes)
@@ -307,7 +310,7 @@ def test_batch_problem_matches_trl(settings, processes, expected, monkeypatch):
 
 
 def test_precision_and_backend_problems():
-    from trainers.grpo import backend_problem, precision_problem
+    from finereason.integrations.training.grpo.preflight import backend_problem, precision_problem
 
     assert precision_problem({"bf16": True}, bf16_gpu=False, gpu=False).startswith("bf16: true needs a GPU")
     assert "--bf16 false" in precision_problem({"bf16": True}, bf16_gpu=False, gpu=False)
@@ -433,7 +436,8 @@ def test_more_bad_input_in_process(built, math_file, tmp_path, capsys, extra, me
 def test_resume_needs_optimizer_state(built, math_file, tmp_path, capsys):
     """save_only_model checkpoints cannot resume exactly: say so, and how to continue, before loading."""
     pytest.importorskip("trl")
-    from trainers.grpo import has_optimizer_state, main
+    from finereason.integrations.training.grpo.checkpoints import has_optimizer_state
+    from trainers.grpo import main
 
     checkpoint = tmp_path / "out" / "checkpoint-50"
     checkpoint.mkdir(parents=True)
@@ -457,7 +461,7 @@ def test_persistent_logs_survive_and_resume(tmp_path):
     pytest.importorskip("transformers")
     from types import SimpleNamespace
 
-    from trainers.grpo import LOG_HISTORY, persistent_logs, read_log_history
+    from finereason.integrations.training.grpo.callbacks import LOG_HISTORY, persistent_logs, read_log_history
 
     callback = persistent_logs(str(tmp_path))
     state = SimpleNamespace(is_world_process_zero=True, global_step=0, epoch=0.0)
@@ -480,7 +484,7 @@ def test_persistent_logs_survive_and_resume(tmp_path):
 
 
 def test_per_task_reward_means():
-    from trainers.grpo import per_task
+    from finereason.integrations.training.grpo.callbacks import per_task
 
     def reward(completions, **kwargs):
         return [1.0, 0.0, None, 1.0]
@@ -535,7 +539,8 @@ def _check_smoke(out: Path, built: Path, math_file: Path) -> None:
         assert all(f"rewards/{name}/mean" in e for e in logs), name
         assert seen(f"rewards/{name}/mean"), f"{name} never judged a row"  # puzzle and math rows were both sampled
     # the mix the run trained on, recomputed: with this seed it holds state-transition rows
-    from trainers.grpo import ScriptArguments, load_pools
+    from finereason.integrations.training.grpo.config import ScriptArguments
+    from finereason.integrations.training.grpo.data import load_pools
 
     args = ScriptArguments(**{k: v for k, v in recipe.items() if k in ScriptArguments.__dataclass_fields__})
     args.puzzle_dataset, args.math_dataset = str(built), str(math_file)
@@ -547,7 +552,7 @@ def _check_smoke(out: Path, built: Path, math_file: Path) -> None:
     for category in TRANSITION_CATEGORIES:
         assert seen(f"finereason/state_transition/rate_{category}"), category
     # logs that last: every logged step on disk in the output folder, state and metrics at the end
-    from trainers.grpo import read_log_history
+    from finereason.integrations.training.grpo.callbacks import read_log_history
 
     history = read_log_history(out)
     assert [e["step"] for e in history if "loss" in e] == list(range(1, steps + 1))
@@ -654,3 +659,20 @@ def test_learning_benchmark_states():
         assert (evaluate(parse(expression)) == 24) == (row["label"] == "Solvable"), expression
     assert B.names_both("Answer: (A) or (B)") and B.names_both("A) ... B)") and not B.names_both("Answer: (B)\nAnswer: (B)")
     assert B.final_names_both("Answer: (A) Note: (B)") and not B.final_names_both("Answer: (B)\nAnswer: (A)")
+
+
+def test_help_lists_every_script_option(capsys):
+    """``grpo.py --help`` is TrlParser's help: every ScriptArguments option, with its help text."""
+    import dataclasses
+
+    pytest.importorskip("trl")
+    from finereason.integrations.training.grpo.config import ScriptArguments
+    from trainers.grpo import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for field in dataclasses.fields(ScriptArguments):
+        assert f"--{field.name}" in out, field.name
+    assert "plus 25% when max_prompt_length" in out and "--num_generations" in out

@@ -186,7 +186,7 @@ def test_resume_after_interruption_loses_no_rounds(data, tmp_path):
     whole = tmp_path / "whole"
     assert loop(data, whole, *common) == 0
 
-    from finereason.workflows.arc import lm_eval_generator
+    from finereason.integrations.lm_eval.generate import lm_eval_generator
 
     real = lm_eval_generator("finereason-replay", f"path={replay}")
     asked: list[str] = []

@@ -85,7 +85,7 @@ def test_the_model_device_defaults_to_the_cpu_without_a_gpu(monkeypatch):
         seen.update(options)
         return lambda batch: []
 
-    import finereason.workflows.arc as arc
+    import finereason.integrations.lm_eval.generate as arc
 
     monkeypatch.setattr(arc, "lm_eval_generator", fake)
     args = argparse.Namespace(model="hf", model_args="", apply_chat_template=False, max_gen_toks=8, batch_size="1", device=None)
@@ -96,7 +96,7 @@ def test_the_model_device_defaults_to_the_cpu_without_a_gpu(monkeypatch):
 
 
 def test_a_bug_while_loading_a_model_is_not_an_input_error(monkeypatch, e2e_dataset, tmp_path, capsys):
-    import finereason.workflows.arc as arc
+    import finereason.integrations.lm_eval.generate as arc
 
     def broken(*args, **kwargs):
         return {}["no such key"]  # a bug in our code: KeyError

@@ -11,7 +11,7 @@ import pytest
 from finereason.reading import (
     NEXT_STATE_MARKS, SOLUTION_MARKS, Statement, commit, find_signals, list_reading, read_choice,
 )
-from finereason.training.rewards import math_answer
+from finereason.integrations.training.rewards import math_answer
 from finereason.verification.verifiers import format_ok
 
 

@@ -1,4 +1,4 @@
-"""GRPO rewards (finereason.training.rewards, re-exported by trainers/rewards.py): tables of crafted
+"""GRPO rewards (finereason.integrations.training.rewards): tables of crafted
 completions, each with the reason it scores what it scores; unfinished reasoning, hedging, keyword spam
 and unboxed math earning nothing; completion shapes; bounded math verification that never logs the
 completion. Puzzle rows come from a small local build; the oracle baseline supplies right answers."""
@@ -29,8 +29,8 @@ from finereason.core.rows import row_item  # noqa: E402
 from finereason.verification.scoring import score_row  # noqa: E402
 from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
 from finereason.core.oracle import is_solvable  # noqa: E402
-from trainers import rewards as R  # noqa: E402
-from finereason.training.mixing import puzzle_identity  # noqa: E402
+from finereason.integrations.training import rewards as R  # noqa: E402
+from finereason.integrations.training.mixing import puzzle_identity  # noqa: E402
 
 COLUMNS = ("puzzle", "task", "label", "inputs", "outputs", "answer")
 PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds
@@ -245,7 +245,7 @@ def test_registry_names_and_errors():
     assert [f.__name__ for f in rewards] == ["puzzle_reward", "math_reward", "format_reward", "state_transition_reward"]
     thinking = R.get_rewards(["puzzle", "math", "format", "state_transition"], starts_in_think=True)
     assert [f.__name__ for f in thinking] == [f.__name__ for f in rewards]  # TRL logs rewards/<name>/mean
-    assert set(R.REGISTRY) == set(R.REQUIRED_COLUMNS)
+    assert all(spec.columns for spec in R.REGISTRY.values())  # one registry: names and columns together
     with pytest.raises(R.RewardConfigError, match="unknown reward 'accuracy'.*known rewards: state_checking"):
         R.get_rewards(["puzzle", "accuracy"])
     with pytest.raises(R.RewardConfigError, match="empty"):
@@ -491,7 +491,7 @@ def test_math_verify_failures_are_never_logged(monkeypatch, caplog):
     import math_verify.parser
     from math_verify import LatexExtractionConfig, parse
 
-    import finereason.training.rewards as impl
+    import finereason.integrations.training.rewards.math_worker as impl
 
     impl._math_verify()  # warm up before breaking the parser
 
@@ -534,7 +534,7 @@ def test_math_off_the_main_thread_is_bounded_and_still_credits(capfd):
 
 def test_plain_numbers_never_reach_math_verify(monkeypatch):
     """The exact fast path: integers, decimals and fractions are compared without math-verify."""
-    import finereason.training.rewards as impl
+    import finereason.integrations.training.rewards.math_worker as impl
 
     calls: list[str] = []
     monkeypatch.setattr(impl, "_parse_guess", lambda content: calls.append(content) or ())
@@ -581,17 +581,11 @@ def test_prompt_opens_think(tokenizer, template, kwargs, want):
     assert R.prompt_opens_think(tokenizer, kwargs) is want
 
 
-def test_trainers_module_reexports_the_installed_one():
-    from finereason.training import rewards as installed
-
-    assert R.get_rewards is installed.get_rewards and R.REGISTRY is installed.REGISTRY
-    assert set(installed.__all__) <= set(dir(R))
-
-
 def test_grpo_sets_starts_in_think_from_the_template_unless_overridden(tokenizer, capsys):
     from types import SimpleNamespace
 
-    from trainers.grpo import ScriptArguments, thinking_prompt
+    from finereason.integrations.training.grpo.config import ScriptArguments
+    from trainers.grpo import thinking_prompt
 
     tokenizer.chat_template = R1_TEMPLATE
     args = SimpleNamespace(chat_template_kwargs=None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("pyarrow")
-from finereason.training import mixing as trainer_data  # noqa: E402
+from finereason.integrations.training import mixing as trainer_data  # noqa: E402
 
 
 def test_embedded_sources_are_offline_and_deterministic(tmp_path, monkeypatch):

@@ -25,7 +25,7 @@ def _sources() -> list[Path]:
 
 def test_shared_names_are_the_vocabulary_objects():
     from finereason.core import engine as base
-    from finereason.training import rewards
+    from finereason.integrations.training import rewards
 
     assert vocabulary.TASKS == (vocabulary.STATE_CHECKING, vocabulary.STATE_TRANSITION, vocabulary.END_TO_END)
     assert vocabulary.STATE_TASKS == vocabulary.TASKS[:2]

@@ -38,7 +38,7 @@ if str(_REPO) not in sys.path:  # run as a script: make `finereason` importable 
     sys.path.insert(0, str(_REPO))
 
 from finereason.verification.aggregation import ACC  # noqa: E402
-from finereason.training.mixing import hub_offline  # noqa: E402  (light: no torch)
+from finereason.integrations.training.mixing import hub_offline  # noqa: E402  (light: no torch)
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION  # noqa: E402
 
 EXIT_BAD_INPUT = 2

@@ -1,1 +1,1 @@
-"""Thin adapters: lm-eval, Hugging Face evaluate, TRL training, reports and the leaderboard."""
+"""Thin adapters onto outside frameworks (lm-eval, evaluate, TRL, leaderboard)."""

@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from finereason.core.engine import engine_names, get_engine
+from finereason.integrations.training.boxed import last_boxed
 from finereason.common.input_errors import InputError
 from finereason.data.official_files import OfficialDataError, read_records
 from finereason.common.vocabulary import TASKS
 from finereason.core.puzzle_sources import rng_for
 
 MATH_TASK = "math"
+MAX_REFERENCE_BOX = 9_998  # characters of a reference solution's last \boxed{} answer that are read
 MATH_SUFFIX = "\nPlease reason step by step, and put your final answer within \\boxed{}."
 PUZZLE_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
 MIX_COLUMNS = ("id", "prompt", "task", "puzzle", "label", "inputs", "outputs", "answer")
@@ -190,22 +192,6 @@ def load_puzzle_rows(path_or_id: str, config: str = "train") -> list[dict]:
 
 
 # ------------------------------------------------------------------ math
-def _last_boxed(text: str) -> str | None:
-    """The content of the last ``\\boxed{...}`` (balanced braces), or ``None``."""
-    start = text.rfind("\\boxed{")
-    if start < 0:
-        return None
-    depth, i = 0, start + len("\\boxed")
-    for j in range(i, min(len(text), i + 10_000)):
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1:j].strip()
-    return None
-
-
 def final_answer(text: Any) -> str | None:
     """The final answer of a reference solution: MetaMathQA's "The answer is: X", GSM8K's "#### X",
     MATH's last ``\\boxed{X}``, else the (short) text itself."""
@@ -219,7 +205,7 @@ def final_answer(text: Any) -> str | None:
         return _after(tail, "The answer is:")
     if "####" in tail:                                 # GSM8K
         return tail.rsplit("####", 1)[1].strip().replace(",", "") or None
-    boxed = _last_boxed(text)                          # MATH
+    boxed = last_boxed(text, max_chars=MAX_REFERENCE_BOX)  # MATH
     if boxed is not None:
         return boxed or None
     lowered = tail.lower()
@@ -398,4 +384,3 @@ def load_test_rows(path_or_id: str, configs: Iterable[str] | None = None) -> tup
         except DataError:
             missing.append(config)
     return rows, found, missing
-

@@ -1,0 +1,37 @@
+"""Any registered lm-eval model as a plain ``generate`` function: chat turns in, completions out.
+
+The generate-verify loops (``finereason loop``) and LLM-ARC (``finereason arc``) drive models through it.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+
+def lm_eval_generator(model: str, model_args: str = "", *, apply_chat_template: bool = False,
+                      max_gen_toks: int = 2048, batch_size: str | int = 1, device: str | None = None,
+                      temperature: float = 0.0) -> Callable[[list[tuple[dict, list[dict]]]], list[str]]:
+    """A ``generate`` function for ``finereason arc`` and ``finereason loop`` over any registered lm-eval
+    model; greedy unless ``temperature`` > 0. The function carries the model (``.lm``) and the prompt
+    renderer (``.render``) for token counting."""
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.registry import get_model
+
+    from . import models  # noqa: F401  (registers finereason-replay and friends)
+
+    extra = {"batch_size": batch_size, "device": device}
+    lm = get_model(model).create_from_arg_string(model_args, {k: v for k, v in extra.items() if v is not None})
+    gen_kwargs = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": temperature > 0, "temperature": temperature}
+
+    def render(messages: list[dict]) -> str:
+        if apply_chat_template and hasattr(lm, "apply_chat_template"):
+            return lm.apply_chat_template(messages, add_generation_prompt=True)
+        turns = [f"{'User' if m['role'] == 'user' else 'Assistant'}: {m['content']}" for m in messages]
+        return "\n\n".join(turns) + "\n\nAssistant:"
+
+    def generate(batch: list[tuple[dict, list[dict]]]) -> list[str]:
+        requests = [Instance(request_type="generate_until", doc=doc, arguments=(render(msgs), dict(gen_kwargs)), idx=0)
+                    for doc, msgs in batch]
+        return [str(x) for x in lm.generate_until(requests)]
+
+    generate.lm, generate.render = lm, render  # type: ignore[attr-defined]
+    return generate

@@ -1,1 +1,0 @@
-"""Training building blocks (data mixing, GRPO rewards) for the TRL trainers in ``trainers/``; no torch at import time."""
