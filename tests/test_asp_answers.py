@@ -143,13 +143,12 @@ def test_numbered_queries_and_tests_as_sets_of_propositions():
     assert "proposition 2 is not defined" in report.tests[5].message
 
 
-def test_readme_asp_example_prints_what_it_says(capsys):
+def test_the_guides_asp_example_prints_what_it_says(capsys):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Logic programs: an ASP critic", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec"), {})
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "asp-critic.md").read_text(encoding="utf-8")
+    code = guide.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/asp-critic.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     expected = [line.split("# ", 1)[1].strip() for line in code.splitlines() if line.startswith("print(")]
     assert printed == expected
