@@ -125,9 +125,16 @@ def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
     return _TRUNCATED
 
 
+_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
+_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
+
+
 def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
     """:func:`list_end` for a list without quotes or backslashes (most states), with C-speed searches;
     ``None`` when the list holds a quote or a backslash, or does not close (the full scanner decides)."""
+    two_levels = _TWO_LEVELS.match(text, begin, end_limit)  # a flat list or a list of flat lists: one C call
+    if two_levels is not None:
+        return two_levels.end()
     opens, at = 0, begin
     while True:
         close = text.find("]", at, end_limit)
@@ -193,6 +200,9 @@ CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
 
 
 def _key(payload: str) -> str:
+    key = payload.replace(" ", "")
+    if key.isascii() and key.isprintable():  # no other whitespace (ASCII whitespace is unprintable)
+        return key
     return "".join(payload.split())
 
 
