@@ -62,13 +62,14 @@ def _lowered(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS) -> list[tuple[int, int]]:
+def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` of the last ``limit`` markers in ``text``, in text order (case-insensitive).
 
     Searched backwards with ``str.rfind`` (C speed, from the end, where answers are); a marker word
     is confirmed by its pattern, and at most ``4 * limit`` occurrences of each word are examined.
+    ``low``: ``text`` lowered already (as :func:`_lowered` does), when the caller has it.
     """
-    low = _lowered(text)
+    low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
     for word, pattern in marks:
         pos, kept = len(low), 0
@@ -215,11 +216,14 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
     found: list[Statement] = []
     seen: set[int] = set()
     budget = SCAN_BUDGET
-    for start, end in last_marks(region, marks + CORRECTION_MARKS):
+    for start, end in last_marks(region, marks + CORRECTION_MARKS, low=signals.low):
         if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
             break
-        intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
-        begin = intro.end() if intro else end
+        if region.startswith(": [", end):  # the common case, as _INTRO reads it
+            begin = end + 2
+        else:
+            intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
+            begin = intro.end() if intro else end
         if begin >= len(region) or region[begin] != "[" or begin in seen:
             continue
         seen.add(begin)
@@ -294,7 +298,7 @@ def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: b
     payload = region[begin:stop]
     if not _has_content(payload):
         return None
-    if "[" not in payload[1:]:  # rows printed one per line without the outer brackets
+    if payload.find("[", 1) < 0:  # rows printed one per line without the outer brackets
         rows, stop = _row_sequence(region, begin, stop)
         if len(rows) > 1:
             payload = "[" + ", ".join(rows) + "]"

@@ -124,6 +124,7 @@ _SHORT_RANGE = 8_192  # below this many characters a range is first split into w
 _BY_FIRST_WORD: dict[str, list[tuple[str, "Check | None", bool]]] = {}
 for _phrase in PHRASES:
     _BY_FIRST_WORD.setdefault(_phrase[0].split()[0], []).append(_phrase)
+_FIRST_WORDS = frozenset(_BY_FIRST_WORD)
 
 
 def _lowered(text: str) -> str:
@@ -186,7 +187,8 @@ class Signals:
         low = self.low
         phrases = PHRASES
         if hi - lo < _SHORT_RANGE:  # only the phrases whose first word occurs in the range
-            phrases = [p for w in set(_TOKENS.findall(low, lo, hi)) if w in _BY_FIRST_WORD for p in _BY_FIRST_WORD[w]]
+            words = _FIRST_WORDS.intersection(_TOKENS.findall(low, lo, hi))
+            phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else ()
         for word, check, solving_only in phrases:
             if solving_only and not self.solving:
                 continue
@@ -200,7 +202,7 @@ class Signals:
                     best = (at, low[at:end])
                     break
                 pos = at + 1
-        k = bisect_left(self.extra, (lo, ""))
+        k = bisect_left(self.extra, (lo, "")) if self.extra else 0
         if k < len(self.extra) and self.extra[k][0] < hi and (best is None or self.extra[k][0] < best[0]):
             best = self.extra[k]
         self._cache[(lo, hi)] = best
