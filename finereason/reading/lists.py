@@ -90,11 +90,18 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     return found[-limit:]
 
 
+_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
+_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
+
+
 def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
     """The offset just past the list opening at ``text[begin] == "["``, or ``-1`` when the text ends
     before it closes (cut off). Quotes are respected (a quote ends at a line break); raises
     :class:`ParseError` past ``limit`` characters or ``MAX_LIST_DEPTH`` levels."""
     end_limit = min(len(text), begin + limit)
+    two_levels = _TWO_LEVELS.match(text, begin, end_limit)  # a flat list or a list of flat lists: one C call
+    if two_levels is not None:
+        return two_levels.end()
     fast = _plain_list_end(text, begin, end_limit)
     if fast is not None:
         return fast
@@ -126,16 +133,9 @@ def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
     return _TRUNCATED
 
 
-_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
-_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
-
-
 def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
     """:func:`list_end` for a list without quotes or backslashes (most states), with C-speed searches;
     ``None`` when the list holds a quote or a backslash, or does not close (the full scanner decides)."""
-    two_levels = _TWO_LEVELS.match(text, begin, end_limit)  # a flat list or a list of flat lists: one C call
-    if two_levels is not None:
-        return two_levels.end()
     opens, at = 0, begin
     while True:
         close = text.find("]", at, end_limit)
@@ -154,8 +154,13 @@ def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
             return at
 
 
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
 def _has_content(payload: str) -> bool:
     """Whether a bracketed span could be a state (digits or quoted text), not prose like "[valid]"."""
+    if _ASCII_DIGIT.search(payload) is not None:  # the common case, at C speed
+        return True
     return any(c.isdigit() for c in payload) or "'" in payload or '"' in payload or not payload[1:-1].strip()
 
 

@@ -178,6 +178,9 @@ class Signals:
         hi = len(self.low) if hi is None else min(hi, len(self.low))
         if (lo, hi) in self._cache:
             return self._cache[(lo, hi)]
+        if lo >= hi:  # an empty range (an answer ending the text) holds no signal
+            self._cache[(lo, hi)] = None
+            return None
         if len(self._cache) >= _LAZY_QUERIES:
             if self._all is None:
                 self._all = self._every()
