@@ -60,6 +60,8 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
     """Whether the statement at ``[start, stop)`` is stated under a condition or beside an alternative
     (``before``: :func:`sentence_before`, when the caller has it)."""
     before = sentence_before(region, start) if before is None else before
+    if not before and stop >= len(region):  # nothing before it in its sentence, nothing after it
+        return False
     return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 

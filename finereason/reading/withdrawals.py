@@ -125,6 +125,7 @@ _BY_FIRST_WORD: dict[str, list[tuple[str, "Check | None", bool]]] = {}
 for _phrase in PHRASES:
     _BY_FIRST_WORD.setdefault(_phrase[0].split()[0], []).append(_phrase)
 _FIRST_WORDS = frozenset(_BY_FIRST_WORD)
+_UNKNOWN = object()  # a range not searched yet (a searched one may hold None)
 
 
 def _lowered(text: str) -> str:
@@ -176,8 +177,9 @@ class Signals:
         signal of the text is listed once and later queries are binary searches.
         """
         hi = len(self.low) if hi is None else min(hi, len(self.low))
-        if (lo, hi) in self._cache:
-            return self._cache[(lo, hi)]
+        known = self._cache.get((lo, hi), _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
         if lo >= hi:  # an empty range (an answer ending the text) holds no signal
             self._cache[(lo, hi)] = None
             return None
