@@ -189,6 +189,8 @@ def _row_sequence(region: str, begin: int, stop: int) -> tuple[list[str], int]:
 
 def _offers_another(region: str, stop: int, payload: str) -> bool:
     """Whether a different list follows the answer's list with only "or"/separators between ("[..] or [..]")."""
+    if region.find("[", stop, stop + 80) < 0:  # _HEDGE ends at a "[" within its 80 characters
+        return False
     hedge = _HEDGE.match(region, stop, min(len(region), stop + 80))
     if hedge is None:
         return False

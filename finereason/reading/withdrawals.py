@@ -217,4 +217,4 @@ class Signals:
 def find_signals(region: str, *, solving: bool = False, extra: list[tuple[int, str]] | None = None) -> Signals:
     """The withdrawal signals of ``region``. ``solving``: the answer is a solution, so "I could not
     find one" withdraws it too; ``extra``: ``(offset, text)`` signals of the answer kind's own."""
-    return Signals(_lowered(region), solving, tuple(sorted(extra or ())))
+    return Signals(_lowered(region), solving, tuple(sorted(extra)) if extra else ())
