@@ -57,7 +57,8 @@ def _int_lists(text: str) -> Any:
     if _LONG_INT in shape:
         return None
     brackets = shape.replace("0", "")
-    if len(brackets) > 2 * MAX_DEPTH and max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > MAX_DEPTH:
+    if (len(brackets) > 2 * MAX_DEPTH and brackets.replace("[]", "").replace("[]", "")  # empty: two levels at most
+            and max(accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > MAX_DEPTH):
         return None
     try:
         return json.loads(text)

@@ -54,6 +54,13 @@ class Statement:
     rejects: Hashable = None
     conditional: bool = False
 
+    def __init__(self, start: int, end: int, value: Any = None, key: Hashable = None, marked: bool = False,
+                 hedged: str = "", complete: bool = True, rejects: Hashable = None, conditional: bool = False) -> None:
+        # the dataclass's own frozen __init__ sets the fields one by one (object.__setattr__), which every
+        # statement of every response pays: set them at once (fields, equality, hash and replace() unchanged)
+        self.__dict__.update(start=start, end=end, value=value, key=key, marked=marked, hedged=hedged,
+                             complete=complete, rejects=rejects, conditional=conditional)
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -66,6 +73,10 @@ class Reading:
     statement: Statement | None = None
     live: int = 0
     statements: tuple[Statement, ...] = field(default=(), repr=False)
+
+    def __init__(self, value: Any, reason: str = "", statement: Statement | None = None, live: int = 0,
+                 statements: tuple[Statement, ...] = ()) -> None:
+        self.__dict__.update(value=value, reason=reason, statement=statement, live=live, statements=statements)  # as Statement's
 
     @property
     def marked(self) -> bool:

@@ -15,6 +15,7 @@ REACH = 240  # characters looked at before and after a statement
 # "Otherwise,\n"): then the sentence goes on on the next line
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|(?<![,\w])(?<!\bthen)(?<!\botherwise)(?<!\belse)\n|\n[ \t]*\n")
 _GOES_ON = re.compile(r"(?:,|\b(?:then|otherwise|else))$")
+_CLAUSE_ENDS = (",", "then", "otherwise", "else")  # what _GOES_ON looks for, word boundaries aside
 _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|provided|in case|otherwise|else)\b", re.IGNORECASE)
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 _HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
@@ -24,6 +25,12 @@ _HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?b
 def sentence_before(region: str, start: int) -> str:
     """The part of ``start``'s sentence before it (at most :data:`REACH` characters)."""
     lo = max(0, start - REACH)
+    line = region.rfind("\n", lo, start)
+    if line >= 0:  # the common case: a line break ends the sentence and the line holds no sentence end
+        tail = region[line + 1:start]
+        if ("." not in tail and "!" not in tail and "?" not in tail and ";" not in tail
+                and not region[max(lo, line - 12):line].rstrip(" \t").endswith(_CLAUSE_ENDS)):
+            return tail
     cut = lo
     for mark in ".!?;":
         at = region.rfind(mark, lo, start)
@@ -53,6 +60,8 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
     """Whether the statement at ``[start, stop)`` is stated under a condition or beside an alternative
     (``before``: :func:`sentence_before`, when the caller has it)."""
     before = sentence_before(region, start) if before is None else before
+    if not before and stop >= len(region):  # nothing before it in its sentence, nothing after it
+        return False
     return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 
@@ -65,6 +74,7 @@ def hedged(region: str, start: int, before: str | None = None) -> bool:
 
 _JUNK = " \t\r\n*_`$:,("
 _ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+_OFFERING = ("either", "or", "alternatively", "otherwise")
 
 
 def _ends_with_word(text: str, word: str) -> bool:
@@ -75,10 +85,13 @@ def offered_after_another(region: str, start: int) -> bool:
     """Whether the statement at ``start`` is offered as an alternative to what precedes it
     ("[...] or [...]", "either [...]", "E (or maybe F)", "[...], or possibly [...]")."""
     before = region[max(0, start - 80):start].lower().rstrip(_JUNK)
-    for adverb in _ADVERBS:
-        if _ends_with_word(before, adverb):
-            before = before[:-len(adverb)].rstrip(_JUNK)
-            break
+    if before.endswith(_ADVERBS):
+        for adverb in _ADVERBS:
+            if _ends_with_word(before, adverb):
+                before = before[:-len(adverb)].rstrip(_JUNK)
+                break
+    if not before.endswith(_OFFERING):  # the common case: no word below ends the text before
+        return False
     if _ends_with_word(before, "either"):
         return True
     for word in ("or", "alternatively", "otherwise"):

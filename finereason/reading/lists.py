@@ -62,13 +62,14 @@ def _lowered(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS) -> list[tuple[int, int]]:
+def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` of the last ``limit`` markers in ``text``, in text order (case-insensitive).
 
     Searched backwards with ``str.rfind`` (C speed, from the end, where answers are); a marker word
     is confirmed by its pattern, and at most ``4 * limit`` occurrences of each word are examined.
+    ``low``: ``text`` lowered already (as :func:`_lowered` does), when the caller has it.
     """
-    low = _lowered(text)
+    low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
     for word, pattern in marks:
         pos, kept = len(low), 0
@@ -89,11 +90,18 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS) -> list[tuple[in
     return found[-limit:]
 
 
+_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
+_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
+
+
 def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
     """The offset just past the list opening at ``text[begin] == "["``, or ``-1`` when the text ends
     before it closes (cut off). Quotes are respected (a quote ends at a line break); raises
     :class:`ParseError` past ``limit`` characters or ``MAX_LIST_DEPTH`` levels."""
     end_limit = min(len(text), begin + limit)
+    two_levels = _TWO_LEVELS.match(text, begin, end_limit)  # a flat list or a list of flat lists: one C call
+    if two_levels is not None:
+        return two_levels.end()
     fast = _plain_list_end(text, begin, end_limit)
     if fast is not None:
         return fast
@@ -146,8 +154,13 @@ def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
             return at
 
 
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
 def _has_content(payload: str) -> bool:
     """Whether a bracketed span could be a state (digits or quoted text), not prose like "[valid]"."""
+    if _ASCII_DIGIT.search(payload) is not None:  # the common case, at C speed
+        return True
     return any(c.isdigit() for c in payload) or "'" in payload or '"' in payload or not payload[1:-1].strip()
 
 
@@ -176,6 +189,8 @@ def _row_sequence(region: str, begin: int, stop: int) -> tuple[list[str], int]:
 
 def _offers_another(region: str, stop: int, payload: str) -> bool:
     """Whether a different list follows the answer's list with only "or"/separators between ("[..] or [..]")."""
+    if region.find("[", stop, stop + 80) < 0:  # _HEDGE ends at a "[" within its 80 characters
+        return False
     hedge = _HEDGE.match(region, stop, min(len(region), stop + 80))
     if hedge is None:
         return False
@@ -193,6 +208,9 @@ CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
 
 
 def _key(payload: str) -> str:
+    key = payload.replace(" ", "")
+    if key.isascii() and key.isprintable():  # no other whitespace (ASCII whitespace is unprintable)
+        return key
     return "".join(payload.split())
 
 
@@ -205,11 +223,14 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
     found: list[Statement] = []
     seen: set[int] = set()
     budget = SCAN_BUDGET
-    for start, end in last_marks(region, marks + CORRECTION_MARKS):
+    for start, end in last_marks(region, marks + CORRECTION_MARKS, low=signals.low):
         if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
             break
-        intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
-        begin = intro.end() if intro else end
+        if region.startswith(": [", end):  # the common case, as _INTRO reads it
+            begin = end + 2
+        else:
+            intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
+            begin = intro.end() if intro else end
         if begin >= len(region) or region[begin] != "[" or begin in seen:
             continue
         seen.add(begin)
@@ -284,7 +305,7 @@ def _list_statement(region: str, start: int, begin: int, stop: int, *, marked: b
     payload = region[begin:stop]
     if not _has_content(payload):
         return None
-    if "[" not in payload[1:]:  # rows printed one per line without the outer brackets
+    if payload.find("[", 1) < 0:  # rows printed one per line without the outer brackets
         rows, stop = _row_sequence(region, begin, stop)
         if len(rows) > 1:
             payload = "[" + ", ".join(rows) + "]"

@@ -69,6 +69,6 @@ def blank_tags(region: str) -> str:
     if "[" not in region and "<" not in region:
         return region
     low = region.lower()
-    if not any(word in low for word in _TAG_WORDS):
+    if not ("answer" in low or "end" in low or "final" in low or "solution" in low or "output" in low):  # _TAG_WORDS
         return region
     return _TAGS.sub(lambda m: " " * len(m.group()), region)

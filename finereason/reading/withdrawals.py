@@ -124,6 +124,8 @@ _SHORT_RANGE = 8_192  # below this many characters a range is first split into w
 _BY_FIRST_WORD: dict[str, list[tuple[str, "Check | None", bool]]] = {}
 for _phrase in PHRASES:
     _BY_FIRST_WORD.setdefault(_phrase[0].split()[0], []).append(_phrase)
+_FIRST_WORDS = frozenset(_BY_FIRST_WORD)
+_UNKNOWN = object()  # a range not searched yet (a searched one may hold None)
 
 
 def _lowered(text: str) -> str:
@@ -175,8 +177,12 @@ class Signals:
         signal of the text is listed once and later queries are binary searches.
         """
         hi = len(self.low) if hi is None else min(hi, len(self.low))
-        if (lo, hi) in self._cache:
-            return self._cache[(lo, hi)]
+        known = self._cache.get((lo, hi), _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
+        if lo >= hi:  # an empty range (an answer ending the text) holds no signal
+            self._cache[(lo, hi)] = None
+            return None
         if len(self._cache) >= _LAZY_QUERIES:
             if self._all is None:
                 self._all = self._every()
@@ -186,7 +192,8 @@ class Signals:
         low = self.low
         phrases = PHRASES
         if hi - lo < _SHORT_RANGE:  # only the phrases whose first word occurs in the range
-            phrases = [p for w in set(_TOKENS.findall(low, lo, hi)) if w in _BY_FIRST_WORD for p in _BY_FIRST_WORD[w]]
+            words = _FIRST_WORDS.intersection(_TOKENS.findall(low, lo, hi))
+            phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else ()
         for word, check, solving_only in phrases:
             if solving_only and not self.solving:
                 continue
@@ -200,7 +207,7 @@ class Signals:
                     best = (at, low[at:end])
                     break
                 pos = at + 1
-        k = bisect_left(self.extra, (lo, ""))
+        k = bisect_left(self.extra, (lo, "")) if self.extra else 0
         if k < len(self.extra) and self.extra[k][0] < hi and (best is None or self.extra[k][0] < best[0]):
             best = self.extra[k]
         self._cache[(lo, hi)] = best
@@ -210,4 +217,4 @@ class Signals:
 def find_signals(region: str, *, solving: bool = False, extra: list[tuple[int, str]] | None = None) -> Signals:
     """The withdrawal signals of ``region``. ``solving``: the answer is a solution, so "I could not
     find one" withdraws it too; ``extra``: ``(offset, text)`` signals of the answer kind's own."""
-    return Signals(_lowered(region), solving, tuple(sorted(extra or ())))
+    return Signals(_lowered(region), solving, tuple(sorted(extra)) if extra else ())
