@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Sequence
 
 from .. import __version__
-from ..common.input_errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, expected_failure, report_bug
+from ..common.input_errors import failure_status
 from . import (arc, baselines, build, check_official, domains, eval, import_official, label, leaderboard, loop,
                merge_shards, plan_check, push, report, score, smol_model, tasks_dir, tiny_model, verify_data)
 from .options import warn_deprecated
@@ -51,12 +51,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("finereason: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Exception as err:  # noqa: BLE001  (sorted into expected failures and bugs)
-        message = expected_failure(err)
-        if message is None:
-            return report_bug(err)
-        print(f"finereason: error: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (KeyboardInterrupt, Exception) as err:  # noqa: BLE001  (sorted into expected failures and bugs)
+        return failure_status(err)

@@ -11,6 +11,7 @@ a "please report" line, exit 1 (:func:`report_bug`).
 from __future__ import annotations
 
 import sys
+from typing import Callable
 
 EXIT_BUG = 1             # a bug: a traceback and a "please report" line
 EXIT_BAD_INPUT = 2       # every expected failure: bad file, bad value, I/O error (one line on stderr)
@@ -52,4 +53,19 @@ def report_bug(err: BaseException) -> int:
     return EXIT_BUG
 
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "InputError", "expected_failure", "report_bug"]
+def failure_status(err: BaseException, classify: Callable[[BaseException], str | None] = expected_failure,
+                   clean: Callable[[str], str] = str) -> int:
+    """The exit status of a command that stopped on ``err`` (being handled): Ctrl-C is
+    :data:`EXIT_INTERRUPTED`; an error ``classify`` names is one line on stderr (passed through
+    ``clean``) and :data:`EXIT_BAD_INPUT`; anything else is a bug (:func:`report_bug`)."""
+    if isinstance(err, KeyboardInterrupt):
+        print("finereason: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    message = classify(err)
+    if message is None:
+        return report_bug(err)
+    print(f"finereason: error: {clean(message)}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED", "InputError", "expected_failure", "failure_status", "report_bug"]

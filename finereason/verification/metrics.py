@@ -261,6 +261,22 @@ def set_aggregations(tasks: Iterable[str], summaries: dict[str, Callable[[list],
     return out
 
 
+def hook_attributes(module: str, aggregations: dict[str, Callable[[list], float]], names: Callable[[], Iterable[str]]
+                    ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``__getattr__`` and ``__dir__`` for an lm-eval hook module that serves ``aggregations`` (made by
+    :func:`set_aggregations`) as attributes; ``names`` gives the module's own names (``globals``)."""
+    def module_getattr(name: str) -> Any:
+        try:
+            return aggregations[name]
+        except KeyError:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+
+    def module_dir() -> list[str]:
+        return sorted([*names(), *aggregations])
+
+    return module_getattr, module_dir
+
+
 def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Callable[[list], float]:
     def aggregate_metric(items: list) -> float:
         return summary(items).get(name, 0.0)

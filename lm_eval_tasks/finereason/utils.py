@@ -10,7 +10,7 @@ from finereason.verification.process import as_record, process_score, summarize_
 from finereason.core.prompts import with_prompt_version
 from finereason.verification.scoring import RowScore, aggregate, score_row
 from finereason.core.rows import row_puzzle
-from finereason.verification.metrics import PROCESS, VERDICT, record_of, set_aggregations, task_metrics
+from finereason.verification.metrics import PROCESS, VERDICT, hook_attributes, record_of, set_aggregations, task_metrics
 from finereason.common.vocabulary import TASKS
 
 
@@ -66,15 +66,5 @@ def process_results(doc: dict, results: list[str], *, starts_in_think: bool = Fa
 _SUMMARIES = {VERDICT: lambda items: aggregate(RowScore.from_tuple(t) for t in items), PROCESS: summarize_records}
 _AGGREGATIONS = set_aggregations(TASKS, _SUMMARIES)
 
-
-def __getattr__(name: str):
-    """``utils.agg_<name>``: the YAMLs' ``!function`` aggregation of every set-level metric of the
-    puzzle tasks, made from the metric registry."""
-    try:
-        return _AGGREGATIONS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_AGGREGATIONS])
+# ``agg_<name>``: the YAMLs' ``!function`` aggregations, served as module attributes.
+__getattr__, __dir__ = hook_attributes(__name__, _AGGREGATIONS, lambda: globals())

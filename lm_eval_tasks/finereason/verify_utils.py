@@ -13,7 +13,7 @@ from typing import Any
 from lm_eval.api.task import ConfigurableTask
 
 from finereason.data.resolve import load_config_with_source
-from finereason.verification.metrics import VERIFY, VERIFY_RECORD, set_aggregations, task_metrics
+from finereason.verification.metrics import VERIFY, VERIFY_RECORD, hook_attributes, set_aggregations, task_metrics
 from finereason.verification.llm_verifier import read_model_answers, score_verify, summarize_verify, verify_docs
 
 
@@ -51,15 +51,5 @@ def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
 
 _AGGREGATIONS = set_aggregations((VERIFY,), {VERIFY_RECORD: summarize_verify})
 
-
-def __getattr__(name: str):
-    """``verify_utils.agg_<name>``: the YAMLs' ``!function`` aggregation of every set-level verify
-    metric, made from the metric registry."""
-    try:
-        return _AGGREGATIONS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_AGGREGATIONS])
+# ``agg_<name>``: the YAMLs' ``!function`` aggregations, served as module attributes.
+__getattr__, __dir__ = hook_attributes(__name__, _AGGREGATIONS, lambda: globals())

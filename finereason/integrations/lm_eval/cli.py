@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from ...common.input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, expected_failure, report_bug
+from ...common.input_errors import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, expected_failure, failure_status
 
 # Where lm-eval checks its own arguments (task names, model names, --config, --seed, ...): a
 # ValueError or KeyError raised there is bad user input; raised anywhere else it is a bug.
@@ -42,17 +42,10 @@ def run_lm_eval(argv: list[str]) -> int:
             cli_evaluate()
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    except KeyboardInterrupt:
-        print("finereason: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Exception as err:  # noqa: BLE001  (sorted into bad input and bugs)
-        message = lm_eval_failure(err)
-        if message is None:
-            return report_bug(err)
+    except (KeyboardInterrupt, Exception) as err:  # noqa: BLE001  (sorted into bad input and bugs)
         from ...common.redact import redact
 
-        print(f"finereason: error: {redact(message)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return failure_status(err, lm_eval_failure, redact)
     finally:
         sys.argv = saved
     return 0
