@@ -1,4 +1,4 @@
-"""Wall time of the CPU GRPO smoke run (bar: under 120 s), moved here from tests/test_grpo.py.
+"""Wall time of the CPU GRPO smoke run (bar: under 120 s), moved here from tests/integrations/test_grpo.py.
 
     python benchmarks/bench_grpo_smoke.py
 

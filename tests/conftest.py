@@ -5,6 +5,7 @@ import atexit
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -23,6 +24,13 @@ for _var, _sub in (("HF_HOME", "hf"), ("HF_DATASETS_CACHE", "hf/datasets"), ("HF
     os.environ[_var] = str(_CACHE_ROOT / _sub)
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
+
+# Tests live in folders that mirror the package's layers (tests/reading/, tests/verification/, ...);
+# helper modules sit here and some test modules import helpers from one another across folders
+# (``from test_cli_errors import tamper``), so every folder is importable.
+for _folder in sorted(p for p in Path(__file__).resolve().parent.iterdir() if p.is_dir() and any(p.glob("test_*.py"))):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 SHARED = Path(os.environ.get("FINEREASON_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
 

@@ -30,7 +30,7 @@ from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.core.oracle import is_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
-CORPUS = Path(__file__).parent / "data" / "answer_corpus.jsonl"
+CORPUS = Path(__file__).parents[1] / "data" / "answer_corpus.jsonl"
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 

@@ -24,7 +24,7 @@ from conftest import read_jsonl, shared_path
 from finereason.verification.aggregation import metric_names
 from finereason.verification.scoring import aggregate, score_row
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def sudoku_rows(task: str) -> tuple[list[dict], list[dict]]:

@@ -15,7 +15,7 @@ from finereason.common.verdict import SOLVABLE, TRANSITION_CATEGORIES, UNSOLVABL
 from finereason.verification import metrics as M
 from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Loader(yaml.SafeLoader):

@@ -91,7 +91,7 @@ def test_generated_names_follow_the_registry():
 
 def test_hand_written_files_are_not_generated():
     """The common template, hooks and FOLIO tasks are hand-written; the task templates are generated
-    (their ``metric_list`` comes from the metric registry, see tests/test_metric_registry.py)."""
+    (their ``metric_list`` comes from the metric registry, see tests/verification/test_metric_registry.py)."""
     names = set(render_configs())
     assert {f"_{task}_template_yaml" for task in TASKS} <= names
     for path in TASK_FOLDER.iterdir():

@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("pyarrow", reason="needs pyarrow (pip install 'finereason[hub]')")
 yaml = pytest.importorskip("yaml", reason="needs PyYAML")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

@@ -30,7 +30,7 @@ import pytest
 from finereason.core import engine as base
 from finereason.core.engine import engines
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ROOTS = ("finereason", "dataset_builders", "trainers", "lm_eval_tasks", "metrics", "hub_cards", "benchmarks")
 EXCLUDED = ("finereason/domains/",)
 

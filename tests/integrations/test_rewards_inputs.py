@@ -15,7 +15,7 @@ import pytest
 
 from conftest import read_jsonl, shared_path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

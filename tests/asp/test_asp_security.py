@@ -13,7 +13,7 @@ import pytest
 
 from finereason.asp.screen import Limits, from_ascii, screen, to_ascii
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FAST = Limits(time_s=5.0, memory_mb=1024)
 EXPLOIT = '%* %* *% " *%\n#include "{path}".\n%* " *%\nok.\n'
 

@@ -22,7 +22,7 @@ for _module in ("torch", "transformers", "tokenizers", "lm_eval", "accelerate", 
 from finereason.commands import main  # noqa: E402
 from finereason.models.tiny import CHAT_TEMPLATE, MAX_POSITIONS, build_tiny_model  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TASKS = ("finereason_sudoku_state_checking", "finereason_game_of_24_state_transition")
 LIMIT = 2
 MAX_GEN_TOKS = 16

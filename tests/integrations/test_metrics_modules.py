@@ -19,7 +19,7 @@ from finereason.models.baselines import oracle, random_answer  # noqa: E402
 from finereason.commands import main  # noqa: E402
 from finereason.verification.scoring import aggregate, score_row  # noqa: E402
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
+METRICS = Path(__file__).resolve().parents[2] / "metrics"
 TASKS = ("state_checking", "state_transition", "end_to_end")
 PUZZLES = ("sudoku", "game_of_24")
 

@@ -256,7 +256,7 @@ def test_lm_eval_end_to_end_tasks_report_process_metrics():
     from finereason.verification.process import PROCESS_METRICS
 
     spec = importlib.util.spec_from_file_location(
-        "fr_utils_process", Path(__file__).resolve().parents[1] / "lm_eval_tasks" / "finereason" / "utils.py")
+        "fr_utils_process", Path(__file__).resolve().parents[2] / "lm_eval_tasks" / "finereason" / "utils.py")
     utils = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(utils)
     engine = get_engine(Game24Engine.name)

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import shared_path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "stress_interrupts.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "stress_interrupts.py"
 
 
 @pytest.mark.slow

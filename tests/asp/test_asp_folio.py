@@ -10,7 +10,7 @@ import pytest
 from conftest import read_jsonl, shared_path
 from finereason.data.folio import FolioError, load_folio, normalize, read_label
 
-DATA = Path(__file__).parent / "data" / "folio_asp"
+DATA = Path(__file__).parents[1] / "data" / "folio_asp"
 STORIES = json.loads((DATA / "stories.json").read_text(encoding="utf-8"))
 
 

@@ -26,7 +26,7 @@ from finereason.commands import main
 from finereason.core.engine import default_names
 from finereason.verification.scoring import score_row
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds
 TASK_KINDS = ("state_checking", "state_transition", "end_to_end")
 TASKS = tuple(f"finereason_{p}_{t}" for p in PUZZLES for t in TASK_KINDS)

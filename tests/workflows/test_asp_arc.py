@@ -11,7 +11,7 @@ from conftest import read_jsonl, shared_path
 from finereason.workflows.arc import Dialog, Round, accuracy_by_round, parse_actor
 from finereason.commands import main
 
-DATA = Path(__file__).parent / "data" / "folio_asp"
+DATA = Path(__file__).parents[1] / "data" / "folio_asp"
 
 
 def response(program: str, query: str, tests: list) -> str:

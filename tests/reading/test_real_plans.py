@@ -17,7 +17,7 @@ from finereason.core.engine import get_engine
 from finereason.reading import final_region
 from finereason.verification.verifiers import verify_end_to_end
 
-DECIDED = Path(__file__).parent / "data" / "real_plans.jsonl"
+DECIDED = Path(__file__).parents[1] / "data" / "real_plans.jsonl"
 
 
 def decided() -> list[dict]:

@@ -454,7 +454,7 @@ def test_rule_breaking_fill_is_unsolvable(case, data):
 @PROPERTY
 @given(blanked(), st.randoms(use_true_random=False))
 def test_children_break_no_rule(case, rng):
-    """Sudoku's moves are rule-valid fills (forward, back and undo: tests/test_domain_contract.py)."""
+    """Sudoku's moves are rule-valid fills (forward, back and undo: tests/core/test_domain_contract.py)."""
     _, grid = case
     puzzle = SudokuPuzzle(tuple(0 if rng.random() < 0.5 else d for d in grid))
     kids = list(ENGINE.children(puzzle, grid))

@@ -20,7 +20,7 @@ import pytest
 from finereason.commands import main
 from finereason.integrations.leaderboard.suites import suite_tasks
 
-APP = Path(__file__).resolve().parents[1] / "hub_cards" / "leaderboard" / "app.py"
+APP = Path(__file__).resolve().parents[2] / "hub_cards" / "leaderboard" / "app.py"
 
 
 def _app():

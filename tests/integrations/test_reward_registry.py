@@ -12,7 +12,7 @@ from finereason.integrations.training import boxed, mixing
 from finereason.integrations.training import rewards as R
 from finereason.integrations.training.rewards import registry
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 NAMES = ["state_checking", "state_transition", "end_to_end", "puzzle", "format", "math"]
 
 

@@ -23,7 +23,7 @@ yaml = pytest.importorskip("yaml")
 
 from test_lm_eval_tasks import run_eval  # noqa: E402
 
-TASK_DIR = Path(__file__).resolve().parents[1] / "lm_eval_tasks" / "finereason"
+TASK_DIR = Path(__file__).resolve().parents[2] / "lm_eval_tasks" / "finereason"
 PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 TASKS = ("state_checking", "state_transition", "end_to_end")
 # how many state-checking rows of each puzzle get the stored label as their answer (the rest the other

@@ -23,7 +23,7 @@ from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.reading import final_region
 from finereason.verification.verifiers import verify_end_to_end
 
-DECIDED = Path(__file__).parent / "data" / "real_game24.jsonl"
+DECIDED = Path(__file__).parents[1] / "data" / "real_game24.jsonl"
 MODEL = "gpt-4o-mini-2024-07-18"
 
 

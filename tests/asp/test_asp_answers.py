@@ -146,7 +146,7 @@ def test_numbered_queries_and_tests_as_sets_of_propositions():
 def test_the_guides_asp_example_prints_what_it_says(capsys):
     from pathlib import Path
 
-    guide = (Path(__file__).resolve().parent.parent / "docs" / "asp-critic.md").read_text(encoding="utf-8")
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "asp-critic.md").read_text(encoding="utf-8")
     code = guide.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/asp-critic.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 pytest.importorskip("math_verify", reason="needs math-verify (pip install 'finereason[train]')")
 pytest.importorskip("pyarrow", reason="needs pyarrow (pip install 'finereason[hub]')")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

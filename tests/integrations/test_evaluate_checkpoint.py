@@ -13,7 +13,7 @@ import pytest
 
 yaml = pytest.importorskip("yaml", reason="needs PyYAML")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

@@ -1,6 +1,6 @@
 """The commitment rule, case by case: each family the issue names, for options, lists and math.
 
-The metamorphic properties (tests/test_reading_properties.py) prove the rule over generated responses;
+The metamorphic properties (tests/reading/test_reading_properties.py) prove the rule over generated responses;
 this file pins the named families with readable examples, and the reader's building blocks
 (withdrawal signals, the commit function) in isolation.
 """

@@ -15,7 +15,7 @@ from finereason.common import vocabulary
 from finereason.verification.aggregation import METRICS, metric_names, paper_accuracy, rate_name, row_values, summarize
 from finereason.common.verdict import TRANSITION_CATEGORIES, UNDECIDED, Category, Verdict
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("finereason", "dataset_builders", "trainers", "lm_eval_tasks", "metrics")
 
 
