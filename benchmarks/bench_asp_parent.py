@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
-from finereason.workflows.arc import clean_text, parse_actor  # noqa: E402
-from finereason.asp.screen import Limits, screen  # noqa: E402
 from harness import best_of  # noqa: E402
+
+from finereason.asp.screen import Limits, screen  # noqa: E402
+from finereason.workflows.arc import clean_text, parse_actor  # noqa: E402
 
 SIZE = 1_000_000
 BAR_S = 0.5

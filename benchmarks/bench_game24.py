@@ -25,13 +25,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+from harness import (BASELINE_RATE, ORACLE_RATE, SOLVABLE, SPEEDUP, STATES, add_shared_argument, banner, compare,  # noqa: E402
+                     exit_status)
+
 from finereason.domains.game_of_24.arith import evaluate  # noqa: E402
 from finereason.domains.game_of_24.engine import Game24Engine  # noqa: E402
 from finereason.domains.game_of_24.puzzle import Game24Puzzle, State  # noqa: E402
 from finereason.domains.game_of_24.solver import _can_make  # noqa: E402
-from harness import (  # noqa: E402
-    BASELINE_RATE, ORACLE_RATE, SOLVABLE, SPEEDUP, STATES, add_shared_argument, banner, compare, exit_status,
-)
 
 
 # ---------------------------------------------------------------- the baseline

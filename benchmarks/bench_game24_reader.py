@@ -18,8 +18,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from finereason.domains.game_of_24.answer import expression_reading, expression_statements  # noqa: E402
 from harness import best_of  # noqa: E402
+
+from finereason.domains.game_of_24.answer import expression_reading, expression_statements  # noqa: E402
 
 MB = 1_000_000
 BAR_SECONDS = 0.5

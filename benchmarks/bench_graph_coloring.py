@@ -31,14 +31,14 @@ from typing import Sequence
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+from harness import (BASELINE_RATE, GAVE_UP, ORACLE_RATE, SET_WIDTH, SPEEDUP, STATES, GaveUp, Row,  # noqa: E402
+                     add_shared_argument, banner, compare, exit_status)
+
 from finereason.domains.graph_coloring.dimacs import read_dimacs  # noqa: E402
 from finereason.domains.graph_coloring.engine import GraphColoringEngine  # noqa: E402
 from finereason.domains.graph_coloring.puzzle import GraphColoringPuzzle  # noqa: E402
 from finereason.domains.graph_coloring.solver import chromatic_number  # noqa: E402
-from harness import (  # noqa: E402
-    BASELINE_RATE, GAVE_UP, ORACLE_RATE, SET_WIDTH, SPEEDUP, STATES, GaveUp, Row, add_shared_argument, banner,
-    compare, exit_status,
-)
+
 DIMACS_NAMES = ("myciel3", "myciel4", "myciel5", "queen5_5", "queen6_6", "queen7_7", "huck", "jean", "david",
                 "anna", "homer", "games120", "miles250", "miles500", "miles1000", "mulsol.i.1", "zeroin.i.1")
 Item = tuple[GraphColoringPuzzle, tuple[int, ...]]

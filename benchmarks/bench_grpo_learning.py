@@ -41,8 +41,8 @@ BOTH_OPTIONS = (re.compile(r"\(\s*A\s*\)|\bA\)"), re.compile(r"\(\s*B\s*\)|\bB\)
 # ------------------------------------------------------------------ data: one number left
 def puzzle_title() -> str:
     """The display title of the puzzle this benchmark trains on."""
-    from finereason.domains.game_of_24.engine import Game24Engine
     from finereason.core.engine import get_engine
+    from finereason.domains.game_of_24.engine import Game24Engine
 
     return get_engine(Game24Engine.name).title
 
@@ -50,9 +50,9 @@ def puzzle_title() -> str:
 def easiest_rows(n: int, seed: int) -> list[dict]:
     """``n`` Game-of-24 state-checking rows (train schema) whose state has one expression left,
     alternating solvable (the last move makes 24) and unsolvable (another last move)."""
-    from finereason.dataset_builders.items import state_row
     from finereason.core.engine import get_engine
     from finereason.data.sampling import make_item, moves, solution_path
+    from finereason.dataset_builders.items import state_row
     from finereason.domains.game_of_24 import source as game24
     from finereason.domains.game_of_24.engine import Game24Engine
 

@@ -17,13 +17,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests"), str(HERE)]
 
-from finereason.domains.game_of_24 import arith  # noqa: E402
+from harness import SHARED, best_of  # noqa: E402
+from hostile import hostile_responses  # noqa: E402
+
 from finereason.core.engine import default_names, get_engine  # noqa: E402
+from finereason.domains.game_of_24 import arith  # noqa: E402
 from finereason.domains.game_of_24.engine import Game24Engine  # noqa: E402
 from finereason.domains.game_of_24.puzzle import Game24Puzzle  # noqa: E402
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition  # noqa: E402
-from harness import SHARED, best_of  # noqa: E402
-from hostile import hostile_responses  # noqa: E402
 
 OFFICIAL = SHARED / "finereason_official"
 

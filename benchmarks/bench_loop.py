@@ -43,12 +43,12 @@ def main() -> int:
     args = parser.parse_args()
     print(banner(f"{args.per_domain} instances x {args.rounds} rounds per domain, condition {args.feedback}"))
 
-    from finereason.workflows.arc import lm_eval_generator
-    from finereason.models.baselines import oracle, random_answer
     from finereason.core.engine import default_names, get_engine
     from finereason.core.rows import row_puzzle
-    from finereason.workflows.loop import load_rows, run_condition
+    from finereason.integrations.lm_eval.generate import lm_eval_generator
+    from finereason.models.baselines import oracle, random_answer
     from finereason.verification.verifiers import verify_end_to_end
+    from finereason.workflows.loop import load_rows, run_condition
 
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data

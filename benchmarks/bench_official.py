@@ -17,9 +17,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from finereason.data.official_files import engine_for_file, find_state_files, iter_items  # noqa: E402
-from finereason.core.oracle import is_solvable  # noqa: E402
 from harness import SHARED  # noqa: E402
+
+from finereason.core.oracle import is_solvable  # noqa: E402
+from finereason.data.official_files import engine_for_file, find_state_files, iter_items  # noqa: E402
 
 
 def main() -> None:

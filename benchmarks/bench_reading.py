@@ -20,10 +20,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+from harness import banner, best_of  # noqa: E402
+
+from finereason.common.vocabulary import END_TO_END  # noqa: E402
 from finereason.core.engine import engine_names, get_engine  # noqa: E402
 from finereason.reading import NEXT_STATE_MARKS, SOLUTION_MARKS, choice_reading, list_reading  # noqa: E402
-from finereason.common.vocabulary import END_TO_END  # noqa: E402
-from harness import banner, best_of  # noqa: E402
 
 BAR_SECONDS = 0.5
 SCAN = re.compile(r"(?i)(?:answer|next\s+state|solution|plan)\s*:")

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan_oracle import find, plan_key  # noqa: E402
 
+from finereason.core.engine import get_engine  # noqa: E402
 from finereason.domains.blocksworld.engine import BlocksworldEngine  # noqa: E402
 from finereason.domains.blocksworld.source import read_instance  # noqa: E402
-from finereason.core.engine import get_engine  # noqa: E402
 from finereason.reading import final_region  # noqa: E402
 from finereason.verification.verifiers import verify_end_to_end  # noqa: E402
 

@@ -29,9 +29,9 @@ from harness import built_rows  # noqa: E402
 
 
 def throughput(args: argparse.Namespace) -> None:
+    from finereason.core.rows import _item, row_item
     from finereason.integrations.training.rewards import ROW_COLUMNS, state_checking_reward, state_transition_reward
     from finereason.models.baselines import oracle, random_answer
-    from finereason.core.rows import _item, row_item
 
     rows = built_rows(args.data, ["train"], ["--per-task", "0", "--e2e-size", "0", "--train-size", "2000", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 7), lambda r: "Let me think... no final answer."]
@@ -76,8 +76,8 @@ NAMES = ("puzzle", "format", "math", "state_checking", "state_transition", "end_
 def crafted(args: argparse.Namespace) -> None:
     from rewards import get_rewards
 
-    from finereason.models.baselines import oracle
     from finereason.core.engine import default_names
+    from finereason.models.baselines import oracle
 
     configs = [f"{p}_{t}" for p in default_names()
                for t in ("state_checking", "state_transition", "end_to_end")]

@@ -23,11 +23,11 @@ from harness import built_rows  # noqa: E402
 
 
 def main() -> None:
-    from finereason.models.baselines import oracle, random_answer
-    from finereason.domains.sudoku import DOMAIN as SUDOKU
     from finereason.core.engine import default_names, get_engine
-    from finereason.verification.scoring import aggregate, score_row
     from finereason.core.rows import row_item
+    from finereason.domains.sudoku import DOMAIN as SUDOKU
+    from finereason.models.baselines import oracle, random_answer
+    from finereason.verification.scoring import aggregate, score_row
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", help="a built dataset folder (default: build one)")

@@ -22,10 +22,9 @@ from typing import Sequence
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from finereason.domains.sudoku.engine import (  # noqa: E402
-    ALL, CELL_UNITS, SudokuEngine, SudokuPuzzle, parse_grid, unit_masks,
-)
 from harness import add_shared_argument, banner, compare, exit_status  # noqa: E402
+
+from finereason.domains.sudoku.engine import ALL, CELL_UNITS, SudokuEngine, SudokuPuzzle, parse_grid, unit_masks  # noqa: E402
 
 NAME, OFFICIAL = SudokuEngine.name, SudokuEngine.official_name  # ../shared/<name>/: reference puzzle sets
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_real_plans import load, puzzle_of  # noqa: E402
 from plan_oracle import find  # noqa: E402
 
-from finereason.domains.blocksworld.engine import BlocksworldEngine  # noqa: E402
 from finereason.core.engine import get_engine  # noqa: E402
+from finereason.domains.blocksworld.engine import BlocksworldEngine  # noqa: E402
 from finereason.reading import final_region  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

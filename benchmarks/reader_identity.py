@@ -74,10 +74,10 @@ def dump(out: Path, n: int, shared: Path, root: Path) -> None:
     import finereason  # noqa: PLC0415
 
     print(f"finereason from {Path(finereason.__file__).parent}")
-    from finereason.domains.sudoku.engine import SudokuEngine  # noqa: PLC0415
     from finereason.core.engine import engine_names, get_engine  # noqa: PLC0415
-    from finereason.reading import choice_reading, final_region  # noqa: PLC0415
     from finereason.core.oracle import _cached_solvable  # noqa: PLC0415
+    from finereason.domains.sudoku.engine import SudokuEngine  # noqa: PLC0415
+    from finereason.reading import choice_reading, final_region  # noqa: PLC0415
     from finereason.verification.verifiers import verify_state_transition_modes  # noqa: PLC0415
 
     lines: list[str] = []

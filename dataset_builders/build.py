@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from finereason import __version__
-from finereason.core.engine import default_names, engine_names, engines, get_engine, register, train_names
-from finereason.core.prompts import PROMPT_VERSION
-from finereason.data.sampling import moves, sample_states, solution_path
-from finereason.core.puzzle_sources import SourcePuzzle, rng_for
 from finereason.common.verdict import Undecided
 from finereason.common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION
+from finereason.core.engine import default_names, engine_names, engines, get_engine, register, train_names
+from finereason.core.prompts import PROMPT_VERSION
+from finereason.core.puzzle_sources import SourcePuzzle, rng_for
+from finereason.data.sampling import moves, sample_states, solution_path
 
 from .items import end_to_end_row, state_row
 from .layout import ConfigStats, ShardWriter, rows_table, shard_name, stat_tuple, write_card

@@ -4,10 +4,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from finereason.core.engine import Engine, StateItem
-from finereason.core.prompts import PROMPT_VERSION, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
 from finereason.common.verdict import SOLVABLE, UNSOLVABLE
 from finereason.common.vocabulary import DIFFICULTY_FIELDS, END_TO_END, STATE_CHECKING
+from finereason.core.engine import Engine, StateItem
+from finereason.core.prompts import PROMPT_VERSION, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
 
 COLUMNS = ("id", "puzzle", "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs")
 

@@ -16,11 +16,11 @@ import shutil
 from pathlib import Path
 
 from finereason import __version__
-from finereason.core.engine import get_engine, official_names
-from finereason.data.official_files import read_records
-from finereason.core.prompts import PROMPT_VERSION
 from finereason.common.verdict import ParseError, StateError
 from finereason.common.vocabulary import STATE_TASKS
+from finereason.core.engine import get_engine, official_names
+from finereason.core.prompts import PROMPT_VERSION
+from finereason.data.official_files import read_records
 
 from .items import end_to_end_row, state_depth, state_row
 from .layout import ConfigStats, configs_in, parquet_files, stat_tuple, stored_stats, write_card, write_config

@@ -33,9 +33,9 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from finereason.verification.aggregation import ACC
-from finereason.integrations.training.mixing import hub_offline  # light: no torch
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
+from finereason.integrations.training.mixing import hub_offline  # light: no torch
+from finereason.verification.aggregation import ACC
 
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")

@@ -16,8 +16,8 @@ from typing import Sequence
 
 from .. import __version__
 from ..common.input_errors import failure_status
-from . import (arc, baselines, build, check_official, domains, eval, import_official, label, leaderboard, loop,
-               merge_shards, plan_check, push, report, score, smol_model, tasks_dir, tiny_model, verify_data)
+from . import (arc, baselines, build, check_official, domains, eval, import_official, label, leaderboard, loop, merge_shards,
+               plan_check, push, report, score, smol_model, tasks_dir, tiny_model, verify_data)
 from .options import warn_deprecated
 
 COMMANDS: tuple[ModuleType, ...] = (

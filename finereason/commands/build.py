@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..core.engine import default_names, engine_names, engines
 from ..common.vocabulary import ORDERS, PAPER
+from ..core.engine import default_names, engine_names, engines
 from .options import CliError, add_domains, add_out, add_seed, need_builders
 
 NAME = "build"

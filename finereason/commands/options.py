@@ -79,9 +79,9 @@ def model_generator(args: argparse.Namespace, **options: Any) -> Any:
     """The lm-eval model of ``--model``/``--model_args`` (and the generation options) as a generate
     function (``arc``, ``loop``), on ``--device`` or else the GPU when present and the CPU otherwise;
     a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
-    from ..integrations.lm_eval.generate import lm_eval_generator
     from ..common.devices import default_device
     from ..integrations.lm_eval.cli import lm_eval_failure
+    from ..integrations.lm_eval.generate import lm_eval_generator
 
     try:
         return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
@@ -116,7 +116,8 @@ def report_stream(out: str | None) -> Any:
 def need_builders() -> None:
     """The dataset builders and pyarrow, or a one-line error naming the ``hub`` extra."""
     try:
-        from .. import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
         import pyarrow  # noqa: F401
+
+        from .. import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
     except ImportError as err:
         raise CliError(f"this command needs the dataset extras: pip install 'finereason[hub]' ({err.name} missing)") from None

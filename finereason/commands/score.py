@@ -4,11 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ..common.atomic_io import check_output
-from ..core.engine import engine_names
-from ..verification.verifiers import MODES
 from ..common.vocabulary import STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
+from ..core.engine import engine_names
+from ..verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from ..verification.verifiers import MODES
 from .options import CliError, add_out, need_builders, progress, report_stream, writing
 
 NAME = "score"

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
+from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
+from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 from ..reading import Reading, answer_region
 from ..reading.lists import task_list_reading
 from .literals import parse_literal
-from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
-from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 
 P = TypeVar("P")
 S = TypeVar("S")

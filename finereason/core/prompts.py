@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS  # noqa: F401  (TASKS re-exported)
 from .engine import Engine, StateItem, get_engine
 from .rows import row_item, row_puzzle
-from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS  # noqa: F401  (TASKS re-exported)
 
 PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")

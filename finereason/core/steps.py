@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Iterator
 
-from .engine import Engine
-from .engine import BrokenStep
-from ..reading import list_end
-from .literals import parse_literal
 from ..common.verdict import ParseError, StateError
+from ..reading import list_end
+from .engine import BrokenStep, Engine
+from .literals import parse_literal
 
 MAX_STEPS = 400               # steps read per answer (the rest are not verified; see ``truncated``)
 MAX_LISTS = 2_000             # bracketed lists examined per answer

@@ -287,8 +287,8 @@ def check_rows(table: Any, config: str, where: Path) -> None:
     """Row checks of one config: no null keys, the config's task, known puzzles, unique ids."""
     import pyarrow.compute as pc
 
-    from ..core.engine import engine_names
     from ..common.vocabulary import TASKS
+    from ..core.engine import engine_names
 
     for column in ("id", "puzzle", "task", "inputs", "outputs"):
         if table.column(column).null_count:

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
 from ..common.progress import Progress, no_progress
+from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
 from .state_labels import oracle_label
 
 

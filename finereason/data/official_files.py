@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from ..core.engine import Engine, get_engine, official_names
 from ..common.input_errors import InputError
 from ..common.jsonl import json_lines
+from ..core.engine import Engine, get_engine, official_names
 
 
 def _states_file(name: str) -> bool:

@@ -23,9 +23,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..common.vocabulary import PAPER
 from ..core.engine import Engine, StateItem
 from ..core.oracle import is_solvable
-from ..common.vocabulary import PAPER
 
 DEAD_END_STEPS = 2  # at most this many extra moves below the first unsolvable state
 

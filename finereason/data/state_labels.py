@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..core.engine import Engine
 from ..common.input_errors import InputError
 from ..common.jsonl import iter_json_lines
 from ..common.progress import Progress, no_progress
 from ..common.verdict import ParseError, StateError, Undecided
+from ..core.engine import Engine
 from ..core.oracle import is_solvable
 
 

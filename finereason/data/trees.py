@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..common.vocabulary import PAPER
 from ..core.engine import Engine
 from ..core.oracle import is_solvable
-from ..common.vocabulary import PAPER
 
 
 @dataclass(frozen=True)

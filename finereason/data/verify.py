@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..core.engine import get_engine
 from ..common.verdict import SOLVABLE, UNSOLVABLE, Undecided
 from ..common.vocabulary import END_TO_END
+from ..core.engine import get_engine
 
 # Errors a tampered row can raise while it is read as a state of its puzzle.
 _ROW_ERRORS = (ValueError, TypeError, KeyError, AttributeError, RecursionError)

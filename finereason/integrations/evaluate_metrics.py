@@ -10,10 +10,10 @@ from collections.abc import Mapping
 import datasets
 import evaluate
 
-from ..verification.aggregation import N
-from ..core.engine import get_engine
-from ..verification.scoring import aggregate, score_row
 from ..common.vocabulary import TASKS
+from ..core.engine import get_engine
+from ..verification.aggregation import N
+from ..verification.scoring import aggregate, score_row
 
 CITATION = """\
 @inproceedings{chen2025finereason,

@@ -21,14 +21,14 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable
 
-from ..data.folio import LABELS as FOLIO_LABELS
-from ..core.engine import Engine, get_engine
 from ..common.input_errors import InputError
-from ..core.rows import row_item, row_puzzle
-from ..core.puzzle_sources import rng_for
-from ..core.oracle import is_solvable
-from ..verification.llm_verifier import VERIFY, candidate_text, oracle_verdict
 from ..common.vocabulary import END_TO_END, STATE_CHECKING
+from ..core.engine import Engine, get_engine
+from ..core.oracle import is_solvable
+from ..core.puzzle_sources import rng_for
+from ..core.rows import row_item, row_puzzle
+from ..data.folio import LABELS as FOLIO_LABELS
+from ..verification.llm_verifier import VERIFY, candidate_text, oracle_verdict
 
 STRATEGIES = ("oracle", "random", "shallow")
 _WORDS = re.compile(r"[a-z0-9]+")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from .feedback import FEEDBACK_LEVELS, plan_feedback
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
-from .planner import PlanResult, plan
 from .plan_text import PlanTextError, Step, read_plan
+from .planner import PlanResult, plan
 from .strips import Task
 from .validate import PlanVerdict, check_plan, validate
 

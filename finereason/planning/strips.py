@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from .pddl import Atom, ActionSchema, Domain, PDDLError, Problem
+from .pddl import ActionSchema, Atom, Domain, PDDLError, Problem
 
 MAX_GROUND_ACTIONS = 200_000
 

@@ -13,9 +13,10 @@ from collections import Counter
 from typing import NamedTuple, Sequence
 
 from ..common.verdict import Verdict
-from .metrics import ACC, ACC_PAPER, ACC_SOLVABLE, ACC_UNSOLVABLE, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RATE_PREFIX, RECALL_UNSOLVABLE, rate_name, ratio
-from .metrics import LABELS, PAPER, VERDICT, Metric, compute, task_metrics
 from ..common.vocabulary import STATE_TRANSITION, TASKS
+from .metrics import (ACC, ACC_PAPER, ACC_SOLVABLE, ACC_UNSOLVABLE, F1_UNSOLVABLE, LABELS, PAPER, PARSE_ERROR_RATE,
+                      PRECISION_UNSOLVABLE, RATE_PREFIX, RECALL_UNSOLVABLE, VERDICT, Metric, compute, rate_name, ratio,
+                      task_metrics)
 
 # ------------------------------------------------------------------ metric names (declared in the registry)
 N = "n"  # the number of rows (reported by summarize, not a metric of the lm-eval tasks)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.engine import Engine
-from .process import ProcessVerdict
-from ..core.literals import strip_thinking
 from ..common.verdict import Verdict
+from ..core.engine import Engine
+from ..core.literals import strip_thinking
+from .process import ProcessVerdict
 from .verifiers import verify_end_to_end
 
 LEVELS: tuple[str, ...] = ("none", "binary", "first_error", "all_errors", "self")

@@ -30,13 +30,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..core.engine import get_engine
-from .feedback import read_self_verdict
-from .scoring import row_puzzle
-from ..core.puzzle_sources import rng_for
-from ..core.literals import strip_thinking
 from ..common.verdict import Verdict
+from ..core.engine import get_engine
+from ..core.literals import strip_thinking
+from ..core.puzzle_sources import rng_for
+from .feedback import read_self_verdict
 from .metrics import VERIFY, VERIFY_RECORD, compute, metric_list_yaml, task_metrics
+from .scoring import row_puzzle
 from .verifiers import verify_end_to_end
 
 MUTATIONS: tuple[str, ...] = ("broken", "ablated", "random")

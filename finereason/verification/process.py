@@ -25,13 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..common.verdict import ParseError, StateError, Undecided
+from ..common.vocabulary import END_TO_END
+from ..core.engine import BrokenStep, Engine, StepKind, get_engine
 from ..core.steps import MAX_STEPS
 from ..reading import final_region
-from ..core.engine import Engine, StepKind, get_engine
-from ..core.engine import BrokenStep
-from ..common.verdict import ParseError, StateError, Undecided
 from .metrics import PROCESS, compute, task_metrics
-from ..common.vocabulary import END_TO_END
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
 MIN_PROCESS_STEPS = 2         # fewer written steps: a final answer, not a process

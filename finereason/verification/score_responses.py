@@ -15,18 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .aggregation import category_counts, summarize
-from ..core.engine import Engine
 from ..common.input_errors import InputError
 from ..common.jsonl import iter_json_lines
-from ..data.official_files import engine_for_file, iter_items, read_records
 from ..common.progress import Progress, no_progress
-from .scoring import RowScore, aggregate, score_row
-from ..core.rows import row_item, row_puzzle
-from ..data.state_labels import oracle_label
 from ..common.verdict import SOLVABLE, UNSOLVABLE, Verdict
-from .verifiers import MODES
 from ..common.vocabulary import END_TO_END, STATE_TASKS
+from ..core.engine import Engine
+from ..core.rows import row_item, row_puzzle
+from ..data.official_files import engine_for_file, iter_items, read_records
+from ..data.state_labels import oracle_label
+from .aggregation import category_counts, summarize
+from .scoring import RowScore, aggregate, score_row
+from .verifiers import MODES
 
 
 @dataclass(frozen=True)

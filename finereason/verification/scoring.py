@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .aggregation import summarize_rows
-from ..core.engine import get_engine
-from ..core.rows import row_item, row_puzzle
 from ..common.verdict import SOLVABLE, Verdict
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+from ..core.engine import get_engine
+from ..core.rows import row_item, row_puzzle
+from .aggregation import summarize_rows
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.oracle import is_solvable
-from ..core.engine import Engine, StateItem, StepKind, get_engine
-from ..reading import UNFINISHED, choice_reading, final_region, read_choice
-from ..reading.lists import task_list_reading
-from ..core.literals import parse_literal
 from ..common.verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+from ..core.engine import Engine, StateItem, StepKind, get_engine
+from ..core.literals import parse_literal
+from ..core.oracle import is_solvable
+from ..reading import UNFINISHED, choice_reading, final_region, read_choice
+from ..reading.lists import task_list_reading
 
 MODES = ("strict", "paper")
 # ------------------------------------------------------------------ state checking

@@ -18,11 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..asp.critic import Limits, Report, run_program
 from ..common.input_errors import InputError
 from ..core.literals import strip_thinking
-from .actor_prompt import instructions
-from ..asp.critic import Limits, Report, run_program
 from ..data.folio import LABELS, problem_text
+from .actor_prompt import instructions
 
 MAX_RESPONSE_CHARS = 200_000
 MAX_JSON_CHARS = 100_000

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..asp.critic import Limits
 from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
-from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
-from ..asp.critic import Limits
 from ..data.folio import FolioError, load_folio_versioned, problem_text
+from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
 
 SUMMARY = "summary.json"
 TRANSCRIPTS = "transcripts.jsonl"

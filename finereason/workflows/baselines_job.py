@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
-from ..integrations.lm_eval.cli import run_lm_eval
 from ..common.vocabulary import PAPER
+from ..integrations.lm_eval.cli import run_lm_eval
 
 DATA_ENV = "FINEREASON_DATA_DIR"
 LOG_FILE = "lm_eval.log"

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..common.atomic_io import atomic_file, check_output, write_bytes
-from ..core.engine import Engine, get_engine
 from ..common.input_errors import InputError
+from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from ..verification.process import process_score
@@ -65,8 +65,8 @@ def end_to_end_config(domain: str) -> str:
 def load_rows(domain: str, data: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
     """The end-to-end rows of ``domain`` (first ``limit``) from a built data folder or the default
     source (:func:`finereason.data.resolve.open_source`), and facts about where they came from."""
-    from ..data.resolve import open_source
     from ..data.folder import DataFolderError, open_data_folder
+    from ..data.resolve import open_source
 
     config = end_to_end_config(domain)
     try:

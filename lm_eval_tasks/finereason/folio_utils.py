@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from finereason.verification.aggregation import ACC, PARSE_ERROR_RATE
 from finereason.data.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
+from finereason.verification.aggregation import ACC, PARSE_ERROR_RATE
 
 
 def load_dataset(**kwargs: Any) -> Any:

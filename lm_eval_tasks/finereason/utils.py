@@ -5,13 +5,13 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.data.resolve import load_config_with_source
-from finereason.verification.process import as_record, process_score, summarize_records
-from finereason.core.prompts import with_prompt_version
-from finereason.verification.scoring import RowScore, aggregate, score_row
-from finereason.core.rows import row_puzzle
-from finereason.verification.metrics import PROCESS, VERDICT, hook_attributes, record_of, set_aggregations, task_metrics
 from finereason.common.vocabulary import TASKS
+from finereason.core.prompts import with_prompt_version
+from finereason.core.rows import row_puzzle
+from finereason.data.resolve import load_config_with_source
+from finereason.verification.metrics import PROCESS, VERDICT, hook_attributes, record_of, set_aggregations, task_metrics
+from finereason.verification.process import as_record, process_score, summarize_records
+from finereason.verification.scoring import RowScore, aggregate, score_row
 
 
 class FineReasonTask(ConfigurableTask):

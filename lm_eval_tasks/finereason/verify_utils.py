@@ -13,8 +13,8 @@ from typing import Any
 from lm_eval.api.task import ConfigurableTask
 
 from finereason.data.resolve import load_config_with_source
-from finereason.verification.metrics import VERIFY, VERIFY_RECORD, hook_attributes, set_aggregations, task_metrics
 from finereason.verification.llm_verifier import read_model_answers, score_verify, summarize_verify, verify_docs
+from finereason.verification.metrics import VERIFY, VERIFY_RECORD, hook_attributes, set_aggregations, task_metrics
 
 
 class VerifyTask(ConfigurableTask):

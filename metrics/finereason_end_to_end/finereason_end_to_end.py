@@ -7,8 +7,9 @@
 """
 import evaluate
 
-from finereason.integrations import evaluate_metrics as metric_modules  # modules, not classes: evaluate loads the first Metric class it finds
 from finereason.common import vocabulary  # modules, not classes: evaluate loads the first Metric class it finds
+from finereason.integrations import \
+    evaluate_metrics as metric_modules  # modules, not classes: evaluate loads the first Metric class it finds
 
 _TASK = vocabulary.END_TO_END
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from ...common.verdict import ParseError, StateError, Undecided
+from ...common.vocabulary import END_TO_END
 from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Problem
 from ...planning.plan_answers import plan_reading
@@ -40,8 +42,6 @@ from ...planning.plan_text import Step as PlanStep
 from ...planning.strips import GroundAction, apply
 from ...planning.validate import describe_unmet, execute, validate
 from ...reading import Reading
-from ...common.verdict import ParseError, StateError, Undecided
-from ...common.vocabulary import END_TO_END
 from .puzzle import BlocksPuzzle, BlocksState, Plan, fact_text, parse_facts, pddl_domain, vocabulary_of
 from .solver import _compiled, _reachable, distance, optimal_plan, shortest_plan_to, solve_state
 

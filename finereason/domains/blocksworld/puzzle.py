@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
+from ...common.verdict import StateError
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
 from ...planning.plan_text import COLOURS
 from ...planning.plan_text import Step as PlanStep
 from ...planning.strips import Task
-from ...common.verdict import StateError
 
 MAX_BLOCKS = 12          # objects a..l, as in PlanBench
 

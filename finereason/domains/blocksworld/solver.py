@@ -7,10 +7,10 @@ from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from ...common.verdict import Undecided
 from ...planning.pddl import Atom
 from ...planning.planner import UNDECIDED, BitTask, bit_task, search
 from ...planning.strips import GroundAction, apply
-from ...common.verdict import Undecided
 from .puzzle import BlocksPuzzle, BlocksState, _task
 
 MAX_NODES = 100_000      # states stored by the oracle's search before it gives up (Undecided)

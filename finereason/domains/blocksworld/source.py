@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from ...planning.pddl import Atom, read_domain, read_problem
 from ...planning.planner import SOLVED, plan
 from ...planning.strips import Task
-from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .engine import puzzle_inputs, puzzle_outputs
 from .puzzle import MYSTERY_NAMES, BlocksPuzzle, fact_text, pddl_domain, vocabulary_of
 

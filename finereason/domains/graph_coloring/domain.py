@@ -5,8 +5,8 @@ import re
 from typing import Any
 
 from ...core.engine import BrokenStep
-from ...core.steps import NOT_A_LIST
 from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
+from ...core.steps import NOT_A_LIST
 from .engine import GraphColoringEngine
 from .puzzle import GraphColoringPuzzle, State
 

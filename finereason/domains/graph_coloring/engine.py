@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import ParseError, StateError
-from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from ...common.vocabulary import MRV, PAPER
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from .puzzle import GraphColoringPuzzle, State, _is_int
 from .solver import _conflicts, _extend
 

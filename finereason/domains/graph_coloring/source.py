@@ -24,10 +24,10 @@ import os
 import random
 from pathlib import Path
 
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .dimacs import read_dimacs
 from .puzzle import GraphColoringPuzzle
 from .solver import chromatic_number
-from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 
 PUZZLE = "graph_coloring"
 KINDS = ("erdos_renyi", "planar")

@@ -21,9 +21,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from ...asp.query import quote
 from .conditions import Arith, BoolOp, Cell, Compare, Const, Node, Not, walk
 from .puzzle import GridPuzzle, GridState
-from ...asp.query import quote
 
 _BOOLEAN = (Compare, BoolOp, Not)
 _ASP_CMP = {"==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

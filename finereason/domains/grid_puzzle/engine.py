@@ -18,8 +18,8 @@ import itertools
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import StateError
-from ...core.engine import Engine, StateItem, Step, StepKind
 from ...common.vocabulary import MRV, PAPER
+from ...core.engine import Engine, StateItem, Step, StepKind
 from .conditions import UNKNOWN, parse_condition
 from .puzzle import Cells, Clue, GridPuzzle, GridState, Value, _clue_values, _duplicates
 from .solver import complete_table

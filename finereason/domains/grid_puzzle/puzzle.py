@@ -7,9 +7,7 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from ...common.verdict import StateError
-from .conditions import (
-    ConditionError, Node, compile_condition, referenced_categories, referenced_keys, referenced_values,
-)
+from .conditions import ConditionError, Node, compile_condition, referenced_categories, referenced_keys, referenced_values
 
 Value = Any  # int | float | str
 Cells = tuple[tuple[Value | None, ...], ...]  # cells[row][column - 1]; None = empty

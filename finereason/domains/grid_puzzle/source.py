@@ -27,10 +27,10 @@ from pathlib import Path
 from random import Random
 from typing import Any, Callable, Optional, Sequence
 
+from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .conditions import compile_condition, parse_condition
 from .engine import GridPuzzleEngine
 from .puzzle import Cells, Clue, GridPuzzle, GridState
-from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .themes import THEMES, Category, KeyCategory, Theme
 
 SOURCE = "grid_puzzle"

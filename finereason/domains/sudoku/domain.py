@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...core.steps import NOT_A_LIST
 from ...core.puzzle_sources import SourcePuzzle, split_stream
+from ...core.steps import NOT_A_LIST
 from .engine import Grid, SudokuEngine, SudokuPuzzle
 
 # One written fill: "r1c3 = 5", "R1C3: 5", "(1, 3) -> 5", "row 1, column 3 is 5", "place 5 at r1c3",

@@ -24,11 +24,9 @@ import random
 from pathlib import Path
 from typing import Iterator, TextIO
 
-from .engine import (
-    ALL, BIT, CELL_UNITS, Grid, SudokuPuzzle, count_solutions, parse_grid, solutions,
-)
 from ...common.verdict import StateError
 from ...core.puzzle_sources import SourcePuzzle, rng_for
+from .engine import ALL, BIT, CELL_UNITS, Grid, SudokuPuzzle, count_solutions, parse_grid, solutions
 
 PUZZLE = "sudoku"
 MIN_TARGET, MAX_TARGET = 30, 64      # default range of targets drawn when none is given

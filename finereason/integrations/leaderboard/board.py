@@ -17,10 +17,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
-from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
-from ...verification.metrics import metric
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
+from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from ...verification.metrics import metric
+from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
 from .submit import _precision, clean_metrics

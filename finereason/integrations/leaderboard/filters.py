@@ -3,8 +3,8 @@ browser, and the Space applies them here (search, suite / type / size / precisio
 filter and the column selector, sorting with undefined values last)."""
 from __future__ import annotations
 
-from .board import VIEWS, Column, Row
 from ..report.results import puzzle_title
+from .board import VIEWS, Column, Row
 
 SHORT = {"generated": "generated benchmark (with E2E)", "official": "official release"}
 INFO = (("type", "Type", "model type (weight type when not given)"), ("params", "Params (B)", "parameters, billions"),

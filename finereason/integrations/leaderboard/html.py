@@ -4,12 +4,14 @@ from __future__ import annotations
 import html
 from importlib import resources
 
-from ...verification.aggregation import METRICS, rate_name
-from ..report.results import CATEGORY_COLORS, puzzle_title
 from ...common.verdict import TRANSITION_CATEGORIES
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
+from ...verification.aggregation import METRICS, rate_name
+from ..report.results import CATEGORY_COLORS, puzzle_title
 from .board import RANKED_BY, VIEWS, Column, Entry, Row, hub_url
-from .filters import INFO, default_hidden, facts, filter_options, info as _info, selectable
+from .filters import INFO, default_hidden, facts, filter_options
+from .filters import info as _info
+from .filters import selectable
 from .stats import MISSING, Cell
 
 esc = html.escape

@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from ...verification.aggregation import ACC_SOLVABLE, ACC_UNSOLVABLE, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ...common.intervals import MISSING, UNDEFINED, Cell, mean, proportion  # noqa: F401  (re-exported)
 from ...common.verdict import UNSOLVABLE
+from ...verification.aggregation import ACC_SOLVABLE, ACC_UNSOLVABLE, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 
 if TYPE_CHECKING:
     from ...verification.scoring import RowScore
@@ -52,8 +52,8 @@ def metric_cell(name: str, metrics: dict[str, float], n: int | None, counts: dic
 def sample_counts(samples_file: Path | None, task: str, suite: str = "", puzzle: str = "") -> dict[str, int]:
     """``n_solvable``/``n_unsolvable``/``n_pred_unsolvable`` of a state task from its logged samples
     (re-verified by the one verdict function); ``{}`` without samples or for end-to-end tasks."""
-    from ..report.results import TaskResult, load_samples
     from ...common.vocabulary import STATE_TASKS
+    from ..report.results import TaskResult, load_samples
 
     if samples_file is None or task not in STATE_TASKS:
         return {}

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ...common.atomic_io import atomic_file
-from ...core.prompts import PROMPT_VERSION
 from ...common.redact import redact
+from ...core.prompts import PROMPT_VERSION
 from . import LeaderboardError
 from .stats import sample_counts
 from .suites import DEFAULT_SUITE, suite_tasks, task_version

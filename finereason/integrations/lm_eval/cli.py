@@ -27,8 +27,9 @@ def run_lm_eval(argv: list[str]) -> int:
     """``finereason eval ...``: lm-eval's own CLI with our tasks and baseline models added; returns
     its exit status (2 with a one-line error for bad arguments, 130 on Ctrl-C)."""
     try:
-        from . import models as lm_eval_models  # noqa: F401  (registers finereason-* models)
         from lm_eval.__main__ import cli_evaluate
+
+        from . import models as lm_eval_models  # noqa: F401  (registers finereason-* models)
     except ImportError as err:
         print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
         return EXIT_BAD_INPUT

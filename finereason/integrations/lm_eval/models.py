@@ -15,10 +15,10 @@ import lm_eval.models  # noqa: F401  (lm-eval loads its own models only into an 
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
-from ...models.baselines import answerer, check_answerable
 from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import progress_bar
+from ...models.baselines import answerer, check_answerable
 
 _BARS: dict[str, Any] = {"file": None}  # where the baselines' progress bars go (progress_to)
 

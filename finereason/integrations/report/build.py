@@ -26,8 +26,10 @@ from typing import Sequence
 from ...common.atomic_io import atomic_file
 from ...verification.aggregation import ACC
 from ...verification.scoring import aggregate
-from .results import (PLOTS, SUITE_TITLES, SUITES, Model, ReportError, TaskResult, load_models, load_samples, metric,
-                      pct, puzzle_order)
+from .results import (PLOTS, SUITE_TITLES, SUITES, Model, ReportError, TaskResult, load_models, load_samples, metric, pct,
+                      puzzle_order)
+
+
 # ------------------------------------------------------------------ report
 @dataclass
 class Report:

@@ -16,13 +16,13 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ...verification.aggregation import ACC
 from ...common.atomic_io import write_bytes
 from ...common.intervals import mean, proportion, wilson
-from .results import CATEGORY_COLORS, ReportError, _plot_fields, metric, puzzle_title
-from .tables import breakdown
 from ...common.verdict import TRANSITION_CATEGORIES, Category
 from ...common.vocabulary import STATE_CHECKING, STATE_TRANSITION
+from ...verification.aggregation import ACC
+from .results import CATEGORY_COLORS, ReportError, _plot_fields, metric, puzzle_title
+from .tables import breakdown
 
 MIN_BIN = 10  # difficulty bins with fewer items are merged with a neighbour (or drawn hollow)
 FONT = 8  # the smallest text on any plot (pt)

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ...verification.aggregation import ACC, PARSE_ERROR_RATE
-from ...core.engine import engine_names, get_engine
 from ...common.input_errors import InputError
 from ...common.intervals import wilson  # noqa: F401  (re-exported: finereason.integrations.report.results.wilson)
 from ...common.jsonl import iter_json_lines
 from ...common.redact import redact
-from ...verification.scoring import RowScore, score_row
 from ...common.verdict import Category
 from ...common.vocabulary import DIFFICULTY_FIELDS, TASKS
+from ...core.engine import engine_names, get_engine
+from ...verification.aggregation import ACC, PARSE_ERROR_RATE
+from ...verification.scoring import RowScore, score_row
 
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",

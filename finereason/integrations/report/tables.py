@@ -6,13 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ...verification.aggregation import ACC, ACC_PAPER
-from ..leaderboard.stats import counts_of, metric_cell
-from .results import GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, md_table, metric, pct, puzzle_title
-from ...verification.scoring import RowScore
 from ...common.verdict import TRANSITION_CATEGORIES
-from ...verification.metrics import metric as metric_info, task_metrics
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
+from ...verification.aggregation import ACC, ACC_PAPER
+from ...verification.metrics import metric as metric_info
+from ...verification.metrics import task_metrics
+from ...verification.scoring import RowScore
+from ..leaderboard.stats import counts_of, metric_cell
+from .results import (GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, md_table, metric, pct,
+                      puzzle_title)
 
 # Table 4's metrics: state checking's "unsolvable = positive" section of the registry (P, R, F1)
 SC_POSITIVE: tuple[str, ...] = tuple(m.name for m in task_metrics(STATE_CHECKING) if m.section == "unsolvable_positive")

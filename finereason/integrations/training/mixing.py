@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from finereason.core.engine import engine_names, get_engine
-from finereason.integrations.training.boxed import last_boxed
 from finereason.common.input_errors import InputError
-from finereason.data.official_files import OfficialDataError, read_records
 from finereason.common.vocabulary import TASKS
+from finereason.core.engine import engine_names, get_engine
 from finereason.core.puzzle_sources import rng_for
+from finereason.data.official_files import OfficialDataError, read_records
+from finereason.integrations.training.boxed import last_boxed
 
 MATH_TASK = "math"
 MAX_REFERENCE_BOX = 9_998  # characters of a reference solution's last \boxed{} answer that are read
@@ -97,8 +97,8 @@ EMBEDDED_TRAIN_SIZE = 64
 
 def embedded_puzzle_dir() -> Path:
     """A small ``train`` config built once into the cache (``finereason build``, seed 0)."""
-    from finereason.data.resolve import cache_dir
     from finereason.core.prompts import PROMPT_VERSION
+    from finereason.data.resolve import cache_dir
 
     out = cache_dir() / f"embedded-train-{EMBEDDED_TRAIN_SIZE}-s0-{PROMPT_VERSION}"
     if not (out / "README.md").is_file():

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from finereason.common.vocabulary import STATE_TRANSITION
 from finereason.integrations.training.mixing import split_sizes
 from finereason.integrations.training.rewards import get_rewards
-from finereason.common.vocabulary import STATE_TRANSITION
 
 
 @dataclass

@@ -7,15 +7,8 @@ from typing import Any
 
 from finereason.integrations.training.grpo.config import ScriptArguments
 from finereason.integrations.training.grpo.console import info, warn
-from finereason.integrations.training.mixing import (
-    DataError,
-    check_disjoint,
-    columns_of,
-    load_math_rows,
-    load_puzzle_rows,
-    load_test_rows,
-    split_sizes,
-)
+from finereason.integrations.training.mixing import (DataError, check_disjoint, columns_of, load_math_rows, load_puzzle_rows,
+                                                     load_test_rows, split_sizes)
 
 
 @dataclass

@@ -183,9 +183,8 @@ def preflight(argv: Sequence[str] | None) -> str | None:
     if note:
         warn(note)
     if settings.get("bf16") or settings.get("fp16"):
-        from transformers.utils import is_torch_bf16_gpu_available
-
         import torch
+        from transformers.utils import is_torch_bf16_gpu_available
 
         problem = precision_problem(settings, is_torch_bf16_gpu_available(), torch.cuda.is_available())
         if problem:

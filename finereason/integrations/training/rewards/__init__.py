@@ -31,31 +31,18 @@ Rules, for every reward:
 """
 from __future__ import annotations
 
-# Importing a family registers its rewards; the order of these imports is the order of the registry
-# (and of "known rewards: ..." in errors): puzzle, format, math.
-from finereason.integrations.training.rewards.puzzle import (
-    PUZZLE_TASKS,
-    ROW_COLUMNS,
-    end_to_end_reward,
-    puzzle_reward,
-    state_checking_reward,
-    state_transition_reward,
-)
+from finereason.integrations.training.mixing import MATH_TASK
+from finereason.integrations.training.rewards.completions import completion_text, prompt_opens_think
 from finereason.integrations.training.rewards.format import format_reward
 from finereason.integrations.training.rewards.math import math_reward
-from finereason.integrations.training.mixing import MATH_TASK
 from finereason.integrations.training.rewards.math_reading import MAX_BOXED_CHARS, MAX_BOXES, math_answer
-from finereason.integrations.training.rewards.completions import completion_text, prompt_opens_think
 from finereason.integrations.training.rewards.math_worker import MATH_TIMEOUT_S, math_correct
-from finereason.integrations.training.rewards.registry import (
-    REGISTRY,
-    Reward,
-    RewardConfigError,
-    RewardSpec,
-    check_columns,
-    get_rewards,
-    register_reward,
-)
+# Importing a family registers its rewards; the order of these imports is the order of the registry
+# (and of "known rewards: ..." in errors): puzzle, format, math.
+from finereason.integrations.training.rewards.puzzle import (PUZZLE_TASKS, ROW_COLUMNS, end_to_end_reward, puzzle_reward,
+                                                             state_checking_reward, state_transition_reward)
+from finereason.integrations.training.rewards.registry import (REGISTRY, Reward, RewardConfigError, RewardSpec, check_columns,
+                                                               get_rewards, register_reward)
 
 __all__ = ["MATH_TASK", "MATH_TIMEOUT_S", "MAX_BOXED_CHARS", "MAX_BOXES", "PUZZLE_TASKS", "REGISTRY", "ROW_COLUMNS",
            "Reward", "RewardConfigError", "RewardSpec", "check_columns", "completion_text", "end_to_end_reward",

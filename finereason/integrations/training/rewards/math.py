@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from finereason.integrations.training.mixing import MATH_TASK
-from finereason.integrations.training.rewards.math_reading import math_answer
 from finereason.integrations.training.rewards.completions import completion_text
+from finereason.integrations.training.rewards.math_reading import math_answer
 from finereason.integrations.training.rewards.math_worker import math_correct
 from finereason.integrations.training.rewards.registry import register_reward
 

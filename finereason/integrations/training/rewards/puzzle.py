@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from finereason.verification.aggregation import PARSE_ERROR_RATE, rate_name
+from finereason.common.verdict import TRANSITION_CATEGORIES, Category
+from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 from finereason.integrations.training.mixing import PUZZLE_COLUMNS
 from finereason.integrations.training.rewards.completions import completion_text
 from finereason.integrations.training.rewards.registry import Reward, RewardConfigError, register_reward
+from finereason.verification.aggregation import PARSE_ERROR_RATE, rate_name
 from finereason.verification.scoring import score_row
-from finereason.common.verdict import TRANSITION_CATEGORIES, Category
-from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards verify (every FineReason task)
 ROW_COLUMNS = PUZZLE_COLUMNS  # the dataset columns a puzzle verdict reads
