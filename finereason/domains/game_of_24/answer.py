@@ -28,7 +28,7 @@ statements) are a hedge; a remark right after a statement that calls it wrong (`
 content: end tags, closing punctuation, markdown emphasis, LaTeX wrappers, ``x`` between operands.
 
 Linear: lines and runs of arithmetic characters are found by regexes applied once per position;
-each expression is parsed within :mod:`finereason.arith`'s bounds.
+each run is read by :mod:`.expression_text`, within :mod:`finereason.arith`'s bounds.
 """
 from __future__ import annotations
 
@@ -36,32 +36,19 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
+from ...arith import Num, canonical
 from ...reading.commit import Reading, Statement, commit
 from ...reading.hedges import mark_conditions
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
 from ...verdict import ParseError
+from .expression_text import (MAX_LINE_TAIL, MAX_RUN, NUMBER, REJECT_CORE, RUN, STEP_EQUATION, TAIL_HEDGE, Read,
+                              clean_math, expression_items, read_run, strip_run, tail_kind)
 
-MAX_EXPRESSION_ITEMS = 64      # items in an expression list
-MAX_SIDES = 8                  # sides of one '=' chain
 MAX_STATEMENTS = 256           # statements kept per region (the last ones; earlier ones only count for ``live``)
 LINE_BUDGET = 4_096            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
 _FIRST_WINDOW = 16_384         # characters scanned first, from the end; then 4x more until enough statements
-_MAX_RUN = 8 * MAX_CHARS       # longest run of arithmetic characters read as one statement
-_MARKUP_SPANS = (
-    ("\\displaystyle", " "), ("\\quad", " "), ("\\qquad", " "), ("\\(", " "), ("\\)", " "), ("\\[", " "),
-    ("\\]", " "), ("$", " "), ("`", " "), ("**", " "), ("__", " "), ("&", " "), ("\\checkmark", " "),
-    ("✓", " "), ("✔", " "), ("✅", " "), ("\\text{", "{"), ("\\textbf{", "{"), ("\\mathrm{", "{"),
-    ("\\mathbf{", "{"),
-)
-_TIMES_X = re.compile(r"(?<=[0-9)}])[ ]{0,3}[xX][ ]{0,3}(?=[0-9({\\])")
-# a run of arithmetic characters: digits, signs, brackets, '=', LaTeX commands, markdown, 'x' between operands
-_RUN = re.compile(
-    r"(?=[0-9(\\$`*=−–-])(?:[0-9(){}+\-*/=. \t×÷−–·⋅∗$`]|\\[A-Za-z]{1,12}|\\[()\[\],;!: ]"
-    r"|(?<=[0-9)} \t])[xX](?=[ \t(0-9{\\]))+"
-)
 _MARKER = re.compile(
     r"\\boxed\{"
     r"|#{1,6}[ \t]{0,3}(?:\*\*)?[ \t]{0,3}(?:final[ \t]{1,3})?(?:answer|solution)\b[ \t*_:：]{0,8}"
@@ -80,45 +67,20 @@ _MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equat
 _EXPLICIT = re.compile(r"(?:final[ \t]{1,3})?answer[ \t*_]{0,4}[:：]", re.IGNORECASE)  # "Answer: <not arithmetic>" counts
 _MARK_INTRO = re.compile(r"(?:[ \t*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+(?=\S))?")  # indentation, a bullet or a list number
-_STEP = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
-# an equation whose expression is one operation between two numbers, then numbers: "16 + 8 = 24", "3 / 6 = 0.5"
-_STEP_EQUATION = re.compile(
-    r"[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?"
-    r"(?:[ \t]*=[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?)+[ \t]*"
-)
-_NUMBER = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
-_TAIL_HEDGE = re.compile(
-    r"[ \t]*(?:[;|/][ \t]*|(?:,[ \t]*)?(?:or|and/or|and|alternatively|otherwise|vs\.?|versus)\b[ \t:,]*)"
-    r"(?:\*\*|`|\$|\\\(|[ \t])*[0-9(\[\\]",
-    re.IGNORECASE,
-)
 _GAP_HEDGE = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
-_REJECT_CORE = (
-    r"(?:is|was|also|again|still|clearly|which is|this is|that is|it's|that's)[ \t]{1,3}"
-    r"(?:incorrect|wrong|invalid|not correct|not valid|not right)\b"
-    r"|(?:does|do|did)(?:n't|n’t| not)[ \t]{1,3}(?:quite[ \t]{1,3})?(?:equal|yield|give|reach|work|achieve|produce|result"
-    r"|lead|get|make|hit|add up|come to|match|solve)\b"
-    r"|(?:is|are|was)(?:n't|n’t| not)[ \t]{1,3}(?:equal|24|correct|valid|right|it)\b"
-    r"|not[ \t]{1,3}(?:equal|yielding|reaching|achieving|giving|getting|24)\b|still[ \t]{1,3}(?:not|incorrect|wrong|off)\b"
-    r"|fail(?:s|ed)?\b|off[ \t]{1,3}(?:target|by)\b"
-)
 # a remark on the statement's own line that calls it wrong ("= 30 (incorrect)", "= 16, which does not yield 24")
 _REJECTED = re.compile(
     r"\(\s{0,3}(?:this is |that's |which is |is )?(?:incorrect|wrong|not correct|invalid|not valid)\b"
-    r"|^[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:incorrect|wrong|invalid)\b|≠|\b(?:" + _REJECT_CORE + ")",
+    r"|^[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:incorrect|wrong|invalid)\b|≠|\b(?:" + REJECT_CORE + ")",
     re.IGNORECASE,
 )
 # the next line calling it wrong ("However, this does not yield 24.")
 _NEXT_REJECTED = re.compile(
     r"[\W_]{0,6}(?:(?:however|but|unfortunately|sadly|still|again|oops|hmm)[\s,]{1,3})?"
     r"(?:this|that|it|which|the (?:above|result|calculation|expression|answer))(?:'s|’s)?\b[^.\n]{0,50}?\b(?:"
-    + _REJECT_CORE + r"|incorrect\b|wrong\b)",
+    + REJECT_CORE + r"|incorrect\b|wrong\b)",
     re.IGNORECASE,
 )
-_MATH_WORDS = frozenset({"mod", "modulo", "squared", "cubed", "sqrt", "root", "factorial", "power", "pow", "log", "ln",
-                         "exp", "percent", "times", "plus", "minus", "over", "divided", "multiplied", "x", "pi", "e"})
-_CLOSING = frozenset(".!?;:,\"'”’")
-_ALLOWED_SYMBOLS = frozenset("✓✔✅→⇒⟹")
 # a line that answers "no expression reaches the target"
 _NO_SOLUTION = re.compile(
     r"\bno[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula|construct)s?\b"
@@ -126,150 +88,7 @@ _NO_SOLUTION = re.compile(
     r"|\b(?:not|n't|n’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|\bimpossible\b",
     re.IGNORECASE,
 )
-_ITEM_JUNK = " \t\r\n'\"*_"
-_MAX_LINE_TAIL = 300           # characters after a statement examined for a remark
 _MAX_LINE_SCAN = 32_768        # characters of one line scanned for statements (its end)
-
-
-def _boxed_contents(text: str) -> str:
-    """``text`` with every ``\\boxed{X}`` replaced by ``X`` (braces matched, linear)."""
-    out: list[str] = []
-    pos = 0
-    while True:
-        at = text.find("\\boxed{", pos)
-        if at < 0:
-            out.append(text[pos:])
-            return "".join(out)
-        out.append(text[pos:at])
-        depth, i = 1, at + 7
-        while i < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        out.append(" " + text[at + 7:i - 1 if depth == 0 else i] + " ")
-        pos = i
-
-
-def clean_math(text: str) -> str:
-    """Arithmetic text without markdown and LaTeX wrappers (``**``, backticks, ``$``, ``\\boxed{}``, ...);
-    a lone ``x``/``X`` between two operands (``6 x 4``, ``(2 + 1)x(7 + 1)``) becomes ``*``."""
-    text = _boxed_contents(text)
-    for old, new in _MARKUP_SPANS:
-        if old in text:
-            text = text.replace(old, new)
-    if "x" in text or "X" in text:
-        text = _TIMES_X.sub("*", text)
-    return text
-
-
-# ------------------------------------------------------------------ one run of arithmetic
-@dataclass(frozen=True)
-class _Read:
-    """What one run of arithmetic says: ``node`` (its expression; ``None`` when unreadable), why it
-    does not commit (``hedged``), whether it is cut off, whether it is only a working step, whether
-    it is the target alone."""
-
-    node: Any = None
-    hedged: str = ""
-    complete: bool = True
-    step: bool = False
-    target_only: bool = False
-    ops: int = 0
-
-
-def _tail_kind(region: str, at: int, line_end: int, last_is_number: bool) -> str:
-    """What follows a run: ``end`` (nothing, or closing punctuation), ``prose`` (a remark),
-    ``hedge`` (another expression offered), or ``junk`` (a sign or word that belongs to the math)."""
-    tail = region[at:min(line_end, at + _MAX_LINE_TAIL)]
-    if tail.startswith(">") and at > 0 and region[at - 1] in "=-":
-        return "prose"  # an arrow: "=>", "-->"
-    hedge = _TAIL_HEDGE.match(tail)
-    if hedge:
-        following = _RUN.match(region, at + hedge.end() - 1, line_end)
-        step = (following is not None and tail.lstrip(" \t")[:1] == ";"
-                and _STEP.fullmatch(clean_math(following.group().split("=")[0]).strip()) is not None)
-        return "prose" if step else "hedge"  # "= 12; (12 * 2) = 24" goes on working
-    text = tail.lstrip(" \t")
-    if not text:
-        return "end"
-    first = text[0]
-    if first in _CLOSING:
-        if first == "!" and not (last_is_number and "=" in region[max(0, at - _MAX_LINE_TAIL):at]):
-            return "junk"  # "(10 - 4)!" is a factorial, "= 24!" an exclamation
-        rest = text.lstrip("".join(_CLOSING) + " \t")
-        return "end" if not rest else "prose"
-    if first in _ALLOWED_SYMBOLS:
-        return "prose"
-    if first.isascii() and first.isalpha():
-        word = re.match(r"[A-Za-z]+", text)
-        return "junk" if word is None or word.group().lower() in _MATH_WORDS else "prose"
-    return "junk"
-
-
-def _strip_run(run: str, kind: str) -> str:
-    """The run without its trailing spaces, closing full stop and, before a remark, a dangling
-    ``(``, ``=`` or spaced dash."""
-    text = run.rstrip(" \t")
-    if kind in ("prose", "hedge"):
-        while text and (text[-1] in "(=" or (text[-1] in "-–−" and len(text) > 1 and text[-2] in " \t-=")):
-            text = text[:-1].rstrip(" \t")
-    while text.endswith("."):
-        text = text[:-1].rstrip(" \t")
-    return text
-
-
-def _read_run(text: str, *, marked: bool, at_end: bool, target: int) -> _Read | None:
-    """Read one run of arithmetic (already stripped). ``None``: not a statement (no expression)."""
-    if len(text) > _MAX_RUN:
-        return _Read(hedged=f"the answer is longer than {_MAX_RUN} characters")
-    cleaned = clean_math(text)
-    sides = [side.strip() for side in cleaned.split("=", MAX_SIDES)]
-    while sides and not sides[0]:
-        sides.pop(0)
-    while sides and not sides[-1]:
-        sides.pop()
-    if not sides:
-        return None
-    if len(sides) > MAX_SIDES or any(not side for side in sides):
-        return _Read(hedged="the answer is not one arithmetic statement")
-    if at_end and sides[-1].count("(") > sides[-1].count(")"):  # "Answer: (1" at the end: cut off
-        return _Read(hedged="the answer is cut off before it ends", complete=False)
-    parsed: list[Any] = []
-    for side in sides:
-        try:
-            parsed.append(parse(side))
-        except ParseError as err:
-            parsed.append(err)
-    main_at = next((k for k, node in enumerate(parsed)
-                    if not isinstance(node, Num) and not _NUMBER.fullmatch(sides[k])), None)
-    if main_at is None:  # numbers only: "24", "Answer: 25", "24 = 24"
-        number = parsed[0]
-        if marked and isinstance(number, Num) and len(parsed) == 1 and number.value != target:
-            return _Read(node=number)
-        return _Read(target_only=True) if marked else None
-    main = parsed[main_at]
-    step = not marked and _STEP.fullmatch(sides[main_at]) is not None
-    if isinstance(main, ParseError):
-        if not marked and not any(ch in sides[main_at] for ch in "+-*/×÷−–·⋅∗\\"):
-            return None
-        body = sides[main_at].rstrip()
-        cut = at_end and (body[-1:] in "+-*/×÷−–·⋅∗(\\" or body.count("(") > body.count(")"))
-        return _Read(hedged=f"the answer is not an arithmetic expression: {main}", complete=not cut, step=step)
-    try:
-        value = evaluate(main)
-    except DivisionByZero:
-        return _Read(node=main, step=step, ops=count_ops(main))  # the verifier reports the division by zero
-    if value == target:
-        for k, node in enumerate(parsed):
-            if k == main_at:
-                continue
-            try:
-                same = not isinstance(node, ParseError) and evaluate(node) == value
-            except DivisionByZero:
-                same = False
-            if not same:
-                return _Read(node=main, hedged="the sides of '=' in the answer differ: an unsound claim", step=step,
-                             ops=count_ops(main))
-    return _Read(node=main, step=step, ops=count_ops(main))  # a wrong value is reported by the verifier
 
 
 # ------------------------------------------------------------------ the scanner
@@ -363,7 +182,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         before = len(out)
         explicit.sort(key=lambda pair: pair[1])
         passed = 0                   # explicit markers whose answer starts before the current run
-        for m in _RUN.finditer(region, scan_from, line_end):
+        for m in RUN.finditer(region, scan_from, line_end):
             run = m.group()
             if not any("0" <= ch <= "9" for ch in run):
                 continue
@@ -384,20 +203,20 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
             raw = run
             # continuation: "= 6 * 3 + 11" on the line after the statement it continues
             cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
-                    and region[begin] == "=" and len(open_.text) + len(run) <= _MAX_RUN)
+                    and region[begin] == "=" and len(open_.text) + len(run) <= MAX_RUN)
             if cont:
                 raw = open_.text + " " + run
-            last_is_number = _NUMBER.fullmatch(clean_math(raw.rsplit("=", 1)[-1]).strip(" .")) is not None
-            kind = _tail_kind(region, m.end(), line_end, last_is_number)
-            text = _strip_run(raw, kind)
+            last_is_number = NUMBER.fullmatch(clean_math(raw.rsplit("=", 1)[-1]).strip(" .")) is not None
+            kind = tail_kind(region, m.end(), line_end, last_is_number)
+            text = strip_run(raw, kind)
             stop = m.end() - (len(raw) - len(text)) if len(raw) - len(text) <= len(run) else m.start()
             whole_line = kind == "end" and (begin == content or region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "：")))
             if "=" not in text and marker is None and not whole_line:
                 continue
-            if marker is None and not cont and _STEP_EQUATION.fullmatch(clean_math(text)):
+            if marker is None and not cont and STEP_EQUATION.fullmatch(clean_math(text)):
                 steps.append((begin, stop, text))  # working: read only if nothing else is stated
                 continue
-            read = _read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
+            read = read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
                              target=target)
             if read is None or read.target_only or (late and isinstance(read.node, Num)):
                 continue  # the target alone, or a number in the prose after "Answer:"
@@ -447,7 +266,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         out.append(Statement(pending, len(region), key=("cut", pending), marked=True, complete=False))
     if not out and steps:
         begin, stop, text = steps[-1]
-        read = _read_run(text, marked=False, at_end=False, target=target)
+        read = read_run(text, marked=False, at_end=False, target=target)
         if read is not None and not read.target_only:
             out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
     out = _no_solution(region, lo, out, stated_lines)
@@ -511,14 +330,14 @@ def _rejections(region: str, statements: list[Statement]) -> list[Statement]:
         if s.hedged or s.value is None:
             continue
         limit = out[k + 1].start if k + 1 < len(out) else len(region)
-        line_end = region.find("\n", s.end, min(limit, s.end + _MAX_LINE_TAIL))
-        same = region[s.end:line_end if line_end >= 0 else min(limit, s.end + _MAX_LINE_TAIL)]
+        line_end = region.find("\n", s.end, min(limit, s.end + MAX_LINE_TAIL))
+        same = region[s.end:line_end if line_end >= 0 else min(limit, s.end + MAX_LINE_TAIL)]
         rejected = _REJECTED.search(same) is not None
         if not rejected and line_end >= 0:
             nxt = line_end + 1
             while nxt < limit and region[nxt] in " \t\r\n" and nxt - line_end < 200:
                 nxt += 1
-            rejected = _NEXT_REJECTED.match(region[nxt:min(limit, nxt + _MAX_LINE_TAIL)]) is not None
+            rejected = _NEXT_REJECTED.match(region[nxt:min(limit, nxt + MAX_LINE_TAIL)]) is not None
         if rejected:
             out[k] = _hedge(s, "the answer is called wrong right after it")
     return out
@@ -529,7 +348,7 @@ def _after_prose(region: str, begin: int) -> bool:
     return begin > 0 and region[begin - 1] in " \t" and (begin < 2 or region[begin - 2] not in "√∛^")
 
 
-def _key(read: _Read, start: int) -> Any:
+def _key(read: Read, start: int) -> Any:
     if read.node is None:
         return ("unreadable", start)
     return canonical(read.node)
@@ -547,7 +366,7 @@ def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit_at: 
         if end < 0:
             return Statement(marker, len(region), key=("cut", marker), marked=True, complete=False)
         payload = region[begin:end]
-        hedged = "the answer offers more than one list" if _TAIL_HEDGE.match(region, end, line_end) else ""
+        hedged = "the answer offers more than one list" if TAIL_HEDGE.match(region, end, line_end) else ""
         return Statement(marker, end, value=payload, key=("list", "".join(payload.split())), marked=True,
                          hedged=hedged)
     if at in explicit_at:
@@ -592,39 +411,4 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
     return reading.value
 
 
-def expression_items(payload: str) -> list[Any]:
-    """The items of a Game-of-24 state list: quoted or bare expressions, plain or LaTeX, as texts."""
-    from ...textparse import parse_literal  # noqa: PLC0415
-
-    if "\\" not in payload:  # parse_literal would read "\t" in "\times" as a tab
-        try:
-            value = parse_literal(payload)
-        except ParseError:
-            value = None
-        if isinstance(value, list):
-            while len(value) == 1 and isinstance(value[0], list):
-                value = value[0]
-            return [clean_math(v).strip(_ITEM_JUNK) if isinstance(v, str) else v for v in value]
-    inner = clean_math(payload.replace("\\[", "[").replace("\\]", "]")).strip()
-    if inner.startswith("[") and inner.endswith("]"):
-        inner = inner[1:-1].strip()
-    if inner.startswith("[") and inner.endswith("]") and list_end(inner, 0) == len(inner):
-        return expression_items(inner)  # a list wrapped in display-math brackets
-    items: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(inner):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            items.append(inner[start:i])
-            start = i + 1
-            if len(items) > MAX_EXPRESSION_ITEMS:
-                raise ParseError(f"the state lists more than {MAX_EXPRESSION_ITEMS} expressions")
-    items.append(inner[start:])
-    cleaned = [item.strip(_ITEM_JUNK) for item in items]
-    if len(cleaned) > 1 and cleaned[-1] == "":
-        cleaned.pop()  # trailing comma
-    return [] if cleaned == [""] else cleaned
+__all__ = ["arithmetic_answer", "clean_math", "expression_items", "expression_reading", "expression_statements"]
