@@ -15,8 +15,12 @@ REACH = 240  # characters looked at before and after a statement
 # "Otherwise,\n"): then the sentence goes on on the next line
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|(?<![,\w])(?<!\bthen)(?<!\botherwise)(?<!\belse)\n|\n[ \t]*\n")
 _GOES_ON = re.compile(r"(?:,|\b(?:then|otherwise|else))$")
-_CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|provided|in case|otherwise|else)\b", re.IGNORECASE)
+# "provided" as a condition ("provided the hand is empty"), not as a participle ("the plan provided:")
+_CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in case|otherwise|else|provided(?![ \t]*(?:[:.,;)\n]|$)"
+                               r"|[ \t]{1,3}(?:below|above|here|earlier|in|by|to|for|with|is|are|was|were)\b))\b", re.IGNORECASE)
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
+# every word either pattern above starts with, lower case: a text without any has no conditional statement
+_CONDITION_WORDS = re.compile(r"\b(?:if|unless|assum|suppos|provided|in case|otherwise|else)")
 _HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
                            r"|likely|presumably|guess)\b", re.IGNORECASE)
 
@@ -55,6 +59,12 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
     before = sentence_before(region, start) if before is None else before
     return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
+
+
+def may_be_conditional(low: str) -> bool:
+    """Whether lower-case text ``low`` holds any condition word at all (one C-speed pass): without one,
+    no statement in it is conditional and :func:`conditional` need not be asked."""
+    return _CONDITION_WORDS.search(low) is not None
 
 
 def hedged(region: str, start: int, before: str | None = None) -> bool:
