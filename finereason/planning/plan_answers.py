@@ -144,12 +144,13 @@ _ANNOUNCE = re.compile(
     r"\b(?:it|that|the\s{1,3}(?:(?:correct|right|final|new|fixed|revised|valid|proper)\s{1,3})?(?:plan|answer|solution"
     r"|sequence))(?:'s|’s|\s{1,3}(?:is|should\s{1,3}be|would\s{1,3}be|must\s{1,3}be|will\s{1,3}be))[\s:]{0,3}$")
 _ANNOUNCE_REACH = 48  # characters of prose before the steps looked at
+_ANNOUNCE_LINE = 1_000  # the steps start within this many characters of the line
 
 
 def _announced_steps(rest: str, syntax: Syntax) -> int | None:
     """Where the steps start in a line of prose that announces them ("Wait, actually it's (unstack d
     b)", "No wait, the plan should be unstack ..."), or ``None``."""
-    verb = syntax.verb_re.search(rest)
+    verb = syntax.verb_re.search(rest, 0, _ANNOUNCE_LINE)
     if verb is None:
         return None
     at = verb.start() - 1 if verb.start() and rest[verb.start() - 1] == "(" else verb.start()

@@ -38,7 +38,7 @@ from typing import Any
 
 from ...arith import Num, canonical
 from ...reading.commit import Reading, Statement, commit
-from ...reading.hedges import mark_conditions
+from ...reading.hedges import SentenceHedges, mark_conditions
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
@@ -67,7 +67,11 @@ _MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equat
 _EXPLICIT = re.compile(r"(?:final[ \t]{1,3})?answer[ \t*_]{0,4}[:：]", re.IGNORECASE)  # "Answer: <not arithmetic>" counts
 _MARK_INTRO = re.compile(r"(?:[ \t*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+(?=\S))?")  # indentation, a bullet or a list number
+# a remark right after an expression in prose that calls it wrong ("(1 + 2) * 8 is wrong.")
+_REJECTED_AFTER = re.compile(r"[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:" + REJECT_CORE + r"|\(\s{0,3}(?:incorrect|wrong|invalid)\b)",
+                             re.IGNORECASE)
 _GAP_HEDGE = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
+_OFFERED_GAP = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b[\s.,;:*_]{0,20}", re.IGNORECASE)
 # a remark on the statement's own line that calls it wrong ("= 30 (incorrect)", "= 16, which does not yield 24")
 _REJECTED = re.compile(
     r"\(\s{0,3}(?:this is |that's |which is |is )?(?:incorrect|wrong|not correct|invalid|not valid)\b"
@@ -180,6 +184,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         used: set[int] = set()
         consumed: set[int] = set()   # markers that introduced a statement
         before = len(out)
+        mentions = _Mentions(region, scan_from, line_end)
         explicit.sort(key=lambda pair: pair[1])
         passed = 0                   # explicit markers whose answer starts before the current run
         for m in RUN.finditer(region, scan_from, line_end):
@@ -199,7 +204,8 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                 marker, late = explicit[passed - 1][0], True  # "Answer: Final confirmed to be (12 * 2) = 24"
             if ("=" not in run and marker is None and begin != content
                     and not region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "："))):
-                continue  # arithmetic inside prose: not a statement
+                mentions.add(m, out, target)  # arithmetic inside prose: only a rejection or a hedge
+                continue
             raw = run
             # continuation: "= 6 * 3 + 11" on the line after the statement it continues
             cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
@@ -212,6 +218,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
             stop = m.end() - (len(raw) - len(text)) if len(raw) - len(text) <= len(run) else m.start()
             whole_line = kind == "end" and (begin == content or region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "：")))
             if "=" not in text and marker is None and not whole_line:
+                mentions.add(m, out, target)
                 continue
             if marker is None and not cont and STEP_EQUATION.fullmatch(clean_math(text)):
                 steps.append((begin, stop, text))  # working: read only if nothing else is stated
@@ -220,13 +227,14 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                              target=target)
             if read is None or read.target_only or (late and isinstance(read.node, Num)):
                 continue  # the target alone, or a number in the prose after "Answer:"
-            if read.step and not cont:
+            offered = marker is None and out and _OFFERED_GAP.fullmatch(region, out[-1].end, begin) is not None
+            if read.step and not cont and not offered:
                 steps.append((begin, stop, text))
                 continue
             if marker is not None:
                 consumed.add(marker)
-            if "=" not in text and marker is None and read.node is not None and read.ops < 2:
-                continue  # a lone "3 * 8" on its line is working
+            if "=" not in text and marker is None and read.node is not None and read.ops < 2 and not offered:
+                continue  # a lone "3 * 8" on its line is working (unless offered: "X\nor\n3 * 8")
             hedged = read.hedged
             glued = begin > 0 and (region[begin - 1].isalnum() or region[begin - 1] in "√∛^²³%_")
             if not glued and run.startswith("=") and not cont:  # "x = 2 * 6 + 4 + 8": an assignment
@@ -247,6 +255,8 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                 out.append(statement)
             open_ = _Open(len(out) - 1, start, text, marker is not None, line_end) if kind == "end" else None
             stated_lines.add(line_start)
+        if mentions.found or mentions.rejections:
+            out[before:] = sorted(out[before:] + mentions.statements(), key=lambda s: s.start)
         explicit_at = {at for _, at in explicit}
         for at, marker in marks.items():
             if at in used or marker in consumed or (at in explicit_at and len(out) > before):
@@ -271,6 +281,50 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
             out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
     out = _no_solution(region, lo, out, stated_lines)
     return _gap_hedges(region, _rejections(region, out))
+
+
+class _Mentions:
+    """Expressions named inside the prose of one line (not statements by themselves). One that the
+    line calls wrong ("(1 + 2) * 8 is wrong.") is a rejection of it; in a sentence with a hedge word,
+    the expressions are hedged statements when one of them differs from the answer standing before
+    ("I think it is X, but it might be Y.": two answers offered, none committed), and nothing when
+    they only restate it ("This could also be written as 8 * (1 + 2).")."""
+
+    def __init__(self, region: str, lo: int, hi: int) -> None:
+        self.region, self.lo, self.hi = region, lo, hi
+        self.found: list[tuple[int, int, int, Any, Any, Any]] = []  # (sentence, begin, stop, node, key, standing)
+        self.rejections: list[Statement] = []
+        self._hedges: SentenceHedges | None = None
+
+    def add(self, m: re.Match, out: list[Statement], target: int) -> None:
+        """Note the prose run ``m`` (``out``: the statements so far)."""
+        region, run = self.region, m.group()
+        if not any(op in run for op in "+-*/×÷−–·⋅∗x\\"):
+            return
+        rejected = _REJECTED_AFTER.match(region, m.end(), self.hi)
+        kind = "prose" if rejected else tail_kind(region, m.end(), self.hi, False)
+        text = strip_run(run, kind)
+        read = read_run(text, marked=False, at_end=False, target=target) if text else None
+        if read is None or read.node is None or isinstance(read.node, Num) or read.hedged:
+            return
+        begin, stop = m.start(), m.start() + len(text)
+        if rejected:
+            self.rejections.append(Statement(begin, rejected.end(), rejects=_key(read, begin)))
+            return
+        if self._hedges is None:
+            self._hedges = SentenceHedges(region, self.lo, self.hi)
+        if self._hedges.hedged(begin):
+            standing = out[-1].key if out and not out[-1].hedged else None
+            self.found.append((self._hedges.sentence(begin), begin, stop, read.node, _key(read, begin), standing))
+
+    def statements(self) -> list[Statement]:
+        """The rejections and hedged statements of the line, in text order."""
+        offered: dict[int, bool] = {}
+        for sentence, _, _, _, key, standing in self.found:
+            offered[sentence] = offered.get(sentence, False) or key != standing
+        hedged = [Statement(begin, stop, value=node, key=key, hedged="the answer is offered with a hedge")
+                  for sentence, begin, stop, node, key, _ in self.found if offered[sentence]]
+        return sorted(self.rejections + hedged, key=lambda s: s.start)
 
 
 def _relevant_lines(region: str, lo: int) -> list[tuple[int, int]]:
