@@ -85,12 +85,14 @@ _NEXT_REJECTED = re.compile(
     + REJECT_CORE + r"|incorrect\b|wrong\b)",
     re.IGNORECASE,
 )
-# a line that answers "no expression reaches the target"
+# a line that answers "no expression reaches the target" (searched in lower case; each branch starts with a
+# letter and checks the word boundary right after it, so the search skips ahead on the first letters at C speed)
 _NO_SOLUTION = re.compile(
-    r"\bno[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula|construct)s?\b"
-    r"|\b(?:cannot|can't|can’t|can not|couldn't|could not|unable to)\b[^.\n]{0,90}?\b(?:24|target|solution|combination|expression)\b"
-    r"|\b(?:not|n't|n’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|\bimpossible\b",
-    re.IGNORECASE,
+    r"n(?<![a-z0-9_]n)o[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula"
+    r"|construct)s?\b"
+    r"|(?:c(?<![a-z0-9_]c)(?:annot|an't|an’t|an not|ouldn't|ould not)|u(?<![a-z0-9_]u)nable to)\b[^.\n]{0,90}?"
+    r"\b(?:24|target|solution|combination|expression)\b"
+    r"|n(?<![a-z0-9_]n)(?:ot|'t|’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|i(?<![a-z0-9_]i)mpossible\b"
 )
 _MAX_LINE_SCAN = 32_768        # characters of one line scanned for statements (its end)
 
@@ -116,16 +118,26 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
     candidate is the last one, and only what follows it withdraws it).
     """
     n = len(region)
+    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)  # the same offsets
     size = _FIRST_WINDOW
+    scanned = -1
     while True:
         lo = 0 if size >= n else region.rfind("\n", 0, n - size) + 1
         last = lo == 0
         if region.count("\n", lo, n) > LINE_BUDGET:
             lo, last = _last_lines(region, LINE_BUDGET), True
-        found = _scan(region, lo, target)
+        if lo == scanned:  # a long line: the larger window starts where the last one did (read already)
+            if last:
+                break
+            size *= 4
+            continue
+        scanned = lo
+        found, stated_lines = _scan(region, low, lo, target)
         if last or len(found) >= MAX_STATEMENTS:
-            return found
+            break
         size *= 4
+    found = _no_solution(region, low, lo, found, stated_lines)
+    return _gap_hedges(region, _rejections(region, found))
 
 
 def _last_lines(region: str, count: int) -> int:
@@ -138,8 +150,9 @@ def _last_lines(region: str, count: int) -> int:
     return at + 1
 
 
-def _scan(region: str, lo: int, target: int) -> list[Statement]:
-    """The statements of ``region[lo:]`` (``lo`` at a line start), in text order."""
+def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement], set[int]]:
+    """The statements of ``region[lo:]`` (``lo`` at a line start; ``low``: ``region`` in lower case),
+    in text order, and the starts of the lines that state one."""
     out: list[Statement] = []
     steps: list[tuple[int, int, str]] = []
     pending: int | None = None      # start of a marker whose answer is on the next non-empty line
@@ -148,7 +161,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
     open_: _Open | None = None
     stated_lines: set[int] = set()
     previous_end = lo - 1
-    for line_start, line_end in _relevant_lines(region, lo):
+    for line_start, line_end in _relevant_lines(region, low, lo):
         if pending is not None and region[previous_end + 1:line_start].strip():
             if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
                 out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
@@ -279,8 +292,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         read = read_run(text, marked=False, at_end=False, target=target)
         if read is not None and not read.target_only:
             out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
-    out = _no_solution(region, lo, out, stated_lines)
-    return _gap_hedges(region, _rejections(region, out))
+    return out, stated_lines
 
 
 class _Mentions:
@@ -327,11 +339,10 @@ class _Mentions:
         return sorted(self.rejections + hedged, key=lambda s: s.start)
 
 
-def _relevant_lines(region: str, lo: int) -> list[tuple[int, int]]:
+def _relevant_lines(region: str, low: str, lo: int) -> list[tuple[int, int]]:
     """``(start, end)`` of the lines of ``region[lo:]`` holding a digit or an answer marker word,
     in order (found with C-speed searches: a line without them holds no statement)."""
     n = len(region)
-    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)
     starts: dict[int, int] = {}
     searches = [lambda pos: _DIGIT.search(region, pos)] + [
         (lambda pos, word=word: _Found(low.find(word, pos), len(word))) for word in _MARKER_WORDS]
@@ -358,19 +369,19 @@ class _Found:
         return self.at
 
 
-def _no_solution(region: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
+def _no_solution(region: str, low: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
     """``statements`` with the lines that answer "no expression reaches the target" added (lines
     without an expression statement), in text order."""
     added: list[Statement] = []
     line, seen = lo, lo          # the line start of the last match; text before ``seen`` already searched
-    for m in _NO_SOLUTION.finditer(region, lo):
+    for m in _NO_SOLUTION.finditer(low, lo):
         newline = region.rfind("\n", seen, m.start())
         if newline >= 0:
             line = newline + 1
         seen = m.end()
         if line not in stated_lines:
             added.append(Statement(m.start(), m.end(), key=("no solution",),
-                                   hedged=f"the answer is that nothing reaches the target ({m.group()[:40]!r})"))
+                                   hedged=f"the answer is that nothing reaches the target ({region[m.start():m.end()][:40]!r})"))
     if not added:
         return statements
     return sorted(statements + added, key=lambda s: s.start)
