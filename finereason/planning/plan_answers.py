@@ -5,7 +5,10 @@
 
 - each maximal run of step lines is one plan. Blank lines do not end it, nor, in a numbered list
   whose numbers go on, explanation lines between the items (or indented restatements of a step inside
-  an item's explanation); a list that starts again at 1, an answer marker or prose ends it;
+  an item's explanation); a list that starts again at 1, an answer marker or prose ends it, and so
+  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan);
+- a plan ends where its last step's own words end: a remark after it on that line comes after the
+  plan (a retraction there withdraws it; "... (stack d c) is wrong." rules it out);
 - a plan is ``marked`` when introduced by a marker (``Answer:``, ``Plan:``, ``**Plan:**``,
   ``**Actions in the plan:**``, ``[PLAN]``, ``Final plan``, ``### Final Answer``);
 - its ``key`` is the normalised step tuple ``(name, args)``: the same plan in another notation, or
@@ -13,7 +16,9 @@
   plans joined;
 - ``complete=False`` when the text ends inside it (a last step short of objects, a cut-off step such
   as ``(put-``, or the next item's bare number); ``hedged`` when it is offered as an alternative to
-  the plan before it ("Alternatively", "another plan", "Option 2").
+  the plan before it ("Alternatively", "another plan", "Option 2", a line "or"), or two of its steps
+  on one line are ("(stack d c) or (unstack d c)"); ``conditional`` when its sentence, its marker line
+  included, puts it under a condition ("If it fails: Answer:").
 
 :func:`plan_reading` applies the rule with the reader's withdrawal signals plus plan-specific ones
 ("this plan does not work", "step 3 is invalid"). PlanBench's one-shot continuation (``[PLAN END]``

@@ -24,7 +24,10 @@ still replaces an earlier answer and reads as no answer). A chain whose other si
 expression equal to the target (``(8 - 2) * 4 = 6 * 5 = 24``) is an unsound claim, never credited.
 Two expressions offered at once (``X or Y``, ``X; Y``, "or"/"alternatively" between two
 statements) are a hedge; a remark right after a statement that calls it wrong (``= 30
-(incorrect)``, ``This does not equal 24.`` on the next line) rejects it. Formatting is never
+(incorrect)``, ``This does not equal 24.`` on the next line) rejects it, and so does an expression
+named in prose and called wrong (``(1 + 2) * 8 is wrong.``). A sentence with a hedge word that names
+an expression other than the answer standing before it ("I think it is X, but it might be Y.") offers
+its expressions as hedged statements (a restatement of the answer alone is no statement). Formatting is never
 content: end tags, closing punctuation, markdown emphasis, LaTeX wrappers, ``x`` between operands.
 
 Linear: lines and runs of arithmetic characters are found by regexes applied once per position;
