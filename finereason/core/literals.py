@@ -12,8 +12,8 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from ..reading.region import final_region
 from ..common.verdict import ParseError
+from ..reading.region import final_region
 
 MAX_PAYLOAD_CHARS = 50_000
 MAX_DEPTH = 8

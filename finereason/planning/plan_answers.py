@@ -5,7 +5,10 @@
 
 - each maximal run of step lines is one plan. Blank lines do not end it, nor, in a numbered list
   whose numbers go on, explanation lines between the items (or indented restatements of a step inside
-  an item's explanation); a list that starts again at 1, an answer marker or prose ends it;
+  an item's explanation); a list that starts again at 1, an answer marker or prose ends it, and so
+  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan);
+- a plan ends where its last step's own words end: a remark after it on that line comes after the
+  plan (a retraction there withdraws it; "... (stack d c) is wrong." rules it out);
 - a plan is ``marked`` when introduced by a marker (``Answer:``, ``Plan:``, ``**Plan:**``,
   ``**Actions in the plan:**``, ``[PLAN]``, ``Final plan``, ``### Final Answer``);
 - its ``key`` is the normalised step tuple ``(name, args)``: the same plan in another notation, or
@@ -13,7 +16,9 @@
   plans joined;
 - ``complete=False`` when the text ends inside it (a last step short of objects, a cut-off step such
   as ``(put-``, or the next item's bare number); ``hedged`` when it is offered as an alternative to
-  the plan before it ("Alternatively", "another plan", "Option 2").
+  the plan before it ("Alternatively", "another plan", "Option 2", a line "or"), or two of its steps
+  on one line are ("(stack d c) or (unstack d c)"); ``conditional`` when its sentence, its marker line
+  included, puts it under a condition ("If it fails: Answer:").
 
 :func:`plan_reading` applies the rule with the reader's withdrawal signals plus plan-specific ones
 ("this plan does not work", "step 3 is invalid"). PlanBench's one-shot continuation (``[PLAN END]``
@@ -30,10 +35,10 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
-from ..reading.hedges import mark_conditions
+from ..reading.hedges import conditional, may_be_conditional, sentence_before
 from .pddl import Domain
-from .plan_text import COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, \
-    line_steps, syntax_of
+from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
+                        read_line, syntax_of)
 
 _MARK_PREFIX = re.compile(
     r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
@@ -62,6 +67,12 @@ _ALTERNATIVE = re.compile(
     r"(?:plan|solution|way|option|approach)\b|\bor\s{1,3}(?:you|we|i)\s{1,3}could\b|\boption\s{1,3}[2-9b]\b|\bplan\s{1,3}[2b]\b",
     re.IGNORECASE)
 HEDGED = "the final answer offers more than one plan"
+_OR_GAP = re.compile(r"[\s*_]*(?:or|either|or else|otherwise)[\s*_,.:]*", re.IGNORECASE)  # "<plan>\nor\n<plan>"
+# a remark right after a plan's last step that calls it wrong ("(stack d c) is wrong.")
+_REJECTION = re.compile(
+    r"[ \t*_`,;:.!-]{0,4}(?:(?:is|was|seems|looks)[ \t]{1,3}(?:also[ \t]{1,3}|still[ \t]{1,3}|clearly[ \t]{1,3})?"
+    r"(?:wrong|incorrect|invalid|illegal|not[ \t]{1,3}(?:valid|correct|right|legal|possible|allowed))"
+    r"|(?:does[ \t]{1,3}not|doesn't|doesn’t|won't|will[ \t]{1,3}not)[ \t]{1,3}work|fails?)\b", re.IGNORECASE)
 # a plan offered as a guess (in its introduction or its own lines): it never commits
 _GUESS = re.compile(r"\b(?:my\s{1,3}best\s{1,3}guess|i\s{1,3}guess|a\s{1,3}guess|probably|perhaps|maybe|might\s{1,3}work|"
                     r"may\s{1,3}work|could\s{1,3}work|not\s{1,3}sure)\b", re.IGNORECASE)
@@ -80,6 +91,10 @@ class _Line:
     steps: list[Step]
     marker: bool  # a line that introduces a plan ("Plan:", "[PLAN]", "### Final Answer")
     weak: bool = False  # led by an action but naming no object ("pick up theorange block", "Pick up is not possible")
+    tail: int = 0  # characters at the line's end after its steps' own words (a remark)
+    lead: int = 0  # characters at the line's start before its steps (an item number, a marker, prose)
+    hedged: bool = False  # two steps offered as alternatives ("(stack d c) or (unstack d c)")
+    fresh: bool = False  # steps after prose that announces them ("Wait, actually it's (unstack ...)"): a new plan
 
 
 def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
@@ -105,20 +120,48 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             found = next((g for g in inner.groups() if g), None)
             number = int(found) if found is not None and number is None else number
             rest = rest[inner.end():]
-    steps = line_steps(rest, syntax)
-    if not steps:  # "Wait, that's wrong, corrected: (unstack b a) ...": the steps after a marker inside the line
+    read = read_line(rest, syntax)
+    fresh = False
+    if not read.steps:  # "Wait, that's wrong, corrected: (unstack b a) ...": the steps after a marker inside the line
         inline = None
         for inline in _INLINE_MARK.finditer(rest):
             pass
         if inline is not None and line_steps(rest[inline.end():], syntax):
             marked, rest = True, rest[inline.end():]
-            steps = line_steps(rest, syntax)
+            read = read_line(rest, syntax)
+        else:
+            at = _announced_steps(rest, syntax)
+            if at is not None:  # "Wait, actually it's (unstack d b)": a bare answer after prose
+                fresh, rest = True, rest[at:]
+                read = read_line(rest, syntax)
+    steps = read.steps
     stripped = rest.strip()
     if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
         steps = []  # "Stack the blocks as follows:" introduces, it is not a step
     marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
     weak = bool(steps) and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None
-    return _Line(start, end, indent, number, marked, steps, marker, weak)
+    return _Line(start, end, indent, number, marked, steps, marker, weak, tail=read.tail if steps else 0,
+                 lead=len(text) - len(rest), hedged=read.hedged, fresh=fresh and bool(steps))
+
+
+# prose that announces the answer right before its steps ("it's", "the plan should be", "the correct plan is")
+_ANNOUNCE = re.compile(
+    r"\b(?:it|that|the\s{1,3}(?:(?:correct|right|final|new|fixed|revised|valid|proper)\s{1,3})?(?:plan|answer|solution"
+    r"|sequence))(?:'s|’s|\s{1,3}(?:is|should\s{1,3}be|would\s{1,3}be|must\s{1,3}be|will\s{1,3}be))[\s:]{0,3}$")
+_ANNOUNCE_REACH = 48  # characters of prose before the steps looked at
+_ANNOUNCE_LINE = 1_000  # the steps start within this many characters of the line
+
+
+def _announced_steps(rest: str, syntax: Syntax) -> int | None:
+    """Where the steps start in a line of prose that announces them ("Wait, actually it's (unstack d
+    b)", "No wait, the plan should be unstack ..."), or ``None``."""
+    verb = syntax.verb_re.search(rest, 0, _ANNOUNCE_LINE)
+    if verb is None:
+        return None
+    at = verb.start() - 1 if verb.start() and rest[verb.start() - 1] == "(" else verb.start()
+    if at == 0 or not _ANNOUNCE.search(rest, max(0, at - _ANNOUNCE_REACH), at):
+        return None
+    return at if read_line(rest[at:], syntax).steps else None
 
 
 def answer_end(region: str) -> int:
@@ -141,19 +184,25 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
     run: list[_Line] = []
     details = 0  # explanation lines inside the current numbered run
     pending = False
+    intro = 0  # start of the current run's introduction (its marker line, or its first line)
+    marker_at = 0  # start of the last marker line
     last_end = 0
 
     def close() -> None:
         nonlocal run, details, last_end
         if run:
-            statement = _statement(region, run, syntax, found, last_end)
+            statement = _statement(region, run, syntax, found, last_end, intro if conditions else -1)
             if found and _abbreviates(statement.key, found[-1].key):
                 statement = replace(statement, key=found[-1].key, value=found[-1].value)
             found.append(statement)
+            rejection = _REJECTION.match(region, statement.end, run[-1].end) if statement.end < run[-1].end else None
+            if rejection is not None:  # "(stack d c) is wrong."
+                found.append(Statement(statement.end, rejection.end(), rejects=statement.key))
             last_end = run[-1].end
         run, details = [], 0
 
     low = _lowered(region)
+    conditions = may_be_conditional(low)
     hints = [m.start() for m in syntax.hint_re.finditer(low)]  # one C-speed pass: lines worth reading
     seen: dict[str, _Line] = {}  # a line read once is not read again (repeated lines)
     h = 0
@@ -176,14 +225,14 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                     if len(seen) < 4096:
                         seen[raw] = parsed
                 line = _Line(pos, end, parsed.indent, parsed.number, parsed.marked, list(parsed.steps), parsed.marker,
-                             parsed.weak)
+                             parsed.weak, parsed.tail, parsed.lead, parsed.hedged, parsed.fresh)
                 if line.weak and not (run and (line.number is None) == (run[0].number is None)):
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
                     numbered = run and run[0].number is not None
                     if run and numbered and line.number is None and line.indent > run[0].indent:
                         pass  # a restated step inside an item's explanation
-                    elif run and (line.marked or numbered != (line.number is not None)
+                    elif run and (line.marked or line.fresh or numbered != (line.number is not None)
                                   or numbered and line.number != run[-1].number + 1
                                   or not numbered and details):
                         close()
@@ -192,10 +241,11 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                         run.append(line)
                     if len(run) == 1:
                         run[0].marked = run[0].marked or pending
+                        intro = marker_at if pending else pos
                         pending = False
                 elif line.marker:
                     close()
-                    pending = True
+                    pending, marker_at = True, pos
                 elif _explains(run, line.number, signals, pos, end):
                     details += 1
                 else:
@@ -283,22 +333,33 @@ def _lowered(text: str) -> str:
     return low if len(low) == len(text) else text.translate({c: c + 32 for c in range(65, 91)})
 
 
-def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[Statement], last_end: int) -> Statement:
-    start, end = run[0].start, run[-1].end
+def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[Statement], last_end: int,
+               intro: int) -> Statement:
+    """The statement of a run of step lines; ``intro``: where its introduction starts (its marker line),
+    -1 when the text holds no condition word at all."""
+    start, line_end = run[0].start, run[-1].end
+    end = line_end - run[-1].tail  # a remark after the last step follows the plan ("(stack d c) Wait, ...")
     if sum(len(line.steps) for line in run) > MAX_STEPS:
         return Statement(start, end, key=("too long", start), marked=run[0].marked,
                          hedged=f"the plan has more than {MAX_STEPS} steps")
     steps = _resolve_it(tuple(clip(s) for line in run for s in line.steps), syntax)
     key = tuple((s.name, s.args) for s in steps)
     last = steps[-1]
-    at_end = region.find("\n", end) < 0 or not region[end:end + 200].strip() and not region[end:].strip()
+    at_end = region.find("\n", line_end) < 0 or not region[line_end:line_end + 200].strip() and not region[line_end:].strip()
     complete = not (at_end and len(last.args) < syntax.arity.get(last.name, 0)
-                    and not region[max(0, end - 8):end].rstrip(" *_`").endswith((".", "!")))
+                    and not region[max(0, line_end - 8):line_end].rstrip(" *_`").endswith((".", "!")))
     hedged = ""
-    if before and before[-1].key != key and _ALTERNATIVE.search(region, last_end, start):
+    if any(line.hedged for line in run):
         hedged = HEDGED
-    elif _GUESS.search(region, max(last_end, region.rfind("\n", 0, max(0, region.rfind("\n", 0, start))) + 1), end):
+    elif before and before[-1].key != key and (_ALTERNATIVE.search(region, last_end, start)
+                                               or _OR_GAP.fullmatch(region, last_end, start)):
+        hedged = HEDGED
+    elif _GUESS.search(region, max(last_end, region.rfind("\n", 0, max(0, region.rfind("\n", 0, start))) + 1), line_end):
         hedged = GUESSED
+    steps_at = start + run[0].lead
+    if complete and intro >= 0 and conditional(region, steps_at, end, sentence_before(region, intro) + region[intro:steps_at]):
+        return Statement(start, end, value=steps, key=key, marked=run[0].marked, conditional=True,
+                         hedged=hedged or "the final answer is stated under a condition")
     return Statement(start, end, value=steps, key=key, marked=run[0].marked, hedged=hedged, complete=complete)
 
 
@@ -356,7 +417,7 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     syntax = syntax_of(domain, objects)
     region = _spell_initials(blank_tags(region[:answer_end(region)]))
     signals = plan_signals(region)
-    return commit(mark_conditions(region, plan_statements(region, syntax, signals)), signals, what="plan")
+    return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
 
 

@@ -56,7 +56,8 @@ _REMARK = re.compile(
     r"|\bmaking\b|\bto\s+(?:free|clear|make|get|allow|access|reach|expose|achieve|uncover|prepare|start|build|"
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
     r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
-    r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b")
+    r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b"
+    r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
 
 
@@ -141,7 +142,28 @@ def clip(step: Step) -> Step:
     return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
 
 
+@dataclass(frozen=True)
+class LineRead:
+    """What one line says: its ``steps``; ``tail``, how many characters at the end of the line follow
+    the steps' own words (a remark: "(stack d c) Wait, that's wrong." has a tail of 20); ``hedged``:
+    two parenthesised steps offered as alternatives or under a condition ("(stack d c) or (unstack d
+    c)"; sentence steps joined by "or" are read as written: the first one, its alternative a remark)."""
+
+    steps: list[Step]
+    tail: int = 0
+    hedged: bool = False
+
+
+# between two steps of one line: they are offered as alternatives, not done one after the other
+_ALTERNATIVE_GAP = re.compile(r"\b(?:or|either|otherwise|else|alternatively|if|unless|instead)\b")
+
+
 def line_steps(text: str, syntax: Syntax) -> list[Step]:
+    """The steps of one (cleaned, prefix-stripped) line (:func:`read_line`)."""
+    return read_line(text, syntax).steps
+
+
+def read_line(text: str, syntax: Syntax) -> LineRead:
     """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
     starts with one, else sentence steps starting at the line start or after a separator."""
     body = text.lstrip(" \t\"'“”‘’[")
@@ -150,14 +172,17 @@ def line_steps(text: str, syntax: Syntax) -> list[Step]:
         body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
     call = syntax.call_re.match(body)
     if call is not None:
-        steps = []
+        steps, hedged, last_end = [], False, 0
         for m in syntax.call_re.finditer(body):
+            if steps and not hedged and _ALTERNATIVE_GAP.search(body, last_end, m.start()):
+                hedged = True
             verb, inside = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             steps.append(Step(_name(syntax, verb), _call_args(inside, syntax), m.group().strip()))
-        return steps
+            last_end = m.end()
+        return LineRead(steps, len(body) - last_end, hedged)
     first = syntax.verb_re.match(body)
     if first is None:
-        return []
+        return LineRead([])
     starts = [first]
     for m in syntax.verb_re.finditer(body, first.end()):
         if _SPLIT_AFTER.search(body, max(0, m.start() - 16), m.start()):
@@ -165,6 +190,8 @@ def line_steps(text: str, syntax: Syntax) -> list[Step]:
             if len(starts) > MAX_STEPS:
                 break  # already too many for a plan
     steps = []
+    tail = 0
+    capped = len(starts) > MAX_STEPS  # the line goes on with more steps: no remark after them
     for k, m in enumerate(starts):
         stop = starts[k + 1].start() if k + 1 < len(starts) else len(body)
         head = body[m.end():stop]
@@ -175,9 +202,10 @@ def line_steps(text: str, syntax: Syntax) -> list[Step]:
         if k and not args:
             continue  # "... and stack it": no step of its own
         steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
+        tail = 0 if capped else len(body) - (m.end() + len(head))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
-    return steps
+    return LineRead(steps, tail)
 
 
 def _plan_block(text: str) -> str:

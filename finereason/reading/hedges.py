@@ -8,6 +8,7 @@ bounded (:data:`REACH` characters), so the check is constant time per statement.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 REACH = 240  # characters looked at before and after a statement
@@ -16,8 +17,12 @@ REACH = 240  # characters looked at before and after a statement
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|(?<![,\w])(?<!\bthen)(?<!\botherwise)(?<!\belse)\n|\n[ \t]*\n")
 _GOES_ON = re.compile(r"(?:,|\b(?:then|otherwise|else))$")
 _CLAUSE_ENDS = (",", "then", "otherwise", "else")  # what _GOES_ON looks for, word boundaries aside
-_CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|provided|in case|otherwise|else)\b", re.IGNORECASE)
+# "provided" as a condition ("provided the hand is empty"), not as a participle ("the plan provided:")
+_CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in case|otherwise|else|provided(?![ \t]*(?:[:.,;)\n]|$)"
+                               r"|[ \t]{1,3}(?:below|above|here|earlier|in|by|to|for|with|is|are|was|were)\b))\b", re.IGNORECASE)
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
+# what every word of either pattern above starts with, lower case: a text without any has no conditional statement
+_CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "otherwise", "else")
 _HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
                            r"|likely|presumably|guess)\b", re.IGNORECASE)
 
@@ -66,10 +71,40 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 
 
+def may_be_conditional(low: str) -> bool:
+    """Whether lower-case text ``low`` holds any condition word at all (C-speed searches): without one,
+    no statement in it is conditional and :func:`conditional` need not be asked."""
+    return any(stem in low for stem in _CONDITION_STEMS)
+
+
 def hedged(region: str, start: int, before: str | None = None) -> bool:
     """Whether the statement at ``start`` is hedged in its sentence ("it might be [...]", "probably [...]")."""
     before = sentence_before(region, start) if before is None else before
     return _HEDGE_BEFORE.search(before) is not None
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?;](?=\s|$)")
+
+
+class SentenceHedges:
+    """The sentences of one line that hold a hedge word ("It could be X or Y.", "I think it is X, but it
+    might be Y."), for asking about many mentions in the line: sentence ends and hedge words are found
+    once (linear in the line), each question is a binary search."""
+
+    def __init__(self, region: str, lo: int, hi: int) -> None:
+        self.breaks = [m.end() for m in _SENTENCE_BREAK.finditer(region, lo, hi)]
+        self.words = [m.start() for m in _HEDGE_BEFORE.finditer(region, lo, hi)]
+
+    def sentence(self, at: int) -> int:
+        """The number of the sentence (of the line) that offset ``at`` lies in."""
+        return bisect_right(self.breaks, at)
+
+    def hedged(self, at: int) -> bool:
+        """Whether the sentence that offset ``at`` lies in holds a hedge word (before or after ``at``)."""
+        k = self.sentence(at)
+        lo = self.breaks[k - 1] if k else -1
+        i = bisect_left(self.words, lo)
+        return i < len(self.words) and (k >= len(self.breaks) or self.words[i] < self.breaks[k])
 
 
 _JUNK = " \t\r\n*_`$:,("

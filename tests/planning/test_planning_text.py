@@ -204,6 +204,37 @@ def test_two_plans_offered_never_commit():
     assert plan_reading(text, BW).reason == "the final answer offers more than one plan"
 
 
+def test_text_on_the_last_step_line_follows_the_plan():
+    """A remark after the last step is read after the plan: a retraction there withdraws it, a
+    rejection ("<plan> is wrong.") rules it out; a plain remark leaves it standing."""
+    first = "Answer:\n(unstack b a)\n(stack b c)"
+    assert committed(first + " Wait, that's wrong.") is None
+    assert committed(first + " - this reaches the goal") == ["(unstack b a)", "(stack b c)"]
+    assert committed(first + "\n\n(unstack b a)\n(stack b c) is wrong.") is None
+    assert plan_reading(first + "\n---\n(unstack b a)\n(stack b c) is wrong.", BW).reason == \
+        "the plan is ruled out after it is given"
+    assert committed("Answer:\n1. Unstack the blue block from the red block\n2. Stack the blue block on the orange "
+                     "block is wrong.") is None
+
+
+def test_a_bare_correction_replaces_the_plan():
+    """ "Wait, actually it's <plan>" starts a new plan (bare, without a marker): it is read alone, never
+    joined to the plan it replaces."""
+    first = "Answer:\n(unstack b a)\n(stack b c)\n\n"
+    for lead in ("Wait, actually it's ", "Wait, actually the plan is ", "No wait, the plan should be "):
+        assert committed(first + lead + "(unstack b a)\n(put-down b).") == ["(unstack b a)", "(put-down b)"], lead
+    assert committed(first + "The key step is (unstack b a), which frees a.") == ["(unstack b a)", "(stack b c)"]
+
+
+def test_plans_offered_with_or_or_a_condition_never_commit():
+    one, two = "(unstack b a)\n(stack b c)", "(unstack b a)\n(put-down b)"
+    for text in (f"Answer:\n{one} or {two}", f"Answer:\n{one}, or possibly {two}", f"Answer:\n{one}\nor\n{two}",
+                 f"If the constraint holds, then\nAnswer:\n{one}\nOtherwise,\nAnswer:\n{two}",
+                 f"If the first check passes: Answer:\n{one}\nIf it fails: Answer:\n{two}"):
+        assert committed(text) is None, text
+    assert committed(f"Let's look at the plan provided:\n\n{two}") == ["(unstack b a)", "(put-down b)"]
+
+
 def test_planbench_continuation_ends_at_a_new_statement():
     text = ("unstack the blue block from on top of the red block\nstack the blue block on top of the orange block\n"
             "pick up the red block\nstack the red block on top of the blue block\n[PLAN END]\n\n[STATEMENT]\n"

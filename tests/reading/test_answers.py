@@ -152,6 +152,20 @@ def test_arithmetic_answers(text, value):
     assert to_text(arithmetic_answer(text)) == value
 
 
+def test_arithmetic_rejections_and_hedges_in_prose():
+    """Prose after the answer: "<expression> is wrong." rules it out; a hedged sentence offering another
+    expression is a hedge (no answer); a hedged restatement of the same answer leaves it standing."""
+    answer = "Answer: (1 + 2) * 8\n\n"
+    for tail in ("(1 + 2) * 8 is wrong.", "I think it is (1 + 1) * 8, but it might be (1 + 2) * 8.",
+                 "It could be (1 + 1) * 8 or (1 + 2) * 8.", "It might be (1 + 1) * 8."):
+        with pytest.raises(ParseError):
+            arithmetic_answer(answer + tail)
+    for tail in ("(2 + 2) * 6 is wrong.", "This could also be written as 8 * (1 + 2).", "So 3 * 8 gives the target."):
+        assert to_text(arithmetic_answer(answer + tail)) == "((1 + 2) * 8)", tail
+    with pytest.raises(ParseError):
+        arithmetic_answer("Answer: ((13 / 13) + (10 + 13))\nor\n(13 / 13)")
+
+
 SUFFIXES = ["!", "^2", " mod 5", "²", " ** 2", " % 5", "(", ")", " or 4 * 6", " + ", "√", " x", ".5"]
 
 

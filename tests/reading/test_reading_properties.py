@@ -166,9 +166,7 @@ def test_every_marked_answer_is_read(kind):
 
 
 # ------------------------------------------------------------------ 1. retraction, doubt, inability
-@pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 1: 'Answer:\\n<right plan, one action per line>\\n\\nWait, that's wrong.' is credited (every "
-            "retraction, doubt and inability phrase after a plan is ignored)"}))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_appended_retraction_voids_the_answer(kind, data):
@@ -183,10 +181,7 @@ REJECTIONS = ("{X} is wrong.", "The {noun} above is wrong.", "That {noun} is inc
               "Scratch the {noun} above.")
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 1: 'Answer: (((1 * 1) + 2) * 8)\\n\\nThat expression is incorrect.' (and every rejection "
-                  "template) is credited",
-    "plan": "rule 1: 'Answer:\\n<plan>\\n\\nThat plan is incorrect.' (and every rejection template) keeps the plan"}))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_appended_rejection_of_the_same_answer_voids_it(kind, data):
@@ -208,9 +203,7 @@ def test_marked_correction_gives_its_verdict(kind, data):
     assert _cat(slot, response) == slot.solo[x], response
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 1: 'Answer:\\n<wrong plan>\\n\\nWait, actually it's <right plan>.' is an invalid_solution (the "
-            "retracted plan is kept, or both are joined), neither the right plan's verdict nor none"}))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_bare_correction_gives_its_verdict_or_none(kind, data):
@@ -245,8 +238,7 @@ def test_long_explanation_after_the_answer_keeps_the_verdict(kind, data):
     assert _cat(slot, response) == _cat(slot, base), (slot, x, len(response))
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    }, kinds=("option",)))
+@pytest.mark.parametrize("kind", _kinds(kinds=("option",)))
 @MANY
 @given(data=st.data())
 def test_other_option_named_hypothetically_keeps_the_verdict(kind, data):
@@ -303,8 +295,7 @@ def test_restating_the_same_answer_keeps_the_verdict(kind, data):
     assert slot.format_ok(response) == slot.format_ok(base), response
 
 
-@pytest.mark.parametrize("kind", _kinds({
-    }, kinds=("plan",)))
+@pytest.mark.parametrize("kind", _kinds(kinds=("plan",)))
 @MANY
 @given(data=st.data())
 def test_plan_restated_in_another_notation_is_one_plan(kind, data):
@@ -426,10 +417,7 @@ def test_answer_notation_keeps_the_verdict(kind, data):
 
 
 # ------------------------------------------------------------------ 7. hedges
-@pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 2 (hedges never commit, so no format reward): 'Answer:\\n<plan 1> or <plan 2>' (and 'either .. "
-            "or', '\\nor\\n', '\\n\\nAlternatively:\\n') passes format_ok (no credit only because the joined "
-            "double plan is invalid)"}))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_two_answers_joined_by_a_hedge_never_credit(kind, data):
@@ -456,9 +444,7 @@ def test_cut_inside_the_last_answer_never_credits_the_previous_one(kind, data):
 
 
 # ------------------------------------------------------------------ 9. conditionals
-@pytest.mark.parametrize("kind", _kinds({
-    "plan": "rule 1: 'If the constraint holds, then\\nAnswer:\\n<plan 1>\\nOtherwise,\\nAnswer:\\n<plan 2>' "
-            "credits plan 2"}))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_conditional_answers_never_credit(kind, data):
@@ -468,10 +454,7 @@ def test_conditional_answers_never_credit(kind, data):
 
 
 # ------------------------------------------------------------------ 10. the format reward
-@pytest.mark.parametrize("kind", _kinds({
-    "expression": "rule 2: 'Answer: (((1 * 1) + 2) * 8)\\n\\nWait, that's wrong.' earns format 1.0 (so does a "
-                  "hedge after the answer)",
-    }))
+@pytest.mark.parametrize("kind", _kinds())
 @MANY
 @given(data=st.data())
 def test_format_reward_pays_exactly_one_committed_answer(kind, data):

@@ -24,11 +24,14 @@ still replaces an earlier answer and reads as no answer). A chain whose other si
 expression equal to the target (``(8 - 2) * 4 = 6 * 5 = 24``) is an unsound claim, never credited.
 Two expressions offered at once (``X or Y``, ``X; Y``, "or"/"alternatively" between two
 statements) are a hedge; a remark right after a statement that calls it wrong (``= 30
-(incorrect)``, ``This does not equal 24.`` on the next line) rejects it. Formatting is never
+(incorrect)``, ``This does not equal 24.`` on the next line) rejects it, and so does an expression
+named in prose and called wrong (``(1 + 2) * 8 is wrong.``). A sentence with a hedge word that names
+an expression other than the answer standing before it ("I think it is X, but it might be Y.") offers
+its expressions as hedged statements (a restatement of the answer alone is no statement). Formatting is never
 content: end tags, closing punctuation, markdown emphasis, LaTeX wrappers, ``x`` between operands.
 
 Linear: lines and runs of arithmetic characters are found by regexes applied once per position;
-each expression is parsed within :mod:`finereason.domains.game_of_24.arith`'s bounds.
+each run is read by :mod:`.expression_text`, within :mod:`finereason.domains.game_of_24.arith`'s bounds.
 """
 from __future__ import annotations
 
@@ -36,32 +39,19 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .arith import MAX_CHARS, DivisionByZero, Num, canonical, count_ops, evaluate, parse
+from ...common.verdict import ParseError
 from ...reading.commit import Reading, Statement, commit
-from ...reading.hedges import mark_conditions
+from ...reading.hedges import SentenceHedges, mark_conditions
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
-from ...common.verdict import ParseError
+from .arith import Num, canonical
+from .expression_text import (MAX_LINE_TAIL, MAX_RUN, NUMBER, REJECT_CORE, RUN, STEP_EQUATION, TAIL_HEDGE, Read, clean_math,
+                              expression_items, read_run, strip_run, tail_kind)
 
-MAX_EXPRESSION_ITEMS = 64      # items in an expression list
-MAX_SIDES = 8                  # sides of one '=' chain
 MAX_STATEMENTS = 256           # statements kept per region (the last ones; earlier ones only count for ``live``)
 LINE_BUDGET = 4_096            # lines scanned for statements, the last ones (withdrawal signals: the whole region)
 _FIRST_WINDOW = 16_384         # characters scanned first, from the end; then 4x more until enough statements
-_MAX_RUN = 8 * MAX_CHARS       # longest run of arithmetic characters read as one statement
-_MARKUP_SPANS = (
-    ("\\displaystyle", " "), ("\\quad", " "), ("\\qquad", " "), ("\\(", " "), ("\\)", " "), ("\\[", " "),
-    ("\\]", " "), ("$", " "), ("`", " "), ("**", " "), ("__", " "), ("&", " "), ("\\checkmark", " "),
-    ("✓", " "), ("✔", " "), ("✅", " "), ("\\text{", "{"), ("\\textbf{", "{"), ("\\mathrm{", "{"),
-    ("\\mathbf{", "{"),
-)
-_TIMES_X = re.compile(r"(?<=[0-9)}])[ ]{0,3}[xX][ ]{0,3}(?=[0-9({\\])")
-# a run of arithmetic characters: digits, signs, brackets, '=', LaTeX commands, markdown, 'x' between operands
-_RUN = re.compile(
-    r"(?=[0-9(\\$`*=−–-])(?:[0-9(){}+\-*/=. \t×÷−–·⋅∗$`]|\\[A-Za-z]{1,12}|\\[()\[\],;!: ]"
-    r"|(?<=[0-9)} \t])[xX](?=[ \t(0-9{\\]))+"
-)
 _MARKER = re.compile(
     r"\\boxed\{"
     r"|#{1,6}[ \t]{0,3}(?:\*\*)?[ \t]{0,3}(?:final[ \t]{1,3})?(?:answer|solution)\b[ \t*_:：]{0,8}"
@@ -80,196 +70,34 @@ _MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equat
 _EXPLICIT = re.compile(r"(?:final[ \t]{1,3})?answer[ \t*_]{0,4}[:：]", re.IGNORECASE)  # "Answer: <not arithmetic>" counts
 _MARK_INTRO = re.compile(r"(?:[ \t*_:：=>`$#—]|\b(?:is|would|be|final|my|the|expression)\b)*", re.IGNORECASE)
 _LINE_LEAD = re.compile(r"[ \t>]*(?:(?:[-*•+]|\d{1,2}[.)])[ \t]+(?=\S))?")  # indentation, a bullet or a list number
-_STEP = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
-# an equation whose expression is one operation between two numbers, then numbers: "16 + 8 = 24", "3 / 6 = 0.5"
-_STEP_EQUATION = re.compile(
-    r"[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*(?:[-+*/×÷−–·⋅∗]|\\times|\\div|\\cdot)[ \t]*\d+(?:\.\d+)?[ \t]*\)?"
-    r"(?:[ \t]*=[ \t]*\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?)+[ \t]*"
-)
-_NUMBER = re.compile(r"\(?[ \t]*\d+(?:\.\d+)?[ \t]*\)?")
-_TAIL_HEDGE = re.compile(
-    r"[ \t]*(?:[;|/][ \t]*|(?:,[ \t]*)?(?:or|and/or|and|alternatively|otherwise|vs\.?|versus)\b[ \t:,]*)"
-    r"(?:\*\*|`|\$|\\\(|[ \t])*[0-9(\[\\]",
-    re.IGNORECASE,
-)
+# a remark right after an expression in prose that calls it wrong ("(1 + 2) * 8 is wrong.")
+_REJECTED_AFTER = re.compile(r"[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:" + REJECT_CORE + r"|\(\s{0,3}(?:incorrect|wrong|invalid)\b)",
+                             re.IGNORECASE)
 _GAP_HEDGE = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b", re.IGNORECASE)
-_REJECT_CORE = (
-    r"(?:is|was|also|again|still|clearly|which is|this is|that is|it's|that's)[ \t]{1,3}"
-    r"(?:incorrect|wrong|invalid|not correct|not valid|not right)\b"
-    r"|(?:does|do|did)(?:n't|n’t| not)[ \t]{1,3}(?:quite[ \t]{1,3})?(?:equal|yield|give|reach|work|achieve|produce|result"
-    r"|lead|get|make|hit|add up|come to|match|solve)\b"
-    r"|(?:is|are|was)(?:n't|n’t| not)[ \t]{1,3}(?:equal|24|correct|valid|right|it)\b"
-    r"|not[ \t]{1,3}(?:equal|yielding|reaching|achieving|giving|getting|24)\b|still[ \t]{1,3}(?:not|incorrect|wrong|off)\b"
-    r"|fail(?:s|ed)?\b|off[ \t]{1,3}(?:target|by)\b"
-)
+_OFFERED_GAP = re.compile(r"[\s.,;:*_]{0,20}(?:or|alternatively|and/or|otherwise)\b[\s.,;:*_]{0,20}", re.IGNORECASE)
 # a remark on the statement's own line that calls it wrong ("= 30 (incorrect)", "= 16, which does not yield 24")
 _REJECTED = re.compile(
     r"\(\s{0,3}(?:this is |that's |which is |is )?(?:incorrect|wrong|not correct|invalid|not valid)\b"
-    r"|^[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:incorrect|wrong|invalid)\b|≠|\b(?:" + _REJECT_CORE + ")",
+    r"|^[ \t]{0,3}[,;:–—-]?[ \t]{0,3}(?:incorrect|wrong|invalid)\b|≠|\b(?:" + REJECT_CORE + ")",
     re.IGNORECASE,
 )
 # the next line calling it wrong ("However, this does not yield 24.")
 _NEXT_REJECTED = re.compile(
     r"[\W_]{0,6}(?:(?:however|but|unfortunately|sadly|still|again|oops|hmm)[\s,]{1,3})?"
     r"(?:this|that|it|which|the (?:above|result|calculation|expression|answer))(?:'s|’s)?\b[^.\n]{0,50}?\b(?:"
-    + _REJECT_CORE + r"|incorrect\b|wrong\b)",
+    + REJECT_CORE + r"|incorrect\b|wrong\b)",
     re.IGNORECASE,
 )
-_MATH_WORDS = frozenset({"mod", "modulo", "squared", "cubed", "sqrt", "root", "factorial", "power", "pow", "log", "ln",
-                         "exp", "percent", "times", "plus", "minus", "over", "divided", "multiplied", "x", "pi", "e"})
-_CLOSING = frozenset(".!?;:,\"'”’")
-_ALLOWED_SYMBOLS = frozenset("✓✔✅→⇒⟹")
-# a line that answers "no expression reaches the target"
+# a line that answers "no expression reaches the target" (searched in lower case; each branch starts with a
+# letter and checks the word boundary right after it, so the search skips ahead on the first letters at C speed)
 _NO_SOLUTION = re.compile(
-    r"\bno[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula|construct)s?\b"
-    r"|\b(?:cannot|can't|can’t|can not|couldn't|could not|unable to)\b[^.\n]{0,90}?\b(?:24|target|solution|combination|expression)\b"
-    r"|\b(?:not|n't|n’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|\bimpossible\b",
-    re.IGNORECASE,
+    r"n(?<![a-z0-9_]n)o[ \t]{1,3}(?:[a-z]+[ \t]{1,3}){0,2}?(?:solution|combination|expression|way|answer|arrangement|formula"
+    r"|construct)s?\b"
+    r"|(?:c(?<![a-z0-9_]c)(?:annot|an't|an’t|an not|ouldn't|ould not)|u(?<![a-z0-9_]u)nable to)\b[^.\n]{0,90}?"
+    r"\b(?:24|target|solution|combination|expression)\b"
+    r"|n(?<![a-z0-9_]n)(?:ot|'t|’t)[ \t]{1,3}(?:possible|feasible|obtainable|achievable|solvable)\b|i(?<![a-z0-9_]i)mpossible\b"
 )
-_ITEM_JUNK = " \t\r\n'\"*_"
-_MAX_LINE_TAIL = 300           # characters after a statement examined for a remark
 _MAX_LINE_SCAN = 32_768        # characters of one line scanned for statements (its end)
-
-
-def _boxed_contents(text: str) -> str:
-    """``text`` with every ``\\boxed{X}`` replaced by ``X`` (braces matched, linear)."""
-    out: list[str] = []
-    pos = 0
-    while True:
-        at = text.find("\\boxed{", pos)
-        if at < 0:
-            out.append(text[pos:])
-            return "".join(out)
-        out.append(text[pos:at])
-        depth, i = 1, at + 7
-        while i < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        out.append(" " + text[at + 7:i - 1 if depth == 0 else i] + " ")
-        pos = i
-
-
-def clean_math(text: str) -> str:
-    """Arithmetic text without markdown and LaTeX wrappers (``**``, backticks, ``$``, ``\\boxed{}``, ...);
-    a lone ``x``/``X`` between two operands (``6 x 4``, ``(2 + 1)x(7 + 1)``) becomes ``*``."""
-    text = _boxed_contents(text)
-    for old, new in _MARKUP_SPANS:
-        if old in text:
-            text = text.replace(old, new)
-    if "x" in text or "X" in text:
-        text = _TIMES_X.sub("*", text)
-    return text
-
-
-# ------------------------------------------------------------------ one run of arithmetic
-@dataclass(frozen=True)
-class _Read:
-    """What one run of arithmetic says: ``node`` (its expression; ``None`` when unreadable), why it
-    does not commit (``hedged``), whether it is cut off, whether it is only a working step, whether
-    it is the target alone."""
-
-    node: Any = None
-    hedged: str = ""
-    complete: bool = True
-    step: bool = False
-    target_only: bool = False
-    ops: int = 0
-
-
-def _tail_kind(region: str, at: int, line_end: int, last_is_number: bool) -> str:
-    """What follows a run: ``end`` (nothing, or closing punctuation), ``prose`` (a remark),
-    ``hedge`` (another expression offered), or ``junk`` (a sign or word that belongs to the math)."""
-    tail = region[at:min(line_end, at + _MAX_LINE_TAIL)]
-    if tail.startswith(">") and at > 0 and region[at - 1] in "=-":
-        return "prose"  # an arrow: "=>", "-->"
-    hedge = _TAIL_HEDGE.match(tail)
-    if hedge:
-        following = _RUN.match(region, at + hedge.end() - 1, line_end)
-        step = (following is not None and tail.lstrip(" \t")[:1] == ";"
-                and _STEP.fullmatch(clean_math(following.group().split("=")[0]).strip()) is not None)
-        return "prose" if step else "hedge"  # "= 12; (12 * 2) = 24" goes on working
-    text = tail.lstrip(" \t")
-    if not text:
-        return "end"
-    first = text[0]
-    if first in _CLOSING:
-        if first == "!" and not (last_is_number and "=" in region[max(0, at - _MAX_LINE_TAIL):at]):
-            return "junk"  # "(10 - 4)!" is a factorial, "= 24!" an exclamation
-        rest = text.lstrip("".join(_CLOSING) + " \t")
-        return "end" if not rest else "prose"
-    if first in _ALLOWED_SYMBOLS:
-        return "prose"
-    if first.isascii() and first.isalpha():
-        word = re.match(r"[A-Za-z]+", text)
-        return "junk" if word is None or word.group().lower() in _MATH_WORDS else "prose"
-    return "junk"
-
-
-def _strip_run(run: str, kind: str) -> str:
-    """The run without its trailing spaces, closing full stop and, before a remark, a dangling
-    ``(``, ``=`` or spaced dash."""
-    text = run.rstrip(" \t")
-    if kind in ("prose", "hedge"):
-        while text and (text[-1] in "(=" or (text[-1] in "-–−" and len(text) > 1 and text[-2] in " \t-=")):
-            text = text[:-1].rstrip(" \t")
-    while text.endswith("."):
-        text = text[:-1].rstrip(" \t")
-    return text
-
-
-def _read_run(text: str, *, marked: bool, at_end: bool, target: int) -> _Read | None:
-    """Read one run of arithmetic (already stripped). ``None``: not a statement (no expression)."""
-    if len(text) > _MAX_RUN:
-        return _Read(hedged=f"the answer is longer than {_MAX_RUN} characters")
-    cleaned = clean_math(text)
-    sides = [side.strip() for side in cleaned.split("=", MAX_SIDES)]
-    while sides and not sides[0]:
-        sides.pop(0)
-    while sides and not sides[-1]:
-        sides.pop()
-    if not sides:
-        return None
-    if len(sides) > MAX_SIDES or any(not side for side in sides):
-        return _Read(hedged="the answer is not one arithmetic statement")
-    if at_end and sides[-1].count("(") > sides[-1].count(")"):  # "Answer: (1" at the end: cut off
-        return _Read(hedged="the answer is cut off before it ends", complete=False)
-    parsed: list[Any] = []
-    for side in sides:
-        try:
-            parsed.append(parse(side))
-        except ParseError as err:
-            parsed.append(err)
-    main_at = next((k for k, node in enumerate(parsed)
-                    if not isinstance(node, Num) and not _NUMBER.fullmatch(sides[k])), None)
-    if main_at is None:  # numbers only: "24", "Answer: 25", "24 = 24"
-        number = parsed[0]
-        if marked and isinstance(number, Num) and len(parsed) == 1 and number.value != target:
-            return _Read(node=number)
-        return _Read(target_only=True) if marked else None
-    main = parsed[main_at]
-    step = not marked and _STEP.fullmatch(sides[main_at]) is not None
-    if isinstance(main, ParseError):
-        if not marked and not any(ch in sides[main_at] for ch in "+-*/×÷−–·⋅∗\\"):
-            return None
-        body = sides[main_at].rstrip()
-        cut = at_end and (body[-1:] in "+-*/×÷−–·⋅∗(\\" or body.count("(") > body.count(")"))
-        return _Read(hedged=f"the answer is not an arithmetic expression: {main}", complete=not cut, step=step)
-    try:
-        value = evaluate(main)
-    except DivisionByZero:
-        return _Read(node=main, step=step, ops=count_ops(main))  # the verifier reports the division by zero
-    if value == target:
-        for k, node in enumerate(parsed):
-            if k == main_at:
-                continue
-            try:
-                same = not isinstance(node, ParseError) and evaluate(node) == value
-            except DivisionByZero:
-                same = False
-            if not same:
-                return _Read(node=main, hedged="the sides of '=' in the answer differ: an unsound claim", step=step,
-                             ops=count_ops(main))
-    return _Read(node=main, step=step, ops=count_ops(main))  # a wrong value is reported by the verifier
 
 
 # ------------------------------------------------------------------ the scanner
@@ -293,16 +121,26 @@ def expression_statements(region: str, target: int = 24) -> list[Statement]:
     candidate is the last one, and only what follows it withdraws it).
     """
     n = len(region)
+    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)  # the same offsets
     size = _FIRST_WINDOW
+    scanned = -1
     while True:
         lo = 0 if size >= n else region.rfind("\n", 0, n - size) + 1
         last = lo == 0
         if region.count("\n", lo, n) > LINE_BUDGET:
             lo, last = _last_lines(region, LINE_BUDGET), True
-        found = _scan(region, lo, target)
+        if lo == scanned:  # a long line: the larger window starts where the last one did (read already)
+            if last:
+                break
+            size *= 4
+            continue
+        scanned = lo
+        found, stated_lines = _scan(region, low, lo, target)
         if last or len(found) >= MAX_STATEMENTS:
-            return found
+            break
         size *= 4
+    found = _no_solution(region, low, lo, found, stated_lines)
+    return _gap_hedges(region, _rejections(region, found))
 
 
 def _last_lines(region: str, count: int) -> int:
@@ -315,8 +153,9 @@ def _last_lines(region: str, count: int) -> int:
     return at + 1
 
 
-def _scan(region: str, lo: int, target: int) -> list[Statement]:
-    """The statements of ``region[lo:]`` (``lo`` at a line start), in text order."""
+def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement], set[int]]:
+    """The statements of ``region[lo:]`` (``lo`` at a line start; ``low``: ``region`` in lower case),
+    in text order, and the starts of the lines that state one."""
     out: list[Statement] = []
     steps: list[tuple[int, int, str]] = []
     pending: int | None = None      # start of a marker whose answer is on the next non-empty line
@@ -325,7 +164,7 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
     open_: _Open | None = None
     stated_lines: set[int] = set()
     previous_end = lo - 1
-    for line_start, line_end in _relevant_lines(region, lo):
+    for line_start, line_end in _relevant_lines(region, low, lo):
         if pending is not None and region[previous_end + 1:line_start].strip():
             if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
                 out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
@@ -361,9 +200,10 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         used: set[int] = set()
         consumed: set[int] = set()   # markers that introduced a statement
         before = len(out)
+        mentions = _Mentions(region, scan_from, line_end)
         explicit.sort(key=lambda pair: pair[1])
         passed = 0                   # explicit markers whose answer starts before the current run
-        for m in _RUN.finditer(region, scan_from, line_end):
+        for m in RUN.finditer(region, scan_from, line_end):
             run = m.group()
             if not any("0" <= ch <= "9" for ch in run):
                 continue
@@ -380,34 +220,37 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                 marker, late = explicit[passed - 1][0], True  # "Answer: Final confirmed to be (12 * 2) = 24"
             if ("=" not in run and marker is None and begin != content
                     and not region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "："))):
-                continue  # arithmetic inside prose: not a statement
+                mentions.add(m, out, target)  # arithmetic inside prose: only a rejection or a hedge
+                continue
             raw = run
             # continuation: "= 6 * 3 + 11" on the line after the statement it continues
             cont = (marker is None and open_ is not None and adjacent and open_.line == line_start - 1 and begin == content
-                    and region[begin] == "=" and len(open_.text) + len(run) <= _MAX_RUN)
+                    and region[begin] == "=" and len(open_.text) + len(run) <= MAX_RUN)
             if cont:
                 raw = open_.text + " " + run
-            last_is_number = _NUMBER.fullmatch(clean_math(raw.rsplit("=", 1)[-1]).strip(" .")) is not None
-            kind = _tail_kind(region, m.end(), line_end, last_is_number)
-            text = _strip_run(raw, kind)
+            last_is_number = NUMBER.fullmatch(clean_math(raw.rsplit("=", 1)[-1]).strip(" .")) is not None
+            kind = tail_kind(region, m.end(), line_end, last_is_number)
+            text = strip_run(raw, kind)
             stop = m.end() - (len(raw) - len(text)) if len(raw) - len(text) <= len(run) else m.start()
             whole_line = kind == "end" and (begin == content or region[max(content, begin - 12):begin].rstrip(" \t*_`$").endswith((":", "：")))
             if "=" not in text and marker is None and not whole_line:
+                mentions.add(m, out, target)
                 continue
-            if marker is None and not cont and _STEP_EQUATION.fullmatch(clean_math(text)):
+            if marker is None and not cont and STEP_EQUATION.fullmatch(clean_math(text)):
                 steps.append((begin, stop, text))  # working: read only if nothing else is stated
                 continue
-            read = _read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
+            read = read_run(text, marked=marker is not None, at_end=stop >= last_text_end and kind == "end",
                              target=target)
             if read is None or read.target_only or (late and isinstance(read.node, Num)):
                 continue  # the target alone, or a number in the prose after "Answer:"
-            if read.step and not cont:
+            offered = marker is None and out and _OFFERED_GAP.fullmatch(region, out[-1].end, begin) is not None
+            if read.step and not cont and not offered:
                 steps.append((begin, stop, text))
                 continue
             if marker is not None:
                 consumed.add(marker)
-            if "=" not in text and marker is None and read.node is not None and read.ops < 2:
-                continue  # a lone "3 * 8" on its line is working
+            if "=" not in text and marker is None and read.node is not None and read.ops < 2 and not offered:
+                continue  # a lone "3 * 8" on its line is working (unless offered: "X\nor\n3 * 8")
             hedged = read.hedged
             glued = begin > 0 and (region[begin - 1].isalnum() or region[begin - 1] in "√∛^²³%_")
             if not glued and run.startswith("=") and not cont:  # "x = 2 * 6 + 4 + 8": an assignment
@@ -428,6 +271,8 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
                 out.append(statement)
             open_ = _Open(len(out) - 1, start, text, marker is not None, line_end) if kind == "end" else None
             stated_lines.add(line_start)
+        if mentions.found or mentions.rejections:
+            out[before:] = sorted(out[before:] + mentions.statements(), key=lambda s: s.start)
         explicit_at = {at for _, at in explicit}
         for at, marker in marks.items():
             if at in used or marker in consumed or (at in explicit_at and len(out) > before):
@@ -447,18 +292,60 @@ def _scan(region: str, lo: int, target: int) -> list[Statement]:
         out.append(Statement(pending, len(region), key=("cut", pending), marked=True, complete=False))
     if not out and steps:
         begin, stop, text = steps[-1]
-        read = _read_run(text, marked=False, at_end=False, target=target)
+        read = read_run(text, marked=False, at_end=False, target=target)
         if read is not None and not read.target_only:
             out = [Statement(begin, stop, value=read.node, key=_key(read, begin), hedged=read.hedged)]
-    out = _no_solution(region, lo, out, stated_lines)
-    return _gap_hedges(region, _rejections(region, out))
+    return out, stated_lines
 
 
-def _relevant_lines(region: str, lo: int) -> list[tuple[int, int]]:
+class _Mentions:
+    """Expressions named inside the prose of one line (not statements by themselves). One that the
+    line calls wrong ("(1 + 2) * 8 is wrong.") is a rejection of it; in a sentence with a hedge word,
+    the expressions are hedged statements when one of them differs from the answer standing before
+    ("I think it is X, but it might be Y.": two answers offered, none committed), and nothing when
+    they only restate it ("This could also be written as 8 * (1 + 2).")."""
+
+    def __init__(self, region: str, lo: int, hi: int) -> None:
+        self.region, self.lo, self.hi = region, lo, hi
+        self.found: list[tuple[int, int, int, Any, Any, Any]] = []  # (sentence, begin, stop, node, key, standing)
+        self.rejections: list[Statement] = []
+        self._hedges: SentenceHedges | None = None
+
+    def add(self, m: re.Match, out: list[Statement], target: int) -> None:
+        """Note the prose run ``m`` (``out``: the statements so far)."""
+        region, run = self.region, m.group()
+        if not any(op in run for op in "+-*/×÷−–·⋅∗x\\"):
+            return
+        rejected = _REJECTED_AFTER.match(region, m.end(), self.hi)
+        kind = "prose" if rejected else tail_kind(region, m.end(), self.hi, False)
+        text = strip_run(run, kind)
+        read = read_run(text, marked=False, at_end=False, target=target) if text else None
+        if read is None or read.node is None or isinstance(read.node, Num) or read.hedged:
+            return
+        begin, stop = m.start(), m.start() + len(text)
+        if rejected:
+            self.rejections.append(Statement(begin, rejected.end(), rejects=_key(read, begin)))
+            return
+        if self._hedges is None:
+            self._hedges = SentenceHedges(region, self.lo, self.hi)
+        if self._hedges.hedged(begin):
+            standing = out[-1].key if out and not out[-1].hedged else None
+            self.found.append((self._hedges.sentence(begin), begin, stop, read.node, _key(read, begin), standing))
+
+    def statements(self) -> list[Statement]:
+        """The rejections and hedged statements of the line, in text order."""
+        offered: dict[int, bool] = {}
+        for sentence, _, _, _, key, standing in self.found:
+            offered[sentence] = offered.get(sentence, False) or key != standing
+        hedged = [Statement(begin, stop, value=node, key=key, hedged="the answer is offered with a hedge")
+                  for sentence, begin, stop, node, key, _ in self.found if offered[sentence]]
+        return sorted(self.rejections + hedged, key=lambda s: s.start)
+
+
+def _relevant_lines(region: str, low: str, lo: int) -> list[tuple[int, int]]:
     """``(start, end)`` of the lines of ``region[lo:]`` holding a digit or an answer marker word,
     in order (found with C-speed searches: a line without them holds no statement)."""
     n = len(region)
-    low = region.lower() if region.isascii() else region.translate(_ASCII_LOWER)
     starts: dict[int, int] = {}
     searches = [lambda pos: _DIGIT.search(region, pos)] + [
         (lambda pos, word=word: _Found(low.find(word, pos), len(word))) for word in _MARKER_WORDS]
@@ -485,19 +372,19 @@ class _Found:
         return self.at
 
 
-def _no_solution(region: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
+def _no_solution(region: str, low: str, lo: int, statements: list[Statement], stated_lines: set[int]) -> list[Statement]:
     """``statements`` with the lines that answer "no expression reaches the target" added (lines
     without an expression statement), in text order."""
     added: list[Statement] = []
     line, seen = lo, lo          # the line start of the last match; text before ``seen`` already searched
-    for m in _NO_SOLUTION.finditer(region, lo):
+    for m in _NO_SOLUTION.finditer(low, lo):
         newline = region.rfind("\n", seen, m.start())
         if newline >= 0:
             line = newline + 1
         seen = m.end()
         if line not in stated_lines:
             added.append(Statement(m.start(), m.end(), key=("no solution",),
-                                   hedged=f"the answer is that nothing reaches the target ({m.group()[:40]!r})"))
+                                   hedged=f"the answer is that nothing reaches the target ({region[m.start():m.end()][:40]!r})"))
     if not added:
         return statements
     return sorted(statements + added, key=lambda s: s.start)
@@ -511,14 +398,14 @@ def _rejections(region: str, statements: list[Statement]) -> list[Statement]:
         if s.hedged or s.value is None:
             continue
         limit = out[k + 1].start if k + 1 < len(out) else len(region)
-        line_end = region.find("\n", s.end, min(limit, s.end + _MAX_LINE_TAIL))
-        same = region[s.end:line_end if line_end >= 0 else min(limit, s.end + _MAX_LINE_TAIL)]
+        line_end = region.find("\n", s.end, min(limit, s.end + MAX_LINE_TAIL))
+        same = region[s.end:line_end if line_end >= 0 else min(limit, s.end + MAX_LINE_TAIL)]
         rejected = _REJECTED.search(same) is not None
         if not rejected and line_end >= 0:
             nxt = line_end + 1
             while nxt < limit and region[nxt] in " \t\r\n" and nxt - line_end < 200:
                 nxt += 1
-            rejected = _NEXT_REJECTED.match(region[nxt:min(limit, nxt + _MAX_LINE_TAIL)]) is not None
+            rejected = _NEXT_REJECTED.match(region[nxt:min(limit, nxt + MAX_LINE_TAIL)]) is not None
         if rejected:
             out[k] = _hedge(s, "the answer is called wrong right after it")
     return out
@@ -529,7 +416,7 @@ def _after_prose(region: str, begin: int) -> bool:
     return begin > 0 and region[begin - 1] in " \t" and (begin < 2 or region[begin - 2] not in "√∛^")
 
 
-def _key(read: _Read, start: int) -> Any:
+def _key(read: Read, start: int) -> Any:
     if read.node is None:
         return ("unreadable", start)
     return canonical(read.node)
@@ -547,7 +434,7 @@ def _unread_mark(region: str, marker: int, at: int, line_end: int, explicit_at: 
         if end < 0:
             return Statement(marker, len(region), key=("cut", marker), marked=True, complete=False)
         payload = region[begin:end]
-        hedged = "the answer offers more than one list" if _TAIL_HEDGE.match(region, end, line_end) else ""
+        hedged = "the answer offers more than one list" if TAIL_HEDGE.match(region, end, line_end) else ""
         return Statement(marker, end, value=payload, key=("list", "".join(payload.split())), marked=True,
                          hedged=hedged)
     if at in explicit_at:
@@ -592,39 +479,4 @@ def arithmetic_answer(region: str, target: int = 24) -> Any:
     return reading.value
 
 
-def expression_items(payload: str) -> list[Any]:
-    """The items of a Game-of-24 state list: quoted or bare expressions, plain or LaTeX, as texts."""
-    from ...core.literals import parse_literal  # noqa: PLC0415
-
-    if "\\" not in payload:  # parse_literal would read "\t" in "\times" as a tab
-        try:
-            value = parse_literal(payload)
-        except ParseError:
-            value = None
-        if isinstance(value, list):
-            while len(value) == 1 and isinstance(value[0], list):
-                value = value[0]
-            return [clean_math(v).strip(_ITEM_JUNK) if isinstance(v, str) else v for v in value]
-    inner = clean_math(payload.replace("\\[", "[").replace("\\]", "]")).strip()
-    if inner.startswith("[") and inner.endswith("]"):
-        inner = inner[1:-1].strip()
-    if inner.startswith("[") and inner.endswith("]") and list_end(inner, 0) == len(inner):
-        return expression_items(inner)  # a list wrapped in display-math brackets
-    items: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(inner):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            items.append(inner[start:i])
-            start = i + 1
-            if len(items) > MAX_EXPRESSION_ITEMS:
-                raise ParseError(f"the state lists more than {MAX_EXPRESSION_ITEMS} expressions")
-    items.append(inner[start:])
-    cleaned = [item.strip(_ITEM_JUNK) for item in items]
-    if len(cleaned) > 1 and cleaned[-1] == "":
-        cleaned.pop()  # trailing comma
-    return [] if cleaned == [""] else cleaned
+__all__ = ["arithmetic_answer", "clean_math", "expression_items", "expression_reading", "expression_statements"]

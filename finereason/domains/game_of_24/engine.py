@@ -38,12 +38,12 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Iterable, Iterator
 
-from .arith import MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text
+from ...common.verdict import ParseError, StateError
+from ...common.vocabulary import END_TO_END, STATE_TRANSITION
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from ...reading import Reading, answer_region
 from .answer import expression_items, expression_reading
-from ...common.verdict import ParseError, StateError
-from ...core.engine import Engine, StateItem, Step, StepKind, official_label
-from ...common.vocabulary import END_TO_END, STATE_TRANSITION
+from .arith import MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text
 from .puzzle import Game24Puzzle, State
 from .solver import _combinations, can_make
 

@@ -16,9 +16,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from ...core.puzzle_sources import SourcePuzzle, rng_for
 from .puzzle import Game24Puzzle
 from .solver import solvable_multisets as _oracle_multisets
-from ...core.puzzle_sources import SourcePuzzle, rng_for
 
 Numbers = tuple[int, int, int, int]
 Ranks = dict[tuple[int, ...], int]

@@ -17,8 +17,8 @@ import re
 from fractions import Fraction
 from typing import Any, Callable, Iterator
 
-from .arith import BinOp, DivisionByZero, Node, Num, evaluate
 from ...core.engine import BrokenStep
+from .arith import BinOp, DivisionByZero, Node, Num, evaluate
 from .engine import format_value, node_values
 
 _NUMBER = r"[0-9]{1,9}(?:\.[0-9]{1,9})?"

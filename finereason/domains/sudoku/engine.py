@@ -25,8 +25,8 @@ from operator import ne
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import StateError
-from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from ...common.vocabulary import MRV, PAPER
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 
 Grid = tuple[int, ...]
 
