@@ -5,6 +5,7 @@ import atexit
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -106,3 +107,47 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     rank = {name: i for i, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(getattr(item, "module", None) and item.module.__name__, len(FIRST)))
+
+
+# ------------------------------------------------------------------ lm-eval's task index, read once per worker
+_BUILTIN_INDEX: dict = {}
+
+
+def _index_builtin_tasks_once(_index) -> None:
+    """Make ``TaskIndex.build`` parse lm-eval's built-in task folder once in this process.
+
+    Every in-process lm-eval run builds a TaskManager, which parses lm-eval's ~15,000 built-in task YAML
+    files (about 10 CPU seconds) before it reads ours. Those installed files cannot change during a test
+    session, so a worker parses them once; each TaskManager still reads the project's own task folder
+    (``--include_path``) afresh and gets its own entries (lm-eval deep-copies a config before using it).
+    Subprocess runs are untouched: they build the whole index as a user's run does."""
+    from dataclasses import replace
+
+    builtin = Path(_index.__file__).parent
+    original = _index.TaskIndex.build
+
+    def build(paths, *, resolve_includes=True):
+        paths = [Path(p) for p in paths]
+        if not paths or paths[0] != builtin or not resolve_includes:
+            return original(paths, resolve_includes=resolve_includes)
+        if "entries" not in _BUILTIN_INDEX:
+            _BUILTIN_INDEX["entries"] = original([builtin])
+        index = {name: replace(entry, tags=set(entry.tags)) for name, entry in _BUILTIN_INDEX["entries"].items()}
+        for name, entry in original(paths[1:]).items():
+            if name in index:
+                _index.log.warning("Task '%s' from %s overrides existing task from %s", name, entry.yaml_path,
+                                   index[name].yaml_path)
+            index[name] = entry
+        return index
+
+    build.finereason_tests_once = True
+    _index.TaskIndex.build = staticmethod(build)
+
+
+@pytest.fixture(autouse=True)
+def _lm_eval_builtin_index_once():
+    """Patch lm-eval's task index once it is imported (importing it up front would slow every worker)."""
+    _index = sys.modules.get("lm_eval.tasks._index")
+    if _index is not None and not getattr(_index.TaskIndex.build, "finereason_tests_once", False):
+        _index_builtin_tasks_once(_index)
+    yield
