@@ -75,36 +75,16 @@ def e2e_dataset(tmp_path_factory) -> Path:
 
 
 # ------------------------------------------------------------------ running on every core (pytest-xdist)
-# The suite runs with `-n auto --dist loadgroup` (pyproject.toml). Two rules keep both workers busy:
-# - a module that defines its own module- or session-scoped fixture (a build, a model, lm-eval runs) is one
-#   xdist group, so one worker builds that fixture once instead of each worker building it (except the
-#   modules in SPREAD, whose tests are each long enough that both workers should share them);
-# - the long modules (subprocess lm-eval runs, model conversions, the doc examples) are handed out first, so
-#   no worker starts a two-minute test while the other one has finished.
+# The suite runs with `-n auto --dist worksteal` (pyproject.toml): a worker that runs out of tests takes half
+# of the other one's queue. The long modules (subprocess lm-eval runs, model conversions, the doc examples)
+# are queued first, so no worker starts a two-minute test while the other one has finished. (xdist's
+# `loadgroup` cannot keep a module's tests together under pytest 9.2: it renames item._nodeid, which
+# pytest 9 no longer reads; a module- or session-scoped fixture is built at most once per worker.)
 FIRST = ("test_smol_model", "test_evaluate_checkpoint", "test_doc_examples", "test_eval_errors", "test_lm_eval_hf",
          "test_grpo", "test_main_job", "test_cli_errors", "test_lm_eval_tasks", "test_leaderboard", "test_report")
 
-SPREAD = ("test_doc_examples",)
 
-
-def _own_shared_fixture(item: pytest.Item) -> bool:
-    """Does ``item`` use a module- or session-scoped fixture defined in its own test module?"""
-    module = getattr(item, "module", None)
-    info = getattr(item, "_fixtureinfo", None)
-    if module is None or info is None:
-        return False
-    for defs in info.name2fixturedefs.values():
-        fixture = defs[-1]
-        if fixture.scope in ("module", "session") and getattr(fixture.func, "__module__", None) == module.__name__:
-            return True
-    return False
-
-
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if getattr(item, "module", None) is not None and item.module.__name__ not in SPREAD and _own_shared_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     rank = {name: i for i, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(getattr(item, "module", None) and item.module.__name__, len(FIRST)))
 
