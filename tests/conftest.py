@@ -79,3 +79,62 @@ def e2e_dataset(tmp_path_factory) -> Path:
     build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
                       progress=False))
     return out
+
+
+# ------------------------------------------------------------------ running on every core (pytest-xdist)
+# The suite runs with `-n auto --dist worksteal` (pyproject.toml): a worker that runs out of tests takes half
+# of the other one's queue. The long modules (subprocess lm-eval runs, model conversions, the doc examples)
+# are queued first, so no worker starts a two-minute test while the other one has finished. (xdist's
+# `loadgroup` cannot keep a module's tests together under pytest 9.2: it renames item._nodeid, which
+# pytest 9 no longer reads; a module- or session-scoped fixture is built at most once per worker.)
+FIRST = ("test_smol_model", "test_evaluate_checkpoint", "test_doc_examples", "test_eval_errors", "test_lm_eval_hf",
+         "test_grpo", "test_main_job", "test_cli_errors", "test_lm_eval_tasks", "test_leaderboard", "test_report")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(getattr(item, "module", None) and item.module.__name__, len(FIRST)))
+
+
+# ------------------------------------------------------------------ lm-eval's task index, read once per worker
+_BUILTIN_INDEX: dict = {}
+
+
+def _index_builtin_tasks_once(_index) -> None:
+    """Make ``TaskIndex.build`` parse lm-eval's built-in task folder once in this process.
+
+    Every in-process lm-eval run builds a TaskManager, which parses lm-eval's ~15,000 built-in task YAML
+    files (about 10 CPU seconds) before it reads ours. Those installed files cannot change during a test
+    session, so a worker parses them once; each TaskManager still reads the project's own task folder
+    (``--include_path``) afresh and gets its own entries (lm-eval deep-copies a config before using it).
+    Subprocess runs are untouched: they build the whole index as a user's run does."""
+    from dataclasses import replace
+
+    builtin = Path(_index.__file__).parent
+    original = _index.TaskIndex.build
+
+    def build(paths, *, resolve_includes=True):
+        paths = [Path(p) for p in paths]
+        if not paths or paths[0] != builtin or not resolve_includes:
+            return original(paths, resolve_includes=resolve_includes)
+        if "entries" not in _BUILTIN_INDEX:
+            _BUILTIN_INDEX["entries"] = original([builtin])
+        index = {name: replace(entry, tags=set(entry.tags)) for name, entry in _BUILTIN_INDEX["entries"].items()}
+        for name, entry in original(paths[1:]).items():
+            if name in index:
+                _index.log.warning("Task '%s' from %s overrides existing task from %s", name, entry.yaml_path,
+                                   index[name].yaml_path)
+            index[name] = entry
+        return index
+
+    build.finereason_tests_once = True
+    _index.TaskIndex.build = staticmethod(build)
+
+
+@pytest.fixture(autouse=True)
+def _lm_eval_builtin_index_once():
+    """Patch lm-eval's task index once it is imported (importing it up front would slow every worker)."""
+    _index = sys.modules.get("lm_eval.tasks._index")
+    if _index is not None and not getattr(_index.TaskIndex.build, "finereason_tests_once", False):
+        _index_builtin_tasks_once(_index)
+    yield

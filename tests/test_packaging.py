@@ -1,6 +1,7 @@
 """What a non-editable install ships: metric modules, lm-eval tasks, builders and cards (issue 9.5)."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -36,7 +37,13 @@ def test_metric_path_loads_with_evaluate():
 def test_wheel_ships_every_runtime_file(tmp_path):
     pytest.importorskip("setuptools")
     pytest.importorskip("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "-w", str(tmp_path), "--no-deps",
+    # built from a copy of the sources: setuptools writes build/ and *.egg-info into the tree it builds, which
+    # must not race with the other test processes that import finereason from this checkout (pytest-xdist),
+    # and a stale build/ in the checkout cannot hide a file the wheel would miss
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
+                                                             ".hypothesis", ".pytest_cache"))
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "-w", str(tmp_path), "--no-deps",
                            "--no-build-isolation", "-q"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = tmp_path.glob("finereason-*.whl")
