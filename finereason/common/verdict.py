@@ -54,6 +54,10 @@ class Verdict:
     reasons: tuple[str, ...] = field(default=())
     prediction: str | None = None
 
+    def __init__(self, correct: bool, category: str, reasons: tuple[str, ...] = (), prediction: str | None = None) -> None:
+        # every response pays the generated frozen __init__ (one setattr per field): set them at once
+        self.__dict__.update(correct=correct, category=category, reasons=reasons, prediction=prediction)
+
     @property
     def parse_error(self) -> bool:
         return self.category == Category.PARSE_ERROR.value

@@ -43,6 +43,9 @@ class Step:
     kind: StepKind
     reasons: tuple[str, ...] = ()
 
+    def __init__(self, kind: StepKind, reasons: tuple[str, ...] = ()) -> None:
+        self.__dict__.update(kind=kind, reasons=reasons)  # one call, not one frozen setattr per field
+
 
 @dataclass(frozen=True)
 class BrokenStep:

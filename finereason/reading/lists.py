@@ -19,7 +19,7 @@ from ..common.verdict import ParseError
 from .commit import Reading, Statement, commit
 from .hedges import conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
-from .withdrawals import Signals, find_signals
+from .withdrawals import _FIRST_WORDS, _SHORT_RANGE, _TOKENS, Signals, find_signals
 
 MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
@@ -269,8 +269,58 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
 def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state") -> Reading:
     """The committed list answer of a final region (:func:`list_statements` + the commitment rule)."""
     region = blank_tags(region)
-    signals = find_signals(region, solving=bare)
+    if marks is NEXT_STATE_MARKS and not bare:
+        low = _lowered(region)
+        fast = _one_plain_answer(region, low)
+        if fast is not None:
+            return fast
+        signals = Signals(low)  # find_signals(region), with the lowered text at hand
+    else:
+        signals = find_signals(region, solving=bare)
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
+
+
+def _one_plain_answer(region: str, low: str) -> Reading | None:
+    """The reading of the common "Next state:" answer, or ``None`` when the full scan must decide.
+
+    Exactly what :func:`list_statements` and :func:`commit` build when the region holds one marker
+    (one "next", no "correct") followed by a complete list with rows (``[[...], ...]``), no ``[``
+    after it, no withdrawal keyword after it, and nothing that hedges, conditions or rejects it: one
+    marked statement, which commits as the only live answer. Each of those checks is the full
+    path's own (same functions); any other shape returns ``None``.
+    """
+    at = low.rfind("next")
+    if at < 0 or low.find("next", 0, at) >= 0 or "correct" in low:
+        return None
+    mark = NEXT_STATE_MARKS[0][1].match(low, at)  # type: ignore[union-attr]
+    if mark is None:
+        return None
+    end = mark.end()
+    if region.startswith(": [", end):
+        begin = end + 2
+    else:
+        intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
+        begin = intro.end() if intro else end
+    if begin >= len(region) or region[begin] != "[":
+        return None
+    try:
+        stop = list_end(region, begin)
+    except ParseError:
+        return None
+    if stop == _TRUNCATED or region.find("[", stop) >= 0 or len(region) - stop >= _SHORT_RANGE:
+        return None  # another list after it, or a long tail: the full scan
+    if stop < len(region) and _FIRST_WORDS.intersection(_TOKENS.findall(low, stop)):
+        return None  # a possible withdrawal after the answer (Signals.first's own pre-check)
+    payload = region[begin:stop]
+    if payload.find("[", 1) < 0 or not _has_content(payload):
+        return None
+    if _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
+        return None
+    before = sentence_before(region, at)
+    if (before and hedged(region, at, before)) or conditional(region, at, stop, before):
+        return None
+    statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
+    return Reading(payload, "", statement, 1, (statement,))
 
 
 

@@ -21,6 +21,8 @@ from ..reading import UNFINISHED, choice_reading, final_region, read_choice
 from ..reading.lists import task_list_reading
 
 MODES = ("strict", "paper")
+_CORRECT = Verdict(True, Category.CORRECT.value)  # verdicts are immutable: the constant ones are shared
+_DEAD_END = Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
 # ------------------------------------------------------------------ state checking
 def _unfinished() -> Verdict:
     return Verdict(False, Category.PARSE_ERROR.value, (UNFINISHED,))
@@ -138,8 +140,7 @@ def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: st
             except Undecided as err:
                 out[mode] = Verdict(False, Category.UNDECIDED.value, (str(err),))
                 continue
-        out[mode] = (Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
-                     if dead_end else Verdict(True, Category.CORRECT.value))
+        out[mode] = _DEAD_END if dead_end else _CORRECT
     return out
 
 
@@ -151,7 +152,7 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
     if parent is None:
         return Verdict(False, fail, ("the initial state is unsolvable, so no move can be correct",))
     if eng.same(proposed, parent):
-        return Verdict(True, Category.CORRECT.value)
+        return _CORRECT
     if eng.same(proposed, item.current):
         return Verdict(False, fail, ("the state is unsolvable and must backtrack to its parent, but it was left unchanged",))
     if eng.step(item.puzzle, parent, proposed).kind is StepKind.FORWARD:
@@ -180,7 +181,7 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, start
         return Verdict(False, Category.INVALID_SOLUTION.value, (f"the proposed solution cannot be judged: {err}",))
     if reasons:
         return Verdict(False, Category.INVALID_SOLUTION.value, tuple(reasons))
-    return Verdict(True, Category.CORRECT.value)
+    return _CORRECT
 
 
 __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",

@@ -9,14 +9,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import read_jsonl, shared_path
 
 import finereason.verification.verifiers as verifiers
-from conftest import read_jsonl, shared_path
-from finereason.core.engine import get_engine
-from finereason.verification.scoring import aggregate, score_row
 from finereason.common.verdict import ParseError, StateError
+from finereason.core import oracle
+from finereason.core.engine import get_engine
 from finereason.core.oracle import is_solvable
-from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition, verify_state_transition_modes
+from finereason.verification.scoring import aggregate, score_row
+from finereason.verification.verifiers import (verify_end_to_end, verify_state_checking, verify_state_transition,
+                                               verify_state_transition_modes)
 
 ENGINE = get_engine("sudoku")
 
@@ -68,9 +70,7 @@ def test_engine_failure_in_the_oracle_is_a_failure_category(items, monkeypatch):
         raise ArithmeticError("overflow in the oracle")
 
     monkeypatch.setattr(ENGINE, "is_solvable", boom)
-    cache = getattr(verifiers, "_cached_solvable", None)  # the verdict cache may know this child from another test
-    if cache is not None:
-        cache.cache_clear()
+    oracle._cached_solvable.cache_clear()  # the oracle's memo may know this child from another test
     # the current state's label is given, so only the child's solvability is asked (strict mode)
     verdict = verify_state_transition(ENGINE, solvable, next_state(child), "strict", solvable=True)
     assert (verdict.correct, verdict.category) == (False, "invalid_move")

@@ -25,8 +25,11 @@ from operator import ne
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import StateError
-from ...common.vocabulary import MRV, PAPER
+from ...common.vocabulary import MRV, PAPER, STATE_TRANSITION
 from ...core.engine import Engine, StateItem, Step, StepKind, official_label
+from ...core.literals import parse_literal
+from ...reading.region import answer_region
+from .payload import digit_grid
 
 Grid = tuple[int, ...]
 
@@ -385,6 +388,11 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
     def parse_state(self, puzzle: SudokuPuzzle, value: Any) -> Grid:
         return parse_grid(value)
 
+    def parse_state_text(self, puzzle: SudokuPuzzle, text: str) -> Grid:
+        """As every engine's; a 9x9 list of single digits is read at C speed (:func:`digit_grid`)."""
+        grid = digit_grid(payload := self.answer(answer_region(text), STATE_TRANSITION))
+        return self.parse_state(puzzle, parse_literal(payload)) if grid is None else grid
+
     # -------------------------------------------------------------- rules and oracle
     def violations(self, puzzle: SudokuPuzzle, state: Grid) -> list[str]:
         return grid_violations(puzzle.givens, state)
@@ -487,8 +495,5 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
         return reasons + self.violations(puzzle, state)
 
 
-
-__all__ = [
-    "SudokuEngine", "SudokuPuzzle", "children_first_empty", "count_solutions", "first_empty",
-    "grid_violations", "parse_grid", "solutions", "solve",
-]
+__all__ = ["SudokuEngine", "SudokuPuzzle", "children_first_empty", "count_solutions", "first_empty",
+           "grid_violations", "parse_grid", "solutions", "solve"]

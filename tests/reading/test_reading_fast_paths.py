@@ -1,0 +1,95 @@
+"""The shortcuts of the answer reader and the Sudoku list reader give exactly the full readers' results.
+
+Each shortcut is compared with the general code it bypasses on texts made to sit on either side of
+its conditions (hedges, conditions, withdrawals, second lists and markers, odd spacing, cut lists).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from finereason.common.verdict import ParseError, StateError
+from finereason.core.literals import MAX_PAYLOAD_CHARS, parse_literal
+from finereason.domains.sudoku.engine import parse_grid
+from finereason.domains.sudoku.payload import digit_grid
+from finereason.reading import commit, find_signals
+from finereason.reading.lists import NEXT_STATE_MARKS, _lowered, _one_plain_answer, list_reading, list_statements
+from finereason.reading.region import blank_tags
+
+GRID = repr([[(r * 3 + c) % 10 for c in range(9)] for r in range(9)])
+BEFORE = ["", "I fill one cell.\n", "If row 2 is right, ", "It might be that ", "**Analysis.**\n\n", "Either way, ",
+          "Correction: ", "The next move:\n", "Looking again, maybe\n", "We get [1, 2].\n", "Row 4 is done; "]
+MARKS = ["Next state: ", "**Next state:**\n```python\n", "next_state = ", "Next State:\n", "NEXT STATE: "]
+AFTER = ["", "\n", "\n```", "\n\nThis keeps every row valid.", " Wait, no.", " or [[1]]", " is wrong.",
+         "\nOtherwise it is stuck.", "\nNext state: [[1", " [ANSWER END]", "\nI am not sure.", "\nDone: [1]"]
+
+
+def _full(region: str):
+    region = blank_tags(region)
+    signals = find_signals(region)
+    return commit(list_statements(region, NEXT_STATE_MARKS, signals), signals, what="state")
+
+
+def _texts(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        grid = GRID if rng.random() < 0.8 else GRID[: rng.randrange(len(GRID))]
+        out.append(rng.choice(BEFORE) + rng.choice(MARKS) + grid + rng.choice(AFTER) + rng.choice(["", " ", "\n"]))
+    return out
+
+
+def test_one_answer_shortcut_reads_what_the_full_reader_reads():
+    taken = 0
+    for text in _texts(0, 3000):
+        region = blank_tags(text)
+        fast = _one_plain_answer(region, _lowered(region))
+        full = _full(text)
+        assert list_reading(text, NEXT_STATE_MARKS) == full, text
+        if fast is not None:
+            taken += 1
+            assert fast == full and fast.statements == full.statements and fast.live == full.live, text
+    assert 300 < taken < 3000  # both sides of the shortcut's conditions were exercised
+
+
+@pytest.mark.parametrize("text", ["If the count holds, next state: " + GRID, "Next state: " + GRID + " or " + GRID,
+                                  "Next state: " + GRID + "\nHmm, let me recheck.", "Next state: " + GRID[:-3]])
+def test_one_answer_shortcut_leaves_other_shapes_to_the_full_reader(text):
+    region = blank_tags(text)
+    assert _one_plain_answer(region, _lowered(region)) is None
+    assert list_reading(text, NEXT_STATE_MARKS).value is None  # hedged, conditional, withdrawn or cut off
+
+
+def _reference(payload: str):
+    try:
+        return parse_grid(parse_literal(payload))
+    except (ParseError, StateError):
+        return None
+
+
+def test_digit_grid_reads_what_the_literal_and_grid_readers_read():
+    rng = random.Random(1)
+    alphabet = "0123456789[], \t\n\r\x0b-.'a٣"
+    hits = 0
+    for _ in range(20_000):
+        chars = list(GRID)
+        for _ in range(rng.randint(0, 3)):
+            i = rng.randrange(len(chars))
+            op = rng.randrange(3)
+            if op == 0:
+                del chars[i]
+            elif op == 1:
+                chars.insert(i, rng.choice(alphabet))
+            else:
+                chars[i] = rng.choice(alphabet)
+        payload = "".join(chars)
+        fast = digit_grid(payload)
+        if fast is not None:
+            hits += 1
+            assert fast == _reference(payload) and all(type(v) is int for v in fast), payload
+    assert hits > 1000
+    assert digit_grid(GRID) == _reference(GRID)
+    assert digit_grid(GRID.replace("[[", "[[ ", 1)) == _reference(GRID)
+    assert digit_grid("[" + " " * MAX_PAYLOAD_CHARS + GRID[1:]) is None  # too long: the literal reader refuses it
+    assert digit_grid(GRID[:-1] + ",]") is None and digit_grid(GRID.replace("0", "10", 1)) is None
