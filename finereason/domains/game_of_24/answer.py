@@ -64,6 +64,7 @@ _MARKER = re.compile(
 )
 _DIGIT = re.compile(r"[0-9]")
 _BLANK_TO_EOL = re.compile(r"[ \t\r]*")
+_FENCE_LINE = re.compile(r"[ \t]*(?:`{3,}|~{3,})[\w+.-]*[ \t\r]*")  # a markdown code fence: formatting
 _MARKER_WORDS = ("answer", "solution", "final", "correct", "boxed", "expression", "equation")
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 _MARKER_HINT = re.compile(r"answer|solution|final|correct|boxed|expression|equation", re.IGNORECASE)
@@ -165,7 +166,7 @@ def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement],
     stated_lines: set[int] = set()
     previous_end = lo - 1
     for line_start, line_end in _relevant_lines(region, low, lo):
-        if pending is not None and region[previous_end + 1:line_start].strip():
+        if pending is not None and not _formatting_only(region[previous_end + 1:line_start]):
             if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
                 out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
                                      hedged="the answer is not an arithmetic expression"))
@@ -340,6 +341,12 @@ class _Mentions:
         hedged = [Statement(begin, stop, value=node, key=key, hedged="the answer is offered with a hedge")
                   for sentence, begin, stop, node, key, _ in self.found if offered[sentence]]
         return sorted(self.rejections + hedged, key=lambda s: s.start)
+
+
+def _formatting_only(gap: str) -> bool:
+    """Whether the lines between a marker and the next line that may state something are blank or
+    markdown code fences ("Answer:\\n```\\n(1 + 2) * 8\\n```")."""
+    return not gap.strip() or all(_FENCE_LINE.fullmatch(line) or not line.strip() for line in gap.split("\n"))
 
 
 def _relevant_lines(region: str, low: str, lo: int) -> list[tuple[int, int]]:
