@@ -470,7 +470,17 @@ def test_crafted_whitespace_runs_and_repetitions_finish_in_every_reward(data):
 ADVERSARIAL_LATEX = "\\exp(\\exp(\\exp(999)))"  # sends math-verify's parser into its timeout
 
 
-def test_adversarial_latex_is_bounded_and_never_logged(caplog, capfd):
+@pytest.fixture
+def math_verify_logging(monkeypatch):
+    """math-verify's loggers enabled, as in a fresh process (another test in this worker may have
+    configured logging); the rewards' silencing must leave them so."""
+    import math_verify  # noqa: F401  (creates its loggers)
+
+    for name in [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in ("math_verify", "latex2sympy2_extended")]:
+        monkeypatch.setattr(logging.getLogger(name), "disabled", False)
+
+
+def test_adversarial_latex_is_bounded_and_never_logged(caplog, capfd, math_verify_logging):
     """math-verify logs input it gives up on ("Timeout during parsing: <text>"); the rewards silence it."""
     caplog.set_level(logging.DEBUG)
     completions = [f"So the value is $\\boxed{{{ADVERSARIAL_LATEX}}}$.", f"\\boxed{{{ADVERSARIAL_LATEX} + x^{{999}}}}",
@@ -485,7 +495,7 @@ def test_adversarial_latex_is_bounded_and_never_logged(caplog, capfd):
     assert not logging.getLogger("math_verify.parser").disabled  # the silencing is temporary
 
 
-def test_math_verify_failures_are_never_logged(monkeypatch, caplog):
+def test_math_verify_failures_are_never_logged(monkeypatch, caplog, math_verify_logging):
     """Deterministic: math-verify logs the input of any parse that fails ("Error parsing: <text>");
     make every parse fail and check that the text reaches the log only without the rewards' silencing."""
     import math_verify.parser

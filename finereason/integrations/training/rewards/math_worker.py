@@ -17,23 +17,36 @@ MAX_GOLD_CHARS = 1_000     # a longer reference answer is not parsed
 MATH_TIMEOUT_S = 1         # math-verify's own timeouts (whole seconds: signal.alarm), parse and compare
 
 
+_QUIET = threading.Lock()
+_quiet_depth = 0
+_quiet_saved: list[tuple[logging.Logger, bool]] = []
+
+
 @contextmanager
 def _quiet() -> Iterator[None]:
     """math-verify and its LaTeX parser log failing input verbatim ("Timeout during parsing: <text>"):
-    disable their loggers (and warnings) while they run, so completion text never reaches a log."""
-    names = [n for n in list(logging.root.manager.loggerDict)
-             if n.split(".")[0] in ("math_verify", "latex2sympy2_extended")]
-    loggers = [logging.getLogger(n) for n in names]
-    before = [lg.disabled for lg in loggers]
-    for lg in loggers:
-        lg.disabled = True
+    disable their loggers (and warnings) while they run, so completion text never reaches a log.
+    Re-entrant across threads: the first entry disables, the last exit restores what was there."""
+    global _quiet_depth
+    with _QUIET:
+        if _quiet_depth == 0:
+            names = [n for n in list(logging.root.manager.loggerDict)
+                     if n.split(".")[0] in ("math_verify", "latex2sympy2_extended")]
+            _quiet_saved[:] = [(lg, lg.disabled) for lg in map(logging.getLogger, names)]
+            for lg, _ in _quiet_saved:
+                lg.disabled = True
+        _quiet_depth += 1
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             yield
     finally:
-        for lg, was in zip(loggers, before):
-            lg.disabled = was
+        with _QUIET:
+            _quiet_depth -= 1
+            if _quiet_depth == 0:
+                for lg, was in _quiet_saved:
+                    lg.disabled = was
+                _quiet_saved.clear()
 
 
 @lru_cache(maxsize=1)
