@@ -12,6 +12,7 @@ from string import Template
 from typing import Any, Iterable
 
 from finereason.common.vocabulary import STATE_TASKS
+from finereason.data.folder import settle_arrow_at_exit
 
 from .items import COLUMNS, DIFFICULTY_FIELDS
 
@@ -69,6 +70,7 @@ class ShardWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.rows = 0
+        settle_arrow_at_exit()
         self._writer = pq.ParquetWriter(str(path), _schema(), **PARQUET_OPTIONS)
 
     def write(self, table) -> None:

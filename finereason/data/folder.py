@@ -15,6 +15,8 @@ Rows are read from the verified bytes, so no cache keyed by a folder's name can 
 """
 from __future__ import annotations
 
+import atexit
+import gc
 import hashlib
 import json
 import posixpath
@@ -36,6 +38,19 @@ class DataFolderError(InputError):
 
 
 # ------------------------------------------------------------------ fingerprints
+_ARROW_SETTLED = False
+
+
+def settle_arrow_at_exit() -> None:
+    """Collect garbage at interpreter exit, before module teardown, once per process: pyarrow's parquet
+    threads of a finished read or write then end while Arrow is alive, instead of aborting the process
+    during the final teardown ("terminate called without an active exception", apache/arrow#34314)."""
+    global _ARROW_SETTLED
+    if not _ARROW_SETTLED:
+        _ARROW_SETTLED = True
+        atexit.register(gc.collect)
+
+
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file's bytes (read in 1 MiB blocks)."""
     digest = hashlib.sha256()
@@ -205,6 +220,7 @@ class DataFolder:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        settle_arrow_at_exit()
         split, rels = self._split_files(config, split)
         tables = []
         for rel in rels:
@@ -246,6 +262,7 @@ class DataFolder:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        settle_arrow_at_exit()
         split, rels = self._split_files(config, split)
         digests = {}
         for rel in rels:

@@ -478,3 +478,18 @@ def test_push_offline_fails_with_one_line(built, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("finereason: error: cannot push") and err.count("\n") == 1
     assert main(["push", "--data", str(built), "--repo-id", "no-slash"]) == 2
+
+
+def test_reading_or_writing_parquet_settles_arrow_at_exit(tmp_path):
+    """A process that read a dataset folder collects garbage at exit while Arrow is alive (pyarrow's
+    parquet threads can otherwise abort the interpreter's final teardown)."""
+    import atexit
+    import gc
+    from unittest import mock
+
+    from finereason.data import folder
+
+    with mock.patch.object(folder, "_ARROW_SETTLED", False), mock.patch.object(atexit, "register") as register:
+        folder.settle_arrow_at_exit()
+        folder.settle_arrow_at_exit()
+    register.assert_called_once_with(gc.collect)

@@ -119,7 +119,7 @@ def test_space_folder_installs_from_its_own_files(tmp_path, capsys):
         names = archive.namelist()
         meta = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "Name: finereason" in meta and "Provides-Extra: hub" in meta
-    assert "finereason/leaderboard/page.js" in names and "finereason/hub_cards/leaderboard/app.py" in names
+    assert "finereason/integrations/leaderboard/page.js" in names and "finereason/hub_cards/leaderboard/app.py" in names
     assert (out / "app.py").read_text() == APP.read_text()
     # the wheel line resolves from inside the folder, with no package index at all
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", lines[0]],
