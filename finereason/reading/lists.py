@@ -19,7 +19,7 @@ from ..common.verdict import ParseError
 from .commit import Reading, Statement, commit
 from .hedges import conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
-from .withdrawals import _FIRST_WORDS, _SHORT_RANGE, _TOKENS, Signals, find_signals
+from .withdrawals import Signals, find_signals, signal_words
 
 MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
@@ -307,10 +307,10 @@ def _one_plain_answer(region: str, low: str) -> Reading | None:
         stop = list_end(region, begin)
     except ParseError:
         return None
-    if stop == _TRUNCATED or region.find("[", stop) >= 0 or len(region) - stop >= _SHORT_RANGE:
-        return None  # another list after it, or a long tail: the full scan
-    if stop < len(region) and _FIRST_WORDS.intersection(_TOKENS.findall(low, stop)):
-        return None  # a possible withdrawal after the answer (Signals.first's own pre-check)
+    if stop == _TRUNCATED or region.find("[", stop) >= 0:
+        return None  # another list after it: the full scan
+    if signal_words(low, stop, len(low)) != frozenset():
+        return None  # a long tail, or a possible withdrawal after the answer (Signals.first's own pre-check)
     payload = region[begin:stop]
     if payload.find("[", 1) < 0 or not _has_content(payload):
         return None

@@ -139,6 +139,15 @@ def _word_at(low: str, at: int, end: int) -> bool:
     return (at == 0 or not _WORD.match(low, at - 1)) and (end >= len(low) or not _WORD.match(low, end))
 
 
+def signal_words(low: str, lo: int, hi: int) -> frozenset[str] | None:
+    """The first words of withdrawal phrases that occur in ``low[lo:hi]`` (lower-cased text): a cheap
+    pre-check, since a phrase can only start where its first word does; ``None`` for a range of
+    :data:`_SHORT_RANGE` characters or more, which is not split into words."""
+    if hi - lo >= _SHORT_RANGE:
+        return None
+    return _FIRST_WORDS.intersection(_TOKENS.findall(low, lo, hi))
+
+
 @dataclass
 class Signals:
     """The withdrawal signals of one final region, found lazily by range."""
@@ -191,8 +200,8 @@ class Signals:
         best: tuple[int, str] | None = None
         low = self.low
         phrases = PHRASES
-        if hi - lo < _SHORT_RANGE:  # only the phrases whose first word occurs in the range
-            words = _FIRST_WORDS.intersection(_TOKENS.findall(low, lo, hi))
+        words = signal_words(low, lo, hi)
+        if words is not None:  # only the phrases whose first word occurs in the range
             phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else ()
         for word, check, solving_only in phrases:
             if solving_only and not self.solving:

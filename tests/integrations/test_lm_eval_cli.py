@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from finereason.integrations.lm_eval.cli import _task_names, only_our_tasks
+from finereason.integrations.lm_eval.cli import _task_names, needs_only_our_tasks
 
 
 def test_task_names_are_read_as_lm_eval_reads_them():
@@ -23,4 +23,4 @@ def test_task_names_are_read_as_lm_eval_reads_them():
     ([], True, False),
 ])
 def test_only_runs_of_our_tasks_skip_the_builtin_index(args, our_folder_only, expected):
-    assert only_our_tasks(args, our_folder_only) is expected
+    assert needs_only_our_tasks(args, our_folder_only) is expected

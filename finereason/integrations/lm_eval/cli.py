@@ -41,7 +41,7 @@ def run_lm_eval(argv: list[str]) -> int:
     sys.argv = ["lm_eval", *args]
     try:
         # a run of our tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
-        fast = lm_eval_models.our_tasks_only() if only_our_tasks(args, ours_only) else contextlib.nullcontext()
+        fast = lm_eval_models.our_tasks_only() if needs_only_our_tasks(args, ours_only) else contextlib.nullcontext()
         with redacted_output(), folders_named_after(_option(args, "--model")), fast:
             cli_evaluate()
     except SystemExit as exc:
@@ -74,7 +74,7 @@ def _task_names(args: list[str]) -> list[str]:
     return [n.strip() for n in names if n.strip()]
 
 
-def only_our_tasks(args: list[str], our_folder_only: bool) -> bool:
+def needs_only_our_tasks(args: list[str], our_folder_only: bool) -> bool:
     """Whether a run needs none of lm-eval's built-in tasks: our task folder alone, no ``--config``,
     and every ``--tasks`` name one of ours (``finereason...``)."""
     names = _task_names(args)
