@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from lm_eval_index import index_builtin_tasks_once
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -17,13 +21,21 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # `huggingface_hub` is imported (they read these variables once): a stale ~/.cache/huggingface
 # or ~/.cache/finereason on the machine can never leak old rows into a test, and nothing here
 # may download from the Hub.
-_CACHE_ROOT = Path(tempfile.mkdtemp(prefix="finereason-tests-cache-"))
-atexit.register(shutil.rmtree, _CACHE_ROOT, True)
+# The run's main pytest process makes the folder and removes it at exit; its xdist workers inherit the
+# variables and share the caches (and so one warm Python, below).
+if os.environ.get("FINEREASON_TESTS_CACHE_ROOT") and Path(os.environ["FINEREASON_TESTS_CACHE_ROOT"]).is_dir():
+    _CACHE_ROOT = Path(os.environ["FINEREASON_TESTS_CACHE_ROOT"])
+else:
+    _CACHE_ROOT = Path(tempfile.mkdtemp(prefix="finereason-tests-cache-"))
+    os.environ["FINEREASON_TESTS_CACHE_ROOT"] = str(_CACHE_ROOT)
+    atexit.register(shutil.rmtree, _CACHE_ROOT, True)
 for _var, _sub in (("HF_HOME", "hf"), ("HF_DATASETS_CACHE", "hf/datasets"), ("HF_HUB_CACHE", "hf/hub"),
                    ("FINEREASON_CACHE", "finereason")):
     os.environ[_var] = str(_CACHE_ROOT / _sub)
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 # Tests live in folders that mirror the package's layers (tests/reading/, tests/verification/, ...);
 # helper modules sit here and some test modules import helpers from one another across folders
@@ -58,16 +70,44 @@ def official_states():
     return load
 
 
-# Small builds that several modules only read: built once per test session. Never write into them
+# ------------------------------------------------------------------ once per test run, across xdist workers
+def run_folder(tmp_path_factory: pytest.TempPathFactory, config: pytest.Config) -> Path:
+    """This test run's temporary folder, shared by its xdist workers (each has a subfolder of it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if hasattr(config, "workerinput") else base
+
+
+def once_per_run(request: pytest.FixtureRequest, name: str, make):
+    """``make(folder)``'s result (JSON), made by the first test of this run on any worker to ask for
+    ``name``, in a folder the workers share; a worker asking while another makes it waits for that.
+    For what is the same whichever worker makes it (seeded builds) and is only read afterwards."""
+    root = run_folder(request.getfixturevalue("tmp_path_factory"), request.config) / "once-per-run"
+    root.mkdir(exist_ok=True)
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / f"{name}.json"
+        if done.exists():
+            return json.loads(done.read_text(encoding="utf-8"))
+        folder = root / name
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        result = make(folder)
+        done.write_text(json.dumps(result), encoding="utf-8")
+        return result
+
+
+# Small builds that several modules only read: built once per test run. Never write into them
 # (copy one first, as the tamper tests do with their own build).
 @pytest.fixture(scope="session")
-def small_dataset(tmp_path_factory) -> Path:
+def small_dataset(request) -> Path:
     """A small build of the default puzzles: 8 rows per state config, 2 end-to-end, no train rows."""
     from finereason.commands import main
 
-    out = tmp_path_factory.mktemp("small-dataset") / "ds"
-    assert main(["build", "--out", str(out), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
-    return out
+    def make(folder: Path) -> str:
+        assert main(["build", "--out", str(folder / "ds"), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
+        return str(folder / "ds")
+
+    return Path(once_per_run(request, "small-dataset", make))
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +119,48 @@ def e2e_dataset(tmp_path_factory) -> Path:
     build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
                       progress=False))
     return out
+
+
+# ------------------------------------------------------------------ a warm Python for command-line runs
+WARM = Path(__file__).resolve().parent / "warm_python.py"
+
+
+def start_warm_python(preload: str, env: dict[str, str], *options: str):
+    """Start a warm server (``tests/warm_python.py``) with ``preload`` under ``env``; yield the argv
+    prefix that runs ``python ARGS...`` as its child (this interpreter when the server did not start)."""
+    folder = Path(tempfile.mkdtemp(prefix="warm-"))  # short: a socket path has at most 107 bytes
+    sock = folder / "socket"
+    server = subprocess.Popen([sys.executable, str(WARM), "serve", str(sock), preload, *options], cwd=folder,
+                              env={k: v for k, v in env.items() if k != "PYTHONPATH"},
+                              stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    ready = server.stdout.readline().strip() == b"ready"
+    try:
+        yield [sys.executable, "-S", str(WARM), "run", str(sock)] if ready else [sys.executable]
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def warm_python(request):
+    """``python ARGS...`` with torch, transformers, datasets, lm-eval and the rest already imported
+    (~5 CPU s saved per command) for commands run in this session's environment (other ``FINEREASON_*``
+    variables, ``HOME`` or ``PYTHONPATH`` are fine); any other environment gets a fresh interpreter.
+    One server per test run: the first worker to ask starts it (and stops it when its session ends;
+    a command after that runs cold)."""
+    started = []
+
+    def start(_folder: Path) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        index = lm_eval_index_file(request.getfixturevalue("tmp_path_factory"), request.config)
+        server = start_warm_python("hub", env, str(index))
+        started.append(server)
+        return next(server)
+
+    yield once_per_run(request, "warm-python", start)
+    for server in started:
+        server.close()  # runs the generator's cleanup: kill the server, remove its folder
 
 
 # ------------------------------------------------------------------ running on every core (pytest-xdist)
@@ -96,45 +178,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: rank.get(getattr(item, "module", None) and item.module.__name__, len(FIRST)))
 
 
-# ------------------------------------------------------------------ lm-eval's task index, read once per worker
-_BUILTIN_INDEX: dict = {}
-
-
-def _index_builtin_tasks_once(_index) -> None:
-    """Make ``TaskIndex.build`` parse lm-eval's built-in task folder once in this process.
-
-    Every in-process lm-eval run builds a TaskManager, which parses lm-eval's ~15,000 built-in task YAML
-    files (about 10 CPU seconds) before it reads ours. Those installed files cannot change during a test
-    session, so a worker parses them once; each TaskManager still reads the project's own task folder
-    (``--include_path``) afresh and gets its own entries (lm-eval deep-copies a config before using it).
-    Subprocess runs are untouched: they build the whole index as a user's run does."""
-    from dataclasses import replace
-
-    builtin = Path(_index.__file__).parent
-    original = _index.TaskIndex.build
-
-    def build(paths, *, resolve_includes=True):
-        paths = [Path(p) for p in paths]
-        if not paths or paths[0] != builtin or not resolve_includes:
-            return original(paths, resolve_includes=resolve_includes)
-        if "entries" not in _BUILTIN_INDEX:
-            _BUILTIN_INDEX["entries"] = original([builtin])
-        index = {name: replace(entry, tags=set(entry.tags)) for name, entry in _BUILTIN_INDEX["entries"].items()}
-        for name, entry in original(paths[1:]).items():
-            if name in index:
-                _index.log.warning("Task '%s' from %s overrides existing task from %s", name, entry.yaml_path,
-                                   index[name].yaml_path)
-            index[name] = entry
-        return index
-
-    build.finereason_tests_once = True
-    _index.TaskIndex.build = staticmethod(build)
+# ------------------------------------------------------------------ lm-eval's task index, read once per run
+def lm_eval_index_file(tmp_path_factory: pytest.TempPathFactory, config: pytest.Config) -> Path:
+    """Where this run keeps lm-eval's parsed built-in task index (``tests/lm_eval_index.py``)."""
+    return run_folder(tmp_path_factory, config) / "lm-eval-builtin-index.pickle"
 
 
 @pytest.fixture(autouse=True)
-def _lm_eval_builtin_index_once():
+def _lm_eval_builtin_index_once(request):
     """Patch lm-eval's task index once it is imported (importing it up front would slow every worker)."""
     _index = sys.modules.get("lm_eval.tasks._index")
     if _index is not None and not getattr(_index.TaskIndex.build, "finereason_tests_once", False):
-        _index_builtin_tasks_once(_index)
+        index_builtin_tasks_once(_index, lm_eval_index_file(request.getfixturevalue("tmp_path_factory"), request.config))
     yield

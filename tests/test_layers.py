@@ -14,7 +14,7 @@ MAX_LINES = 500
 grimp = pytest.importorskip("grimp")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def graph():
     sys.path.insert(0, str(ROOT))
     try:

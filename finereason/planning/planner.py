@@ -8,9 +8,9 @@ take under 200 MB.
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .pddl import Atom
 from .strips import GroundAction, Task
@@ -66,6 +66,51 @@ def bit_task(task: Task) -> BitTask:
     return BitTask(bit, tuple((m(a.pre), ~m(a.delete), m(a.add), a) for a in ground), m(task.goal))
 
 
+Action = tuple[int, int, int, GroundAction]
+
+
+def _bits_of(mask: int) -> Iterable[int]:
+    """The set bits of ``mask``, each as a one-bit mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+def applicable_actions(bits: BitTask) -> Callable[[int], list[Action]]:
+    """A function giving the actions of ``bits`` that apply in a state, in ``bits.actions`` order.
+
+    Each action is filed under one bit of its precondition, the one the fewest actions need (for
+    blocksworld ``on(b, a)`` rather than ``handempty``), so a state looks only at the actions filed
+    under its true atoms: a handful instead of every ground action."""
+    actions = bits.actions
+    uses = Counter(b for pre, _, _, _ in actions for b in _bits_of(pre))
+    always: list[int] = []
+    filed: dict[int, list[int]] = {}
+    for i, (pre, _, _, _) in enumerate(actions):
+        if pre:
+            filed.setdefault(min(_bits_of(pre), key=lambda b: (uses[b], b.bit_length())), []).append(i)
+        else:
+            always.append(i)
+
+    def applicable(state: int) -> list[Action]:
+        found = list(always)
+        rest = state
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            here = filed.get(low)
+            if here is not None:
+                for i in here:
+                    pre = actions[i][0]
+                    if state & pre == pre:
+                        found.append(i)
+        found.sort()
+        return [actions[i] for i in found]
+
+    return applicable
+
+
 def search(bits: BitTask, start: int, max_nodes: int = DEFAULT_MAX_NODES) -> PlanResult:
     """A shortest plan from the state ``start`` (a mask) to the goal by BFS, or a proof that none
     exists, within ``max_nodes`` stored states."""
@@ -74,11 +119,10 @@ def search(bits: BitTask, start: int, max_nodes: int = DEFAULT_MAX_NODES) -> Pla
         return PlanResult(SOLVED, (), 1)
     parent: dict[int, tuple[int, GroundAction] | None] = {start: None}
     frontier = deque([start])
+    applicable = applicable_actions(bits)
     while frontier:
         state = frontier.popleft()
-        for pre, keep, add, action in bits.actions:
-            if state & pre != pre:
-                continue
+        for _, keep, add, action in applicable(state):
             child = (state & keep) | add
             if child in parent:
                 continue

@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -138,7 +137,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def small_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cli-errors") / "ds"
     assert main(["build", "--out", str(out), "--per-task", "4", "--train-size", "0", "--e2e-size", "2",
@@ -248,7 +247,7 @@ def test_report_on_a_garbage_samples_file(tmp_path, capsys, samples):
 
 
 @pytest.mark.parametrize("case", ["replay-line-5", "missing-data-dir"])
-def test_eval_errors(tmp_path, small_build, case):
+def test_eval_errors(tmp_path, small_build, case, warm_python):
     """In a subprocess: lm-eval installs process-wide logging handlers."""
     pytest.importorskip("lm_eval")
     replay = write(tmp_path / "replay.jsonl", b"5\n")
@@ -260,7 +259,7 @@ def test_eval_errors(tmp_path, small_build, case):
         env["FINEREASON_DATA_DIR"] = str(tmp_path / "nope")
         argv = ["--model", "finereason-oracle"]
         needle = str(tmp_path / "nope")
-    proc = subprocess.run([sys.executable, "-m", "finereason", "eval", *argv, "--tasks", "finereason_sudoku_state_checking",
+    proc = subprocess.run([*warm_python, "-m", "finereason", "eval", *argv, "--tasks", "finereason_sudoku_state_checking",
                            "--limit", "1"], capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 2, proc.stderr[-2000:]
     errors = [line for line in proc.stderr.splitlines() if line.startswith("finereason: error:")]

@@ -243,7 +243,7 @@ def test_read_plan_requests_names_the_bad_line(tmp_path):
 
 
 # ------------------------------------------------------------------ score --data
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def small_folder(tmp_path_factory) -> Path:
     pytest.importorskip("pyarrow")
     from finereason.dataset_builders.build import BuildConfig, build

@@ -36,14 +36,14 @@ PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 OFFICIAL_NAME = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("build") / "ds"
     assert main(["build", "--out", str(out), "--seed", "7", *SMALL]) == 0
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def schema_build(tmp_path_factory) -> Path:
     """A larger build (seed 11, as in the issue) for the schema checks: 60 rows per test config."""
     out = tmp_path_factory.mktemp("schema") / "ds"

@@ -29,7 +29,7 @@ def ids(rows) -> list[str]:
     return list(rows["id"])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def two_builds(tmp_path_factory) -> tuple[Path, Path]:
     """Two different builds: seed 2 with 4 rows per config and seed 9 with 8."""
     root = tmp_path_factory.mktemp("builds")

@@ -218,7 +218,7 @@ def test_import_registers_a_plugin_domain_first(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ prompt versions
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """A small build of every registered domain with train rows, plus the official sample when ../shared has it."""
     out = tmp_path_factory.mktemp("versions") / "ds"

@@ -15,7 +15,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 from test_cli_errors import tamper  # noqa: E402  (rewrites a config's parquet and its fingerprint)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def small_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("verify") / "ds"
     assert main(["build", "--out", str(out), "--per-task", "8", "--train-size", "16", "--e2e-size", "4"]) == 0

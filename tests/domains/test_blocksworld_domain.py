@@ -326,7 +326,7 @@ def test_planbench_unsolvable_instances_have_no_reachable_goal():
 
 
 # ---------------------------------------------------------------- build, baselines and the loop
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     pytest.importorskip("pyarrow")
     from finereason.dataset_builders.build import BuildConfig, build

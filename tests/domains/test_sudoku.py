@@ -63,7 +63,7 @@ def extends(big: tuple[int, ...], small: tuple[int, ...]) -> bool:
 
 
 # ---------------------------------------------------------------- official data
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def official_items():
     from conftest import read_jsonl
 

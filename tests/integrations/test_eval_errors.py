@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -20,9 +19,15 @@ from finereason.common.input_errors import InputError
 pytest.importorskip("lm_eval")
 
 
-def run(code_or_argv, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
-    cmd = ([sys.executable, "-c", code_or_argv] if isinstance(code_or_argv, str)
-           else [sys.executable, "-m", "finereason", "eval", *code_or_argv])
+@pytest.fixture
+def run(warm_python):
+    """``run(code or eval arguments, env, cwd)``: ``python -c CODE`` or ``finereason eval ARGS`` as a process."""
+    return lambda *args, **kwargs: _run(warm_python, *args, **kwargs)
+
+
+def _run(python: list[str], code_or_argv, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    cmd = ([*python, "-c", code_or_argv] if isinstance(code_or_argv, str)
+           else [*python, "-m", "finereason", "eval", *code_or_argv])
     return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})), timeout=600, cwd=cwd)
 
 
@@ -30,7 +35,7 @@ def errors(proc: subprocess.CompletedProcess) -> list[str]:
     return [line for line in proc.stderr.splitlines() if line.startswith("finereason: error:")]
 
 
-def test_unknown_task_and_model_are_one_line_errors(tmp_path):
+def test_unknown_task_and_model_are_one_line_errors(tmp_path, run):
     for argv, needle in ((["--model", "finereason-oracle", "--tasks", "no_such_task"], "no_such_task"),
                          (["--model", "no-such-model", "--tasks", "finereason_sudoku_state_checking"], "no-such-model")):
         proc = run([*argv, "--limit", "1"], cwd=tmp_path)
@@ -38,7 +43,7 @@ def test_unknown_task_and_model_are_one_line_errors(tmp_path):
         assert len(errors(proc)) == 1 and needle in errors(proc)[0] and "Traceback" not in proc.stderr
 
 
-def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_dataset):
+def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_dataset, run):
     code = ("import sys, finereason.models.baselines as b\n"
             "def broken(row): return row['no such field']\n"
             "b.oracle = broken\n"
@@ -51,7 +56,7 @@ def test_a_bug_in_a_baseline_is_a_traceback_not_an_input_error(tmp_path, small_d
     assert not errors(proc)
 
 
-def test_baselines_answer_folio(tmp_path):
+def test_baselines_answer_folio(tmp_path, run):
     """All three through lm-eval in one process (lm-eval's start-up dominates)."""
     folio = shared_path("folio")
     code = ("import sys\nfrom finereason.commands import main\n"

@@ -4,7 +4,7 @@ files (tests/data/gsm8k_tiny.jsonl, tests/data/math_tiny.jsonl)."""
 from __future__ import annotations
 
 import json
-import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -134,17 +134,26 @@ def test_bad_arguments_one_line(argv, message, tmp_path, capsys):
 
 def test_local_task_files(tmp_path):
     """The local tasks include lm-eval's own GSM8K / Minerva-MATH definitions and read the local files;
-    lm-eval's TaskManager finds them next to our tasks, with no Hub access."""
+    lm-eval's TaskManager finds them next to our tasks and loads them with no Hub access and without
+    indexing its built-in tasks (so `finereason eval` skips that index for these runs)."""
     pytest.importorskip("lm_eval")
     from lm_eval.tasks import TaskManager
+
+    from finereason.integrations.lm_eval.cli import needs_only_included_tasks
 
     args = E.build_parser().parse_args(["--models", "a=x", "--gsm8k_file", str(GSM8K), "--math_file", str(MATH_FILE)])
     folder = E.write_local_tasks(args, tmp_path / "tasks")
     gsm = yaml.safe_load((folder / "gsm8k_local.yaml").read_text())
     assert gsm["dataset_kwargs"]["data_files"]["test"] == str(GSM8K.resolve()) and gsm["num_fewshot"] == 0
     assert gsm["include"].endswith("gsm8k/gsm8k.yaml") and Path(gsm["include"]).is_file()
-    names = set(TaskManager(include_path=str(folder)).all_tasks)
-    assert {"gsm8k_local", "math_local", "finereason", "finereason_sudoku_state_checking"} <= names
+    manager = TaskManager(include_defaults=False, include_path=str(folder))
+    assert {"gsm8k_local", "math_local", "finereason", "finereason_sudoku_state_checking"} <= set(manager.all_tasks)
+    loaded = manager.load(["gsm8k_local", "math_local"])["tasks"]
+    assert sorted(loaded) == ["gsm8k_local", "math_local"]
+    assert [len(list(task.eval_docs)) for task in (loaded["gsm8k_local"], loaded["math_local"])] == [
+        sum(1 for line in path.read_text().splitlines() if line.strip()) for path in (GSM8K, MATH_FILE)]
+    command = E.eval_command(args, "x", tmp_path / "out", ["gsm8k_local", "math_local", "finereason"], folder)
+    assert needs_only_included_tasks(command, str(folder))
 
 
 def test_harness_task_names_exist():
@@ -157,9 +166,11 @@ def test_harness_task_names_exist():
 
 
 @pytest.mark.slow
-def test_three_tiny_checkpoints_offline(tmp_path):
+def test_three_tiny_checkpoints_offline(tmp_path, monkeypatch, capsys, warm_python):
     """The bar: offline, three checkpoints (base, math only, mixed) of the tiny model on local GSM8K and
-    MATH files and the finereason group; the table has every row and column filled."""
+    MATH files and the finereason group; the table has every row and column filled. The script runs
+    here; each `finereason eval` it starts is a process of its own, as always (through the warm Python:
+    ``tests/warm_python.py``), and the command lines it runs are the ones it prints."""
     for module in ("torch", "transformers", "lm_eval", "tokenizers", "pyarrow"):
         pytest.importorskip(module)
     from finereason.commands import main as finereason_main
@@ -170,14 +181,23 @@ def test_three_tiny_checkpoints_offline(tmp_path):
     models = [f"{label}={build_tiny_model(tmp_path / label, seed=seed)}"
               for seed, label in enumerate(("base", "math_only", "mixed"))]
     out = tmp_path / "eval"
-    env = dict(os.environ, OMP_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false", HF_HUB_OFFLINE="1",
-               HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    proc = subprocess.run([sys.executable, str(REPO / "trainers" / "evaluate_checkpoint.py"), "--models", *models,
-                           "--model", "hf", "--model_args", "dtype=float32", "--batch_size", "4", "--limit", "1",
-                           "--max_gen_toks", "4", "--gsm8k_file", str(GSM8K), "--math_file", str(MATH_FILE),
-                           "--data", str(data), "--output_dir", str(out)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    ran = []
+    real_run = subprocess.run
+
+    def run(cmd, **kwargs):
+        assert cmd[:4] == [sys.executable, "-m", "finereason", "eval"], cmd
+        ran.append(cmd)
+        return real_run([*warm_python, *cmd[1:]], **kwargs)
+
+    monkeypatch.setattr(E.subprocess, "run", run)
+    monkeypatch.chdir(tmp_path)
+    code = E.main(["--models", *models, "--model", "hf", "--model_args", "dtype=float32", "--batch_size", "4",
+                   "--limit", "1", "--max_gen_toks", "4", "--gsm8k_file", str(GSM8K), "--math_file", str(MATH_FILE),
+                   "--data", str(data), "--output_dir", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0, err[-4000:]
+    assert [f"evaluate_checkpoint: {label}: {shlex.join(cmd)}" for label, cmd in zip(("base", "math_only", "mixed"), ran)] \
+        == [line for line in err.splitlines() if line.startswith("evaluate_checkpoint: ") and ": /" in line[:60]]
     table = (out / "comparison.md").read_text().splitlines()
     assert table[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST |"
     rows = [line for line in table if line.startswith("| ") and not line.startswith("| model")]

@@ -47,7 +47,7 @@ MATH_ROWS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """A tiny build: 32 train rows (Sudoku, Game of 24) plus test configs for the disjointness check."""
     out = tmp_path_factory.mktemp("grpo") / "data"
@@ -56,7 +56,7 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def math_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("math") / "math.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in MATH_ROWS), encoding="utf-8")
@@ -323,7 +323,7 @@ def test_precision_and_backend_problems():
     assert backend_problem({"use_vllm": True, "report_to": ["trackio", "none"]}, lambda module: True) is None
 
 
-def test_wrong_process_count_fails_before_loading_a_model(tmp_path):
+def test_wrong_process_count_fails_before_loading_a_model(tmp_path, warm_python):
     """A server recipe (7 processes) started as one process: one line naming the process count, exit 2,
     before any data, tokenizer or model is touched (the model path does not exist)."""
     pytest.importorskip("trl")
@@ -331,7 +331,7 @@ def test_wrong_process_count_fails_before_loading_a_model(tmp_path):
     env = _env(tmp_path)
     for key in ("WORLD_SIZE", "RANK", "LOCAL_RANK"):
         env.pop(key, None)
-    proc = subprocess.run([sys.executable, str(GRPO), "--config", str(recipe), "--model_name_or_path", "/nonexistent/model",
+    proc = subprocess.run([*warm_python, str(GRPO), "--config", str(recipe), "--model_name_or_path", "/nonexistent/model",
                            "--output_dir", str(tmp_path / "out")], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=300)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
@@ -374,7 +374,7 @@ def test_accelerate_configs():
 def _env(tmp: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(OMP_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               TRANSFORMERS_OFFLINE="1", HF_DATASETS_CACHE=str(tmp / "hf-datasets"), FINEREASON_CACHE=str(tmp / "fr-cache"),
+               TRANSFORMERS_OFFLINE="1", FINEREASON_CACHE=str(tmp / "fr-cache"),
                PYTHONPATH=os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p))
     return env
 
@@ -386,28 +386,24 @@ def _no_inputs_file(built: Path, tmp: Path) -> Path:
     return path
 
 
-def test_bad_input_fails_with_one_line_before_loading_a_model(built, math_file, tmp_path):
+def test_bad_input_fails_with_one_line_before_loading_a_model(built, math_file, tmp_path, warm_python):
+    """As a user runs it (a process of its own): one line, exit 2, nothing on stdout, no traceback, no
+    output folder. The other bad inputs are checked in-process below (each process costs ~6 CPU s of imports)."""
     pytest.importorskip("trl")
-    base = [sys.executable, str(GRPO), "--config", str(SMOKE), "--model_name_or_path", "/nonexistent/model",
-            "--output_dir", str(tmp_path / "out"), "--puzzle_dataset", str(built), "--math_dataset", str(math_file)]
-    cases = {
-        "unknown reward": (["--reward_funcs", "puzzle", "accuracy"], "unknown reward 'accuracy'; known rewards:"),
-        "missing column": (["--puzzle_dataset", str(_no_inputs_file(built, tmp_path))],
-                           "reward 'puzzle' needs dataset column(s) inputs, which the training data lacks"),
-        "math_ratio": (["--math_ratio", "1.5"], "math_ratio must be a number in [0, 1], got 1.5"),
-    }
-    procs = {name: subprocess.Popen(base + extra, cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True) for name, (extra, _) in cases.items()}
-    for name, proc in procs.items():
-        out, err = proc.communicate(timeout=300)
-        lines = [line for line in err.splitlines() if line.strip() and not line.startswith("grpo: warning:")]
-        assert proc.returncode == 2, f"{name}: exit {proc.returncode}\n{err[-3000:]}"
-        assert len(lines) == 1 and lines[0].startswith(f"grpo: error: {cases[name][1]}"), f"{name}:\n{err[-3000:]}"
-        assert "Traceback" not in err and not out.strip(), name
+    proc = subprocess.run([*warm_python, str(GRPO), "--config", str(SMOKE), "--model_name_or_path", "/nonexistent/model",
+                           "--output_dir", str(tmp_path / "out"), "--puzzle_dataset", str(built), "--math_dataset",
+                           str(math_file), "--reward_funcs", "puzzle", "accuracy"],
+                          cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=300)
+    lines = [line for line in proc.stderr.splitlines() if line.strip() and not line.startswith("grpo: warning:")]
+    assert proc.returncode == 2, f"exit {proc.returncode}\n{proc.stderr[-3000:]}"
+    assert len(lines) == 1 and lines[0].startswith("grpo: error: unknown reward 'accuracy'; known rewards:"), proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr and not proc.stdout.strip()
     assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("extra,message", [
+    (["--puzzle_dataset", "NO_INPUTS"], "reward 'puzzle' needs dataset column(s) inputs, which the training data lacks"),
+    (["--math_ratio", "1.5"], "math_ratio must be a number in [0, 1], got 1.5"),
     (["--total_size", "0"], "total_size must be a positive integer, got 0"),
     (["--reward_funcs", "state_transition", "--st_partial_credit", '{"bogus": 1}'],
      "unknown state-transition categories in partial credit: bogus"),
@@ -426,11 +422,13 @@ def test_more_bad_input_in_process(built, math_file, tmp_path, capsys, extra, me
     pytest.importorskip("trl")
     from trainers.grpo import main
 
+    extra = [str(_no_inputs_file(built, tmp_path)) if arg == "NO_INPUTS" else arg for arg in extra]
     argv = ["--config", str(SMOKE), "--model_name_or_path", "/nonexistent/model", "--output_dir", str(tmp_path / "out"),
             "--puzzle_dataset", str(built), "--math_dataset", str(math_file), *extra]
     assert main(argv) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("grpo: error:")]
     assert len(err) == 1 and message in err[0], err
+    assert not (tmp_path / "out").exists()
 
 
 def test_resume_needs_optimizer_state(built, math_file, tmp_path, capsys):
@@ -576,10 +574,12 @@ def _check_smoke(out: Path, built: Path, math_file: Path) -> None:
 
 
 @pytest.mark.slow
-def test_smoke_run_on_cpu(built, math_file, tmp_path):
+def test_smoke_run_on_cpu(built, math_file, tmp_path, warm_python):
+    """``accelerate launch`` (its console script's module, in the warm Python; the README's example runs
+    the console script itself) with the CPU config."""
     for module in ("torch", "transformers", "trl", "accelerate", "datasets", "math_verify", "tokenizers"):
         pytest.importorskip(module)
-    launch = [*_accelerate_launch(), "--config_file", str(ACCELERATE / "cpu.yaml"), "--num_processes", "1"]
+    launch = [*warm_python, "-m", "accelerate.commands.accelerate_cli", "launch", "--config_file", str(ACCELERATE / "cpu.yaml"), "--num_processes", "1"]
     out, seconds, log = _smoke(built, math_file, tmp_path, launch)
     _check_smoke(out, built, math_file)
     print(f"CPU smoke run: {seconds:.1f} s (the 120 s budget is checked in benchmarks/bench_grpo_smoke.py)")

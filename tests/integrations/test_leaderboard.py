@@ -31,15 +31,21 @@ def _official_sample(src: Path, dest: Path, states: int = 12, questions: int = 6
     return dest
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict[str, Path]:
+@pytest.fixture(scope="session")
+def runs(request) -> dict[str, Path]:
     """A small build with a trimmed official release, the baselines on every suite (full, with
-    samples), and one run with --limit."""
+    samples), and one run with --limit (made once per test run; tests only read them)."""
+    from conftest import once_per_run
+
+    made = once_per_run(request, "leaderboard-runs", _make_runs)
+    return {k: v if k == "official" else Path(v) for k, v in made.items()}
+
+
+def _make_runs(root: Path) -> dict:
     from finereason.integrations.lm_eval.models import our_tasks_only
 
     from conftest import SHARED
 
-    root = tmp_path_factory.mktemp("board")
     data = root / "ds"
     assert main(["build", "--out", str(data), "--per-task", "8", "--train-size", "0", "--e2e-size", "2"]) == 0
     have_official = (SHARED / "finereason_official").is_dir()  # without it: no official suite, those tests skip
@@ -60,7 +66,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     finally:
         for key, value in saved.items():
             os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
-    return {"root": root, "data": data, "runs": root / "runs", "limited": root / "limited", "official": have_official}
+    return {"root": str(root), "data": str(data), "runs": str(root / "runs"), "limited": str(root / "limited"),
+            "official": have_official}
 
 
 def _suites(runs) -> tuple[str, ...]:
@@ -209,7 +216,7 @@ def _submissions(runs, out: Path) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def board(runs, tmp_path_factory) -> Path:
     sub = _submissions(runs, tmp_path_factory.mktemp("submissions"))
     out = tmp_path_factory.mktemp("page")

@@ -8,6 +8,7 @@ registries do not leak between runs or into other tests.
 from __future__ import annotations
 
 import glob
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
-for _module in ("torch", "transformers", "tokenizers", "lm_eval", "accelerate", "datasets", "pyarrow"):
-    pytest.importorskip(_module, reason=f"needs {_module} (pip install 'finereason[eval,train]')")
+# skipped, not imported, at collection (importing torch and transformers costs every worker ~3 CPU s)
+_MISSING = [m for m in ("torch", "transformers", "tokenizers", "lm_eval", "accelerate", "datasets", "pyarrow")
+            if importlib.util.find_spec(m) is None]
+pytestmark = pytest.mark.skipif(bool(_MISSING), reason=f"needs {', '.join(_MISSING)} (pip install 'finereason[eval,train]')")
 
 from finereason.commands import main  # noqa: E402
 from finereason.models.tiny import CHAT_TEMPLATE, MAX_POSITIONS, build_tiny_model  # noqa: E402
@@ -28,12 +31,12 @@ LIMIT = 2
 MAX_GEN_TOKS = 16
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def data_dir(small_dataset) -> Path:
     return small_dataset
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tiny(tmp_path_factory) -> Path:
     return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
 
@@ -43,7 +46,6 @@ def _env(data_dir: Path, scratch: Path) -> dict[str, str]:
     env.update(
         FINEREASON_DATA_DIR=str(data_dir),
         FINEREASON_CACHE=str(scratch / "finereason-cache"),  # never build the embedded default here
-        HF_DATASETS_CACHE=str(scratch / "hf-datasets"),
         HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
         OMP_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false",
         PYTHONPATH=os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p),
@@ -51,9 +53,9 @@ def _env(data_dir: Path, scratch: Path) -> dict[str, str]:
     return env
 
 
-def _run_eval(tiny: Path, data_dir: Path, out: Path, *extra: str) -> tuple[dict, dict[str, list[dict]]]:
+def _run_eval(python: list[str], tiny: Path, data_dir: Path, out: Path, *extra: str) -> tuple[dict, dict[str, list[dict]]]:
     cmd = [
-        sys.executable, "-m", "finereason", "eval",
+        *python, "-m", "finereason", "eval",
         "--model", "hf", "--model_args", f"pretrained={tiny},dtype=float32",
         "--tasks", ",".join(TASKS), "--limit", str(LIMIT),
         "--gen_kwargs", f"max_gen_toks={MAX_GEN_TOKS}",
@@ -95,8 +97,8 @@ def _check_metrics(results: dict, samples: dict[str, list[dict]]) -> None:
     assert results["max_length"] == MAX_POSITIONS
 
 
-def test_eval_hf_plain_prompts(tiny, data_dir, tmp_path):
-    results, samples = _run_eval(tiny, data_dir, tmp_path / "out")
+def test_eval_hf_plain_prompts(tiny, data_dir, tmp_path, warm_python):
+    results, samples = _run_eval(warm_python, tiny, data_dir, tmp_path / "out")
     _check_metrics(results, samples)
     for task in TASKS:
         for sample in samples[task]:
@@ -104,8 +106,8 @@ def test_eval_hf_plain_prompts(tiny, data_dir, tmp_path):
             assert prompt == sample["doc"]["prompt"]  # raw prompt, no template
 
 
-def test_eval_hf_chat_template(tiny, data_dir, tmp_path):
-    results, samples = _run_eval(tiny, data_dir, tmp_path / "out", "--apply_chat_template")
+def test_eval_hf_chat_template(tiny, data_dir, tmp_path, warm_python):
+    results, samples = _run_eval(warm_python, tiny, data_dir, tmp_path / "out", "--apply_chat_template")
     _check_metrics(results, samples)
     assert results["chat_template"] == CHAT_TEMPLATE
     for task in TASKS:

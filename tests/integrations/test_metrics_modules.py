@@ -4,6 +4,8 @@ and clear errors. The numbers themselves are checked against hand-computed table
 test_metrics_handcomputed.py."""
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import socket
 import zlib
@@ -11,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-evaluate = pytest.importorskip("evaluate", reason="the metric modules need the `evaluate` package (pip install '.[eval]')")
+# `evaluate` imports transformers' pipelines (~2.5 CPU s): imported by the tests that use it, not at collection
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("evaluate") is None,
+                                reason="the metric modules need the `evaluate` package (pip install '.[eval]')")
 pq = pytest.importorskip("pyarrow.parquet", reason="reading the built dataset needs pyarrow")
 
 from finereason.verification.aggregation import metric_names  # noqa: E402
@@ -24,7 +28,7 @@ TASKS = ("state_checking", "state_transition", "end_to_end")
 PUZZLES = ("sudoku", "game_of_24")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def rows(tmp_path_factory) -> dict[str, list[dict]]:
     """task -> rows of a tiny build (Sudoku and Game of 24 mixed, in a fixed order)."""
     out = tmp_path_factory.mktemp("metrics-data") / "data"
@@ -45,7 +49,7 @@ def offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setattr(evaluate.config, "HF_EVALUATE_OFFLINE", True)
+    monkeypatch.setattr(importlib.import_module("evaluate.config"), "HF_EVALUATE_OFFLINE", True)
     attempts: list = []
 
     def refuse(sock, address, *args, **kwargs):
@@ -57,7 +61,7 @@ def offline(monkeypatch):
 
 
 def load(task: str, **kwargs):
-    return evaluate.load(str(METRICS / f"finereason_{task}"), keep_in_memory=True, **kwargs)
+    return importlib.import_module("evaluate").load(str(METRICS / f"finereason_{task}"), keep_in_memory=True, **kwargs)
 
 
 def expected(refs: list[dict], preds: list) -> dict[str, float]:
@@ -76,7 +80,7 @@ ANSWERERS = {
 @pytest.mark.parametrize("task", TASKS)
 def test_loads_offline_from_the_folder(task, offline):
     metric = load(task)
-    assert isinstance(metric, evaluate.Metric)
+    assert isinstance(metric, importlib.import_module("evaluate").Metric)
     assert metric.name == f"finereason_{task}"
     assert metric.task == task
     assert {name: feature.dtype for name, feature in metric.features.items()} == {"predictions": "string", "references": "string"}

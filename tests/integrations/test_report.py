@@ -18,7 +18,7 @@ PUZZLES = ("Sudoku", "Graph Coloring", "Game of 24", "Grid Puzzles")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def runs(tmp_path_factory, small_dataset) -> dict[str, Path]:
     """One small dataset and two lm-eval runs (with samples) under one output root, as users do."""
     root = tmp_path_factory.mktemp("report")
@@ -50,7 +50,7 @@ def row(rows: list[list[str]], model: str) -> list[str]:
     return matches[0]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def report(runs) -> tuple[str, Path]:
     target = runs["root"] / "rep"
     assert main(["report", str(runs["out"]), "--out", str(target)]) == 0

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 NAMES = ["state_checking", "state_transition", "end_to_end", "puzzle", "format", "math"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def mix_rows(small_dataset) -> list[dict]:
     """A real mix: puzzle rows of every task of a local build plus embedded math rows."""
     from finereason.dataset_builders.layout import configs_in

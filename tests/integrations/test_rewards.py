@@ -36,7 +36,7 @@ COLUMNS = ("puzzle", "task", "label", "inputs", "outputs", "answer")
 PUZZLES = tuple(default_names())  # the puzzles the shared small_dataset build holds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def data(small_dataset) -> dict[str, list[dict]]:
     return {config: read_config(small_dataset, config) for config in configs_in(small_dataset)}
 
@@ -570,7 +570,7 @@ MENTIONS_THINK = ("{% for m in messages %}<|user|>Use <think> to reason. {{ m['c
                   "{% if add_generation_prompt %}<|assistant|>\n{% endif %}")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tokenizer():
     pytest.importorskip("transformers")
     from finereason.models.tiny import build_tokenizer

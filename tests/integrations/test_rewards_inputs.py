@@ -24,7 +24,7 @@ from finereason.integrations.training import rewards  # noqa: E402
 COLUMNS = ("puzzle", "task", "label", "inputs", "outputs", "answer")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def record() -> dict:
     records = read_jsonl(shared_path("finereason_official", "sudoku_states_sample.jsonl"))
     return next(r for r in records if r["outputs"]["current_status"] == "Unsolvable")

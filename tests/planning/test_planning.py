@@ -325,3 +325,25 @@ def test_max_nodes_must_be_positive(tmp_path, capsys):
     path.write_text("{}\n")
     assert main(["plan-check", "--input", str(path), "--optimal", "--max-nodes", "0"]) == 2
     assert "--max-nodes must be a positive" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("instance", ["instance-1", "instance-7", "instance-30"])
+def test_applicable_actions_are_every_action_whose_precondition_holds(instance):
+    """The search's successor index gives exactly the actions a scan of all of them would, in the same
+    order (so BFS returns the same shortest plan), on every state within four steps of the start."""
+    from finereason.planning.pddl import read_domain, read_problem
+    from finereason.planning.planner import applicable_actions, bit_task
+    from finereason.planning.strips import Task
+
+    folder = shared_path("blocksworld")
+    task = Task(read_domain(folder / "generated_domain.pddl"), read_problem(folder / "generated" / f"{instance}.pddl"))
+    bits = bit_task(task)
+    applicable = applicable_actions(bits)
+    rng = random.Random(instance)
+    states, frontier = {bits.mask(task.init)}, [bits.mask(task.init)]
+    for _ in range(4):
+        frontier = [(s & keep) | add for s in frontier for pre, keep, add, _ in bits.actions if s & pre == pre]
+        states.update(frontier)
+    states.update(rng.getrandbits(len(bits.bit)) for _ in range(200))  # and arbitrary sets of atoms
+    for state in states:
+        assert applicable(state) == [a for a in bits.actions if state & a[0] == a[0]]

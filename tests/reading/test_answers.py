@@ -203,7 +203,7 @@ def _official(name: str) -> list[dict]:
     return read_jsonl(shared_path("finereason_official", f"{OFFICIAL[name]}_states_sample.jsonl"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def sc_items():
     out = {}
     for name in ("sudoku", "graph_coloring"):
@@ -229,7 +229,7 @@ def test_answers_naming_both_options_never_earn_credit(sc_items, prefix, lead, a
     assert not format_ok("state_checking", response), response
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def st_items():
     out = {}
     for name in OFFICIAL:

@@ -61,7 +61,7 @@ def _game24_forms(engine: Any, puzzle: Any, state: Any) -> dict[str, str]:
             "first": items[0], "rest": ", ".join(items[1:])}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def contexts():
     """Per puzzle: a solvable and an unsolvable official item, and the placeholder texts of each."""
     from conftest import read_jsonl, shared_path
@@ -155,7 +155,7 @@ def test_state_transition_reading(contexts, row):
     assert ok == (verdicts["strict"].category != "parse_error"), (row["id"], ok, verdicts["strict"])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def solutions(contexts):
     """Per list puzzle: its puzzle and the {solution}, {wrong}, {initial} texts."""
     out = {}

@@ -55,7 +55,7 @@ def _correct(node: Node, numbers: list[int]) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def table() -> list[tuple[dict, dict, object, bool]]:
     responses, decided = _responses(), _decided()
     assert len(decided) == len(responses) == 751

@@ -33,7 +33,7 @@ TASKS = ("state_checking", "state_transition", "end_to_end")
 RIGHT_CHOICES = {"sudoku": 100, "graph_coloring": 30, "game_of_24": 70, "grid_puzzle": 0}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def official_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("groups") / "official"
     assert main(["import-official", "--src", str(shared_path("finereason_official")), "--out", str(out)]) == 0

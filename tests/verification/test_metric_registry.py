@@ -139,7 +139,7 @@ def test_hooks_serve_exactly_the_set_level_aggregations():
         utils.agg_acc  # a per-row metric: lm-eval averages it itself
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def rows(small_dataset) -> dict[str, list[dict]]:
     pq = pytest.importorskip("pyarrow.parquet")
     return {task: [r for f in sorted(small_dataset.glob(f"*_{task}/test-*.parquet")) for r in pq.read_table(f).to_pylist()]

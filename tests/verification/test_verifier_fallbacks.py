@@ -23,12 +23,12 @@ from finereason.verification.verifiers import (verify_end_to_end, verify_state_c
 ENGINE = get_engine("sudoku")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def records() -> list[dict]:
     return read_jsonl(shared_path("finereason_official", "sudoku_states_sample.jsonl"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def items(records):
     """(a solvable item, an unsolvable item) of the official Sudoku sample, by their stored labels."""
     solvable = next(r for r in records if r["outputs"]["current_status"] == "Solvable")

@@ -21,7 +21,7 @@ pytest.importorskip("pyarrow")
 DOMAINS = tuple(default_names())  # the domains the shared e2e_dataset build holds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def data(e2e_dataset) -> Path:
     """A small built data folder (DOMAINS): 3 end-to-end instances each."""
     return e2e_dataset

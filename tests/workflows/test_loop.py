@@ -28,7 +28,7 @@ from finereason.verification.verifiers import verify_end_to_end  # noqa: E402
 DOMAINS = tuple(default_names())  # the domains the shared e2e_dataset build holds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def data(e2e_dataset) -> Path:
     """A small built data folder: 3 end-to-end instances per domain."""
     return e2e_dataset

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ...common.verdict import Undecided
 from ...planning.pddl import Atom
-from ...planning.planner import UNDECIDED, BitTask, bit_task, search
+from ...planning.planner import UNDECIDED, BitTask, applicable_actions, bit_task, search
 from ...planning.strips import GroundAction, apply
 from .puzzle import BlocksPuzzle, BlocksState, _task
 
@@ -41,13 +41,12 @@ def _space(puzzle: BlocksPuzzle) -> _Space:
     back: dict[int, list[int]] = {init: []}
     frontier = deque([init])
     goal = comp.goal
+    applicable = applicable_actions(comp)
     while frontier:
         state = frontier.popleft()
         if state & goal == goal:
             continue  # goal states are complete: no moves out of them
-        for pre, keep, add, action in comp.actions:
-            if state & pre != pre:
-                continue
+        for _, keep, add, action in applicable(state):
             child = (state & keep) | add
             if child not in parent:
                 if len(parent) >= MAX_NODES:

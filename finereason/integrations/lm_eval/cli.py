@@ -34,14 +34,15 @@ def run_lm_eval(argv: list[str]) -> int:
         print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
     args = list(argv)
-    ours_only = not any(a == "--include_path" or a.startswith("--include_path=") for a in args)
-    if ours_only and args[:1] not in (["-h"], ["--help"]):
-        args += ["--include_path", str(tasks_dir())]
+    include = _option(args, "--include_path")
+    if include is None and args[:1] not in (["-h"], ["--help"]):
+        include = str(tasks_dir())
+        args += ["--include_path", include]
     saved = sys.argv
     sys.argv = ["lm_eval", *args]
     try:
-        # a run of our tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
-        fast = lm_eval_models.our_tasks_only() if needs_only_our_tasks(args, ours_only) else contextlib.nullcontext()
+        # a run of included tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
+        fast = lm_eval_models.our_tasks_only() if needs_only_included_tasks(args, include) else contextlib.nullcontext()
         with redacted_output(), folders_named_after(_option(args, "--model")), fast:
             cli_evaluate()
     except SystemExit as exc:
@@ -74,11 +75,46 @@ def _task_names(args: list[str]) -> list[str]:
     return [n.strip() for n in names if n.strip()]
 
 
-def needs_only_our_tasks(args: list[str], our_folder_only: bool) -> bool:
-    """Whether a run needs none of lm-eval's built-in tasks: our task folder alone, no ``--config``,
-    and every ``--tasks`` name one of ours (``finereason...``)."""
+def needs_only_included_tasks(args: list[str], include_path: str | None) -> bool:
+    """Whether a run needs none of lm-eval's built-in tasks: no ``--config``, and every ``--tasks`` name
+    is in the ``--include_path`` folder, as a task, tag or group whose members (at any depth) are all
+    there too. Our own folder is taken on the names alone (``finereason...``); another folder is indexed
+    (a few files: milliseconds). Anything this does not recognise needs the full index."""
     names = _task_names(args)
-    return our_folder_only and "--config" not in args and bool(names) and all(n.startswith(TASK_PREFIX) for n in names)
+    if include_path is None or "--config" in args or not names:
+        return False
+    if include_path == str(tasks_dir()):
+        return all(n.startswith(TASK_PREFIX) for n in names)
+    try:
+        from lm_eval.tasks import TaskManager
+
+        index = TaskManager(include_defaults=False, include_path=include_path).task_index
+    except Exception:  # noqa: BLE001  (an unreadable folder: lm-eval's own run reports it)
+        return False
+    return _all_in(index, names)
+
+
+def _all_in(index: dict[str, Any], names: list[str]) -> bool:
+    """Whether ``names`` and every member of the groups among them are entries of ``index``."""
+    todo, seen = list(names), set()
+    while todo:
+        name = todo.pop()
+        if not isinstance(name, str):
+            return False
+        if name in seen:
+            continue
+        seen.add(name)
+        entry = index.get(name)
+        if entry is None:
+            return False
+        if entry.kind.name == "GROUP":
+            for member in (entry.cfg or {}).get("task", []):
+                if isinstance(member, dict):  # {task: name, overrides...} or an inline group
+                    member = member.get("task") if "group" not in member else [member.get("group")]
+                    if isinstance(member, list):
+                        return False  # an inline group: its members may be anywhere
+                todo.append(member)
+    return True
 
 
 def _option(args: list[str], name: str) -> str | None:
