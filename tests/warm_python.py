@@ -9,25 +9,23 @@ folder, environment (``os.environ``, ``sys.path`` from ``PYTHONPATH``), standard
 the socket) and its own process group; it runs the command as ``__main__`` and exits through the normal
 interpreter shutdown; the client exits with its status (128 + N when a signal N ended it).
 
-Two preload sets:
-
-- ``portable``: libraries that read nothing of the environment when imported (torch, NumPy, pandas,
-  pyarrow, SciPy, scikit-learn, ...): any command, any environment.
-- ``hub``: those plus ``huggingface_hub``, ``datasets``, ``transformers``, ``lm_eval``, ``accelerate``
-  and ``evaluate``, which read cache folders and offline switches (``HF_*``, ``TRANSFORMERS_*``, ...)
-  once, when imported; with ``LM_EVAL_INDEX``, lm-eval's built-in task index is parsed once per test
-  run and kept in that file (``lm_eval_index.py``). Such a server serves only commands whose environment matches its own except
-  for :data:`RUNTIME` variables (read when used, not when imported; ``HOME``/``XDG_CACHE_HOME`` only
-  because the server requires ``HF_HOME``, ``HF_HUB_CACHE`` and ``HF_DATASETS_CACHE`` to be set); any
-  other command's child starts a fresh interpreter instead (``os.execv``), so it is never wrong, only
-  cold. ``matplotlib`` (its config folder comes from ``HOME``) is never preloaded.
+What it preloads (``hub``): torch, NumPy, pandas, pyarrow, SciPy, scikit-learn, ``huggingface_hub``,
+``datasets``, ``transformers``, ``lm_eval``, ``accelerate`` and ``evaluate`` (``none``: nothing, for
+``test_warm_python.py``). Some of these read cache folders and offline switches (``HF_*``,
+``TRANSFORMERS_*``, ...) once, when imported, so the server serves only commands whose environment
+matches its own except for :data:`RUNTIME` variables (read when used, not when imported;
+``HOME``/``XDG_CACHE_HOME`` only because the server requires ``HF_HOME``, ``HF_HUB_CACHE`` and
+``HF_DATASETS_CACHE`` to be set); any other command's child starts a fresh interpreter instead
+(``os.execve``), so it is never wrong, only cold. ``matplotlib`` (its config folder comes from ``HOME``)
+is never preloaded. With ``LM_EVAL_INDEX``, lm-eval's built-in task index is parsed once per test run
+and kept in that file (``lm_eval_index.py``).
 
 Random generators are re-seeded in each child. What still differs from a fresh process: the hash
 seed (``PYTHONHASHSEED``) is the server's, and the preloaded modules are already in ``sys.modules``,
 so a test that checks what a command imports must not use this.
 
-    python tests/warm_python.py serve SOCKET [none|portable|hub [LM_EVAL_INDEX]]   # the server (conftest.py)
-    python tests/warm_python.py run SOCKET ARGS...            # the client: like `python ARGS...`
+    python tests/warm_python.py serve SOCKET none|hub [LM_EVAL_INDEX]   # the server (conftest.py starts it)
+    python tests/warm_python.py run SOCKET ARGS...                      # the client: like `python ARGS...`
 """
 from __future__ import annotations
 
@@ -41,11 +39,11 @@ import threading
 from pathlib import Path
 
 PRELOAD = {
-    "none": (),  # the mechanics alone, environment checked as for "hub" (tests/test_warm_python.py)
-    "portable": ("torch", "numpy", "pandas", "pyarrow", "pyarrow.parquet", "scipy.stats", "sklearn.metrics", "jinja2",
-                 "yaml", "safetensors", "tokenizers", "regex", "sympy"),
-    "hub": ("huggingface_hub", "datasets", "transformers", "transformers.generation", "lm_eval.evaluator", "lm_eval.tasks",
-            "lm_eval.models.huggingface", "accelerate", "evaluate"),
+    "none": (),  # the mechanics alone (tests/test_warm_python.py)
+    "hub": ("torch", "numpy", "pandas", "pyarrow", "pyarrow.parquet", "scipy.stats", "sklearn.metrics", "jinja2", "yaml",
+            "safetensors", "tokenizers", "regex", "sympy", "huggingface_hub", "datasets", "transformers",
+            "transformers.generation", "lm_eval.evaluator", "lm_eval.tasks", "lm_eval.models.huggingface", "accelerate",
+            "evaluate"),
 }
 HUB_CACHES = ("HF_HOME", "HF_HUB_CACHE", "HF_DATASETS_CACHE")
 # read when used, or only by a shell
@@ -54,7 +52,7 @@ RUNTIME = frozenset({"PATH", "PWD", "OLDPWD", "SHLVL", "_", "HOME", "XDG_CACHE_H
 
 
 def import_environment(env: dict[str, str]) -> dict[str, str]:
-    """The part of ``env`` that importing the ``hub`` set may read: all but :data:`RUNTIME`, the
+    """The part of ``env`` that importing the preloaded modules may read: all but :data:`RUNTIME`, the
     project's own ``FINEREASON_*`` variables (read by the project, when it runs), pytest's and bash's."""
     return {k: v for k, v in env.items() if k not in RUNTIME and not k.startswith(("FINEREASON_", "BASH_", "PYTEST_"))}
 
@@ -101,10 +99,10 @@ def _recv(conn: socket.socket, size: int) -> bytes:
 
 
 # ------------------------------------------------------------------ server
-def serve(path: str, preload: str = "portable", lm_eval_index: str | None = None) -> None:
+def serve(path: str, preload: str, lm_eval_index: str | None = None) -> None:
     """Preload, then fork a runner per connection until killed (or until its parent is gone)."""
-    modules = PRELOAD["portable"] + PRELOAD["hub"] if preload == "hub" else PRELOAD[preload]
-    if preload == "hub" and not all(os.environ.get(name) for name in HUB_CACHES):
+    modules = PRELOAD[preload]
+    if modules and not all(os.environ.get(name) for name in HUB_CACHES):
         raise SystemExit(f"warm_python: a hub server needs {', '.join(HUB_CACHES)} set")
     before = dict(os.environ)
     for module in modules:
@@ -119,7 +117,7 @@ def serve(path: str, preload: str = "portable", lm_eval_index: str | None = None
     # variables the imports set (torch: KMP_DUPLICATE_LIB_OK, ...), which each child gets as a fresh
     # process importing them would, unless its own environment sets them
     added = {k: v for k, v in os.environ.items() if before.get(k) != v}
-    expected = None if preload == "portable" else import_environment(before)
+    expected = import_environment(before)
     base_path = [p for p in sys.path[1:] if p not in os.environ.get("PYTHONPATH", "").split(os.pathsep)]
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
@@ -143,7 +141,7 @@ def serve(path: str, preload: str = "portable", lm_eval_index: str | None = None
         conn.close()
 
 
-def _runner(conn: socket.socket, base_path: list[str], expected: dict[str, str] | None,
+def _runner(conn: socket.socket, base_path: list[str], expected: dict[str, str],
             added: dict[str, str]) -> None:
     """Receive a request, fork the command's process, report its pid then its exit status."""
     first, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
@@ -178,7 +176,7 @@ def _runner(conn: socket.socket, base_path: list[str], expected: dict[str, str] 
     os._exit(0)
 
 
-def _become(request: dict, fds: list[int], base_path: list[str], expected: dict[str, str] | None,
+def _become(request: dict, fds: list[int], base_path: list[str], expected: dict[str, str],
             added: dict[str, str]) -> None:
     """Turn this child into ``python ARGS``, run it and exit (or, when the environment differs from
     what the preloaded modules read, become a fresh interpreter)."""
@@ -192,7 +190,7 @@ def _become(request: dict, fds: list[int], base_path: list[str], expected: dict[
         os.close(fd)
     os.chdir(request["cwd"])
     env = {k: v for k, v in request["env"].items() if added.get(k) != v}
-    if expected is not None and import_environment(env) != expected:
+    if import_environment(env) != expected:
         if request["env"].get("WARM_PYTHON_DEBUG"):
             differ = sorted(k for k in {**expected, **import_environment(env)} if expected.get(k) != env.get(k))
             print(f"warm_python: cold start, the environment differs in {differ}", file=sys.stderr)
@@ -262,7 +260,7 @@ def _exit(code: int) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["serve"]:
-        serve(sys.argv[2], *sys.argv[3:5])
+        serve(sys.argv[2], *sys.argv[3:5])  # type: ignore[misc]
     elif sys.argv[1:2] == ["run"]:
         sys.exit(run(sys.argv[2], sys.argv[3:]))
     else:

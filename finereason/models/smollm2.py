@@ -64,7 +64,7 @@ def _convert(gguf: Path, folder: Path, dtype: str) -> None:
 
     from .tiny import _portable_tokenizer_class
 
-    with _one_reader_per_file():
+    with _parse_once():
         tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=getattr(torch, dtype))
     _fix_tokenizer(tokenizer, model.config)
@@ -84,7 +84,7 @@ def _convert(gguf: Path, folder: Path, dtype: str) -> None:
 
 
 @contextlib.contextmanager
-def _one_reader_per_file() -> Iterator[None]:
+def _parse_once() -> Iterator[None]:
     """transformers opens the GGUF file four times (tokenizer, config twice, weights), each time parsing
     every metadata field with ``gguf.GGUFReader`` (about 2 s for this vocabulary), and builds the same
     tensor-name table for each of the 272 tensors (``gguf.get_tensor_name_map``, 10 ms each); within this

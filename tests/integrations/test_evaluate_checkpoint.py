@@ -196,8 +196,9 @@ def test_three_tiny_checkpoints_offline(tmp_path, monkeypatch, capsys, warm_pyth
                    "--data", str(data), "--output_dir", str(out)])
     err = capsys.readouterr().err
     assert code == 0, err[-4000:]
-    assert [f"evaluate_checkpoint: {label}: {shlex.join(cmd)}" for label, cmd in zip(("base", "math_only", "mixed"), ran)] \
-        == [line for line in err.splitlines() if line.startswith("evaluate_checkpoint: ") and ": /" in line[:60]]
+    labels = ("base", "math_only", "mixed")
+    printed = [line for line in err.splitlines() if line.startswith(tuple(f"evaluate_checkpoint: {x}: " for x in labels))]
+    assert printed == [f"evaluate_checkpoint: {label}: {shlex.join(cmd)}" for label, cmd in zip(labels, ran)]
     table = (out / "comparison.md").read_text().splitlines()
     assert table[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST |"
     rows = [line for line in table if line.startswith("| ") and not line.startswith("| model")]

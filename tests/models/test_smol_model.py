@@ -110,7 +110,7 @@ def test_the_gguf_file_is_parsed_once_per_conversion(tmp_path):
 
     gguf.GGUFReader, gguf.get_tensor_name_map = Reader, lambda arch, n: built.append((arch, n)) or object()
     try:
-        with smol_model._one_reader_per_file():
+        with smol_model._parse_once():
             first = gguf.GGUFReader(tmp_path / "m.gguf")
             assert gguf.GGUFReader(str(tmp_path / "m.gguf")) is first
             assert gguf.GGUFReader(tmp_path / "other.gguf") is not first

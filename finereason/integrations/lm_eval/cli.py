@@ -109,10 +109,10 @@ def _all_in(index: dict[str, Any], names: list[str]) -> bool:
             return False
         if entry.kind.name == "GROUP":
             for member in (entry.cfg or {}).get("task", []):
-                if isinstance(member, dict):  # {task: name, overrides...} or an inline group
-                    member = member.get("task") if "group" not in member else [member.get("group")]
-                    if isinstance(member, list):
-                        return False  # an inline group: its members may be anywhere
+                if isinstance(member, dict):  # {task: name, overrides...}, or an inline group
+                    if "group" in member:
+                        return False  # its members may be anywhere
+                    member = member.get("task")
                 todo.append(member)
     return True
 

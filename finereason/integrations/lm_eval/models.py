@@ -35,7 +35,31 @@ def progress_to(stream: Any) -> Iterator[None]:
         _BARS["file"] = saved
 
 
-class _DocModel(LM):
+class _GenerateOnly(LM):
+    """What every model here shares: ``key=value`` model_args, generation only, plain-text chat turns."""
+
+    name = "finereason"
+
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "_GenerateOnly":
+        args = dict(kv.split("=", 1) for kv in arg_string.split(",") if "=" in kv) if arg_string else {}
+        return cls(**args)
+
+    def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError(f"{self.name} only generates")
+
+    def loglikelihood_rolling(self, requests: list, disable_tqdm: bool = False) -> list:
+        raise NotImplementedError(f"{self.name} only generates")
+
+    @property
+    def tokenizer_name(self) -> str:
+        return self.name
+
+    def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
+        return "\n\n".join(m["content"] for m in chat_history)
+
+
+class _DocModel(_GenerateOnly):
     """Base for models that answer from the request's document."""
 
     strategy = "oracle"
@@ -43,30 +67,13 @@ class _DocModel(LM):
     def __init__(self, seed: int | str = 0, **kwargs: Any) -> None:
         super().__init__()
         self.answer = answerer(self.strategy, int(seed))
-
-    @classmethod
-    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "_DocModel":
-        args = dict(kv.split("=", 1) for kv in arg_string.split(",") if "=" in kv) if arg_string else {}
-        return cls(**args)
+        self.name = f"finereason-{self.strategy}"
 
     def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
         check_answerable(((getattr(r, "task_name", None) or "?", r.doc) for r in requests), self.strategy)
-        bar = progress_bar(requests, len(requests), f"finereason-{self.strategy}", file=_BARS["file"],
+        bar = progress_bar(requests, len(requests), self.name, file=_BARS["file"],
                            leave=_BARS["file"] is not None, unit="doc")
         return [self.answer(request.doc) for request in bar]
-
-    def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
-        raise NotImplementedError("FineReason baselines only generate")
-
-    def loglikelihood_rolling(self, requests: list, disable_tqdm: bool = False) -> list:
-        raise NotImplementedError("FineReason baselines only generate")
-
-    @property
-    def tokenizer_name(self) -> str:
-        return f"finereason-{self.strategy}"
-
-    def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
-        return "\n\n".join(m["content"] for m in chat_history)
 
 
 @register_model("finereason-oracle")
@@ -85,8 +92,10 @@ class ShallowLM(_DocModel):
 
 
 @register_model("finereason-replay")
-class ReplayLM(LM):
+class ReplayLM(_GenerateOnly):
     """Replays ``{"id": ..., "response": ...}`` lines; a missing id answers "" (a parse error)."""
+
+    name = "finereason-replay"
 
     def __init__(self, path: str | None = None, **kwargs: Any) -> None:
         super().__init__()
@@ -98,26 +107,8 @@ class ReplayLM(LM):
                 raise InputError(f"{path}:{lineno}: expected {{\"id\": ..., \"response\": ...}}")
             self.responses[str(obj["id"])] = str(obj["response"])
 
-    @classmethod
-    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None) -> "ReplayLM":
-        args = dict(kv.split("=", 1) for kv in arg_string.split(",") if "=" in kv) if arg_string else {}
-        return cls(**args)
-
     def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
         return [self.responses.get(str(request.doc.get("id")), "") for request in requests]
-
-    def loglikelihood(self, requests: list, disable_tqdm: bool = False) -> list:
-        raise NotImplementedError("the replay model only generates")
-
-    def loglikelihood_rolling(self, requests: list, disable_tqdm: bool = False) -> list:
-        raise NotImplementedError("the replay model only generates")
-
-    @property
-    def tokenizer_name(self) -> str:
-        return "finereason-replay"
-
-    def apply_chat_template(self, chat_history: list[dict[str, str]], add_generation_prompt: bool = True) -> str:
-        return "\n\n".join(m["content"] for m in chat_history)
 
 
 @contextlib.contextmanager
