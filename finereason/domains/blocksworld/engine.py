@@ -170,8 +170,11 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
 
     def read_steps(self, puzzle: BlocksPuzzle, text: str) -> list[Any]:
         """The states after each action of the committed plan (:meth:`read_answer`); an action that cannot
-        be applied is a :class:`BrokenStep` naming its unmet preconditions, and reading stops there.
+        be applied is a :class:`BrokenStep` naming its unmet preconditions (the actions after it are applied
+        to the state before it, so that every written step is listed; process scoring verifies none of them).
         Actions past the step budget are not read (the dead end they follow is already reported)."""
+        from ...core.steps import MAX_STEPS
+
         try:
             steps = self._read_answer_plan(text, puzzle.problem)
         except ParseError:
@@ -179,12 +182,12 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         out: list[Any] = []
         state = self.initial(puzzle)
         for step in steps:
-            if state.steps >= puzzle.budget:
+            if state.steps >= puzzle.budget or len(out) > MAX_STEPS:
                 break
             after, why = execute(puzzle.task, state.atoms, step)
-            if after is None:
+            if after is None:  # listed, and the actions after it too (counted, not verified)
                 out.append(BrokenStep(tuple(f"{step}: {reason}" for reason in why)))
-                break
+                continue
             state = BlocksState(after, state.steps + 1)
             out.append(state)
         return out
