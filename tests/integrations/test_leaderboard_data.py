@@ -111,3 +111,30 @@ def test_baselines_have_no_weight_precision(tmp_path, capsys):
     assert cells[3] == "—" and "Missing" not in md, line
     page = (tmp_path / "board" / "index.html").read_text()
     assert '<td data-col="precision" class="left">—</td>' in page and ">Missing<" not in page
+
+
+def test_submissions_record_the_read_context_and_the_board_keeps_it_apart(tmp_path, capsys):
+    run = write_run(tmp_path / "think", "finereason-oracle", 1.0, think=True)
+    out = tmp_path / "sub"
+    assert main(["leaderboard", "submit", str(run), "--repo-id", "me/requests", "--out", str(out), "--dry-run"]) == 0
+    capsys.readouterr()
+    results = json.loads(next((out / "results").rglob("results_*.json")).read_text())
+    request = json.loads(next((out / "requests").rglob("*.json")).read_text())
+    assert results["config"]["read_context"] == {"starts_in_think": True} and request["starts_in_think"] is True
+    assert results["config"]["data_source"]["fingerprint"] == DATA_A
+    # the submission (read with starts_in_think) and a plain lm-eval run on the same data: refused
+    write_run(out / "results" / "plain", "finereason-random", 0.4)
+    code, err = build(out / "results", tmp_path / "board", capsys)
+    assert code == 2 and "starts_in_think true" in err and "starts_in_think false" in err, err
+
+
+def test_a_suite_read_in_two_contexts_is_not_submitted(tmp_path, capsys):
+    run = write_run(tmp_path / "mixed", "finereason-oracle", 1.0, think=True)
+    data = json.loads(run.read_text())
+    first = next(iter(data["configs"]))
+    data["configs"][first]["metadata"]["starts_in_think"] = False
+    run.write_text(json.dumps(data))
+    out = tmp_path / "sub"
+    assert main(["leaderboard", "submit", str(run), "--repo-id", "me/requests", "--out", str(out), "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "different contexts" in err and len(err.splitlines()) == 1 and not out.exists()

@@ -30,6 +30,7 @@ from ..report.results import ReportError, load_models, puzzle_order, puzzle_titl
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
 from .submit import _precision, clean_metrics
+from .submit import recorded_starts_in_think as _starts_in_think
 
 VIEWS = {"generated": ("finereason", "generated benchmark (finereason_* tasks, with end-to-end)"),
          "official": ("finereason_official", "official release (finereason_official_* tasks)")}
@@ -107,11 +108,6 @@ def _iso(value: Any) -> str:
 
 def _arg(args: str, key: str) -> str | None:
     return dict(p.split("=", 1) for p in args.split(",") if "=" in p).get(key) or None
-
-
-def _starts_in_think(meta: Any) -> bool:
-    """The read context recorded with a run: ``starts_in_think`` in its metadata (false when absent)."""
-    return isinstance(meta, dict) and meta.get("starts_in_think") is True
 
 
 def _limit(value: Any) -> int | float | None:

@@ -11,12 +11,14 @@ Results (with the logged samples beside them, when the run has them)::
 
     results/<org>/<name>/<revision>_<precision>_<suite>/results_<time>.json
     {"config": {"model_name": ..., "model_sha": ..., "model_dtype": ..., "revision": ..., "precision": ...,
-                "suite": ..., "data_source": ..., "n_samples": {task: n}, "counts": {task: {...}}},
+                "suite": ..., "data_source": ..., "read_context": {"starts_in_think": false},
+                "n_samples": {task: n}, "counts": {task: {...}}},
      "results": {task: {metric: value}}}
 
 A submission is refused (one line naming the reason) unless every task of the suite is present, the
 run had no ``--limit``, every task version and the prompt version are current, and every task names
-the same data fingerprint in its ``metadata.data_source``.
+the same data fingerprint in its ``metadata.data_source`` and was read in the same context
+(``starts_in_think``, recorded as ``config.read_context``).
 """
 from __future__ import annotations
 
@@ -66,6 +68,13 @@ def clean_metrics(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def recorded_starts_in_think(meta: Any) -> bool:
+    """The read context recorded with a run: ``starts_in_think`` in its metadata (lm-eval's
+    ``--metadata '{"starts_in_think": true}'``, kept in each task's ``configs.<task>.metadata``, or a
+    submission's ``read_context``); false when absent."""
+    return isinstance(meta, dict) and meta.get("starts_in_think") is True
+
+
 def _model_choice(models: list, wanted: str | None):
     if wanted is None:
         if len(models) > 1:
@@ -110,6 +119,7 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     sources: dict[str, dict] = {}
     warnings: list[str] = []
     unchecked: list[str] = []
+    thinks: dict[str, bool] = {}
     for task in tasks:
         result = model.tasks[task]
         data = raw.get(result.results_file)
@@ -131,6 +141,7 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
             raise LeaderboardError(f"{task}: no data fingerprint in the results (metadata.data_source); "
                                    "re-run with this finereason, which records it")
         sources[task] = source
+        thinks[task] = recorded_starts_in_think(meta)
         if result.samples_file is None:
             unchecked.append(task)
         else:
@@ -143,12 +154,17 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     if len(prints) > 1:
         raise LeaderboardError(f"the tasks were run on {len(prints)} different data sets (fingerprints "
                                f"{', '.join(sorted(p[:12] for p in prints))}); run the whole suite on one")
+    if len(set(thinks.values())) > 1:
+        read = sorted(t for t, v in thinks.items() if v)
+        raise LeaderboardError(f"the tasks were read in different contexts (starts_in_think true for {', '.join(read[:3])}"
+                               f"{', ...' if len(read) > 3 else ''}, false for the rest); run the whole suite with one")
     if unchecked:
         warnings.append(f"prompt version not checked for {len(unchecked)} tasks without samples "
                         "(run lm-eval with --log_samples to check it)")
     first = next(iter(sources.values()))
     facts = {k: first[k] for k in ("kind", "fingerprint", "repo", "revision") if first.get(k) is not None}
     facts["config_fingerprints"] = {t: s.get("config_fingerprint") for t, s in sources.items()}
+    facts["starts_in_think"] = next(iter(thinks.values()))
     return results, facts, warnings
 
 
@@ -189,13 +205,15 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
                "weight_type": weight_type, "status": "PENDING", "submitted_time": when, "model_type": model_type,
                "likes": 0, "params": params or 0, "license": "", "private": False, "suite": suite,
                "lm_eval_model": chosen.key[0], "model_args": redact(args), "prompt_version": PROMPT_VERSION,
-               "data_fingerprint": facts["fingerprint"]}
+               "data_fingerprint": facts["fingerprint"], "starts_in_think": facts["starts_in_think"]}
     payload = {"config": {"model_name": name, "model_sha": revision, "model_dtype": f"torch.{precision}"
                           if precision in ("float16", "bfloat16", "float32") else precision,
                           "revision": revision, "precision": precision, "weight_type": weight_type,
                           "model_type": model_type, "params": params, "submitted_time": when,
                           "suite": suite, "prompt_version": PROMPT_VERSION, "task_versions":
-                          {t: task_version(t) for t in results}, "data_source": facts,
+                          {t: task_version(t) for t in results},
+                          "data_source": {k: v for k, v in facts.items() if k != "starts_in_think"},
+                          "read_context": {"starts_in_think": facts["starts_in_think"]},
                           "n_samples": {t: chosen.tasks[t].n for t in results}, "counts": counts},
                "results": results}
     root = Path(out)
