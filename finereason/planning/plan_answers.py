@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
+from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
 from ..reading.hedges import conditional, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
@@ -420,5 +420,22 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
 
+def plan_objects(objects: Iterable[str] = ()) -> frozenset[str]:
+    """The object names a plan is read over: the letters a..z and the problem's ``objects`` (so that a
+    reader that knows no problem reads the same plan)."""
+    return frozenset(LETTERS) | frozenset(o.lower() for o in objects)
 
-__all__ = ["HEDGED", "answer_end", "plan_reading", "plan_signals", "plan_statements"]
+
+def committed_plan(text: object, domain: Domain, objects: Iterable[str] = (), *, starts_in_think: bool = False) -> Reading:
+    """The plan a whole response commits to: its final region (:func:`~finereason.reading.final_region`)
+    read by :func:`plan_reading` over :func:`plan_objects`. The one plan reader of every path (the end-to-end
+    verdict, ``plan-check``, feedback)."""
+    if not isinstance(text, str):
+        return Reading(None, f"must be a string, not {type(text).__name__}")
+    region = final_region(text, starts_in_think=starts_in_think)
+    if region is None:
+        return Reading(None, UNFINISHED)
+    return plan_reading(region, domain, plan_objects(objects))
+
+
+__all__ = ["HEDGED", "answer_end", "committed_plan", "plan_objects", "plan_reading", "plan_signals", "plan_statements"]

@@ -15,8 +15,8 @@ parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack 
 the blue block, then put down the red block``). :func:`line_steps` reads one line;
 :mod:`finereason.planning.plan_answers` finds the plans of a response and which one it commits to.
 
-:func:`read_plan` is the plain reader of a plan text (a plan file, one candidate): every step line,
-or the inside of its last ``[PLAN] ... [PLAN END]`` block.
+There is one plan reader: :func:`finereason.planning.plan_answers.committed_plan` (the end-to-end verdict,
+``plan-check`` and feedback all read plans with it); this module is its step syntax.
 
 Reading is bounded (steps per plan, characters per step) and linear in the text; nothing is evaluated.
 """
@@ -29,7 +29,6 @@ from typing import Iterable
 
 from .pddl import Domain, Problem
 
-MAX_PLAN_CHARS = 200_000
 MAX_STEPS = 1_000
 MAX_STEP_TEXT = 80
 
@@ -59,10 +58,6 @@ _REMARK = re.compile(
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b"
     r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
-
-
-class PlanTextError(ValueError):
-    """Plan text that cannot be read (too long, too many steps)."""
 
 
 @dataclass(frozen=True)
@@ -206,49 +201,3 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
     return LineRead(steps, tail)
-
-
-def _plan_block(text: str) -> str:
-    low = text.lower()
-    end = low.find("[plan end]")
-    if end >= 0:
-        start = low.rfind("[plan]", 0, end)
-        return text[start + len("[plan]") if start >= 0 else 0:end]
-    start = low.rfind("[plan]")
-    return text[start + len("[plan]"):] if start >= 0 else text
-
-
-_BARE_CALL = re.compile(r"\(\s{0,3}([a-z][a-z0-9_-]*)([^()\n]{0,200})\)")
-
-
-def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
-    """The steps of a plan text (possibly none): every step line, or the inside of the last
-    ``[PLAN] ... [PLAN END]`` block. A line that is only a parenthesised step is a step even with an
-    unknown action (the validator rejects it), and a sentence naming no object is a step without
-    arguments. :class:`PlanTextError` when over the limits."""
-    if not isinstance(text, str):
-        raise PlanTextError(f"must be a string, not {type(text).__name__}")
-    if len(text) > MAX_PLAN_CHARS:
-        raise PlanTextError(f"too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
-    syntax = syntax_of(domain, problem.objects)
-    steps: list[Step] = []
-    for raw in _plan_block(text).splitlines():
-        line = clean(raw)
-        for _ in range(3):
-            m = ITEM_PREFIX.match(line)
-            if m is None or not m.group().strip():
-                break
-            line = line[m.end():]
-        line = line.strip()
-        if not line:
-            continue
-        found = line_steps(line, syntax)
-        if not found:
-            whole = _BARE_CALL.fullmatch(line.rstrip(" .,;"))
-            if whole is not None:
-                found = [Step(whole.group(1), _call_args(whole.group(2), syntax), whole.group())]
-        for step in found:
-            if len(steps) >= MAX_STEPS:
-                raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(clip(step))
-    return steps
