@@ -139,7 +139,6 @@ MANUAL: dict[int, tuple[str, list[str] | None, str]] = {
                                                329, 338, 341, 366, 369, 385, 398, 414, 446, 452, 454, 477, 480, 485, 496)},
     **{n: ("none", None, _PARTIAL) for n in (37, 101, 280, 281, 469)},
     **{n: ("invalid", None, _NO_OBJECT) for n in (93, 109, 439)},
-    151: ("none", None, "the plan is cut off mid-step ('7. **Overcome d from')"),
     20: ("plan", _plan("ab obd"), "numbered items on one line, separated by em spaces"),
     50: ("plan", _plan("fdb sd ab fac sa obc aa oab fbc sb ac ocd"), "each item restated in its sub-bullet: one plan"),
     56: ("plan", _plan("fcb sc fbd obc"), "the partial-goal remark comes before the answer, which commits"),

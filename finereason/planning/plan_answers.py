@@ -57,6 +57,14 @@ _PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}
 _PLAN_SIGNALS = re.compile(  # led by a literal word, so the regex engine skips ahead at C speed
     r"plan\s{1,3}(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)"
     r"|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)\s{1,3}work|fails?|would\s{1,3}fail)\b", re.IGNORECASE)
+_G = r"[\s*_]{1,6}"  # a gap between words: spaces and markdown emphasis ("**not possible** to achieve")
+_UNREACHABLE = re.compile(  # the goal declared out of reach (inability), after a plan: it withdraws the plan
+    r"(?:\bnot|n't|n’t)" + _G + r"(?:possible|feasible|achievable)(?:" + _G + r"to" + _G +
+    r"(?:achieve|reach|devise|find|accomplish|fulfil|fulfill|satisfy|complete|create|make)\b|" + _G + r"with(?:in)?" + _G + "the"
+    + _G + r"given\b|(?<=feasible)\b)|\bimpossible" + _G + r"to" + _G + r"(?:achieve|reach|devise|find|accomplish)\b"
+    r"|\b(?:cannot|can't|can’t|unable" + _G + r"to)" + _G + r"(?:achieve|reach|accomplish|proceed)\b"
+    r"|\bno" + _G + r"(?:(?:valid|viable|possible|feasible)" + _G + r")?plan" + _G + r"(?:is" + _G + r"possible|can|exists|that)\b",
+    re.IGNORECASE)
 _PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
                            re.IGNORECASE)
 _STEP_SIGNALS = re.compile(
@@ -135,6 +143,8 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
                 fresh, rest = True, rest[at:]
                 read = read_line(rest, syntax)
     steps = read.steps
+    if read.prose and number is None and not marked:
+        steps = []  # "- **Attack c** provides pain c", "- After **Succumb b**, you regain harmony": explanation
     stripped = rest.strip()
     if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
         steps = []  # "Stack the blocks as follows:" introduces, it is not a step
@@ -377,8 +387,10 @@ def _resolve_it(steps: tuple[Step, ...], syntax: Syntax) -> tuple[Step, ...]:
 
 def plan_signals(region: str) -> Signals:
     """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
-    plan-specific ones ("this plan does not work", "step 3 is invalid")."""
+    plan-specific ones ("this plan does not work", "step 3 is invalid", "it is not possible to achieve the
+    goal", "we cannot proceed further", "no plan can achieve the goal")."""
     extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
+    extra += [(m.start(), m.group()) for m in _UNREACHABLE.finditer(region)]
     for m in _PLAN_SIGNALS.finditer(region):
         subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
         if subject is not None:
@@ -386,6 +398,8 @@ def plan_signals(region: str) -> Signals:
     return find_signals(region, solving=True, extra=extra)
 
 
+# space characters other than the space (no-break, em, narrow no-break, ideographic ...) read as a space, offsets kept
+_SPACES = {c: " " for c in (0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
 _LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"
 _LEGEND_COLOUR = re.compile(r"\b([A-Za-z]+)\s{1,3}$")
 _CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
@@ -415,7 +429,7 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     if not isinstance(region, str):
         return Reading(None, "response is not a string")
     syntax = syntax_of(domain, objects)
-    region = _spell_initials(blank_tags(region[:answer_end(region)]))
+    region = _spell_initials(blank_tags(region[:answer_end(region)]).translate(_SPACES))
     signals = plan_signals(region)
     return commit(plan_statements(region, syntax, signals), signals, what="plan")
 

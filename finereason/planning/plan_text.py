@@ -44,10 +44,10 @@ ITEM_PREFIX = re.compile(
     r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
     r"|\(?(\d{1,4})\s{0,3}[.):\-|]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦|]|#{1,6}|\\item)\s*")
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
-                          "we", "will", "second", "third", "after", "that", "so", "also", "last"})
+                          "we", "will", "second", "third", "after", "that", "so", "also", "last", "perform", "execute"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
 _SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
-_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
+_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|•]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
 _REMARK = re.compile(
@@ -56,7 +56,19 @@ _REMARK = re.compile(
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
     r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b"
-    r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b")
+    r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b|" + r"\b(?:you|we)\b|\b(?:" + "|".join((
+        "sets", "set up", "re-establishes", "establishes", "changes", "enables", "provides", "allows", "gives", "creates",
+        "adds", "removes", "restores", "makes", "generates", "produces", "results", "achieves", "ensures", "satisfies",
+        "frees", "clears", "gains", "regains", "induces", "introduces", "turns")) + r")\b")
+# a remark that makes the line a sentence about the step ("**Attack c** provides pain", "After X, you regain ..."):
+# outside a numbered list such a line is explanation, not a step
+_CLAUSE = re.compile(r"[\s,]*(?:you|we|" + "|".join(("sets", "set up", "re-establishes", "establishes", "changes", "enables",
+                                                     "provides", "allows", "gives", "creates", "generates", "produces",
+                                                     "ensures", "induces", "introduces")) + r")\b")
+# "Object a feasts from object c", "Object c attacks": the subject first, the verb conjugated
+_SUBJECT = re.compile(r"(?:the\s{1,3})?(?:object|block)\s{1,3}([a-z0-9]{1,20})\s{1,3}([a-z][a-z_-]{1,30})(?![a-z0-9_-])")
+_CALL_FILLER = frozenset({"from", "on", "onto", "to", "of", "the", "object", "block", "top", "and", "with"})
+_CALL_MORE = re.compile(r"[ \t]{0,3}(?:from|on|onto|to)[ \t]{1,3}(?:(?:the|object|block)[ \t]{1,3}){0,2}([a-z0-9]{1,20})\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
 
 
@@ -105,7 +117,9 @@ def syntax_of(domain: Domain, objects: Iterable[str]) -> Syntax:
 
 
 def clean(line: str) -> str:
-    return line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+    """``line`` in lower case without markdown emphasis and math delimiters (``\\( a \\)``)."""
+    line = line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+    return line.replace("\\(", "  ").replace("\\)", "  ") if "\\" in line else line
 
 
 def _object(word: str, objects: frozenset[str]) -> str | None:
@@ -130,7 +144,9 @@ def _sentence_args(words: list[str], objects: frozenset[str]) -> tuple[str, ...]
 
 
 def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
-    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")))
+    """The arguments of ``(verb ...)`` / ``verb(...)``: every word but fillers (``feast(b from a)``); a word
+    that names no object is kept (the validator names it)."""
+    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")) if w not in _CALL_FILLER)
 
 
 def clip(step: Step) -> Step:
@@ -147,6 +163,7 @@ class LineRead:
     steps: list[Step]
     tail: int = 0
     hedged: bool = False
+    prose: bool = False  # the first step's remark is a clause about it ("... provides pain", "..., you regain")
 
 
 # between two steps of one line: they are offered as alternatives, not done one after the other
@@ -165,6 +182,12 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
     body = body[_LEADING.match(body).end():]
     if body.startswith(("put ", "pick ")):
         body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
+    elif body.startswith(("object", "block", "the ")):
+        subject = _SUBJECT.match(body)
+        word = "" if subject is None else re.sub(r"[_-]", "", subject.group(2))
+        verb = next((syntax.verbs[w] for w in (word[:-1], word[:-2]) if word.endswith("s") and w in syntax.verbs), None)
+        if verb is not None:  # "object a feasts from object c" -> "feast a from object c"
+            body = f"{verb} {subject.group(1)}{body[subject.end():]}"
     call = syntax.call_re.match(body)
     if call is not None:
         steps, hedged, last_end = [], False, 0
@@ -172,8 +195,12 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
             if steps and not hedged and _ALTERNATIVE_GAP.search(body, last_end, m.start()):
                 hedged = True
             verb, inside = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-            steps.append(Step(_name(syntax, verb), _call_args(inside, syntax), m.group().strip()))
+            name, args = _name(syntax, verb), _call_args(inside, syntax)
             last_end = m.end()
+            more = _CALL_MORE.match(body, last_end) if len(args) < syntax.arity.get(name, 0) else None
+            if more is not None:  # "feast(d) from c"
+                args, last_end = (*args, _object(more.group(1), syntax.objects) or more.group(1)), more.end()
+            steps.append(Step(name, args, body[m.start():last_end].strip()))
         return LineRead(steps, len(body) - last_end, hedged)
     first = syntax.verb_re.match(body)
     if first is None:
@@ -193,6 +220,8 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         remark = _REMARK.search(head)
         if remark is not None:
             head = head[:remark.start()]
+        if k == 0:
+            remark_of_first = None if remark is None else m.end() + remark.start()
         args = _sentence_args(WORD.findall(head), syntax.objects)
         if k and not args:
             continue  # "... and stack it": no step of its own
@@ -200,4 +229,5 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         tail = 0 if capped else len(body) - (m.end() + len(head))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
-    return LineRead(steps, tail)
+    prose = bool(steps) and remark_of_first is not None and _CLAUSE.match(body, remark_of_first) is not None
+    return LineRead(steps, tail, prose=prose)
