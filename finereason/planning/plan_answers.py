@@ -240,11 +240,10 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
                     numbered = run and run[0].number is not None
-                    if run and numbered and line.number is None and line.indent > run[0].indent:
-                        pass  # a restated step inside an item's explanation
+                    if run and line.number is None and line.indent > run[0].indent and (numbered or details):
+                        pass  # a restated step inside an item's explanation (its sub-bullets)
                     elif run and (line.marked or line.fresh or numbered != (line.number is not None)
-                                  or numbered and line.number != run[-1].number + 1
-                                  or not numbered and details):
+                                  or numbered and line.number != run[-1].number + 1):
                         close()
                         run = [line]
                     else:
@@ -256,7 +255,7 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                 elif line.marker:
                     close()
                     pending, marker_at = True, pos
-                elif _explains(run, line.number, signals, pos, end):
+                elif _explains(run, line.number, signals, pos, end) or _sub_item(run, line.indent, signals, pos, end):
                     details += 1
                 else:
                     close()
@@ -267,6 +266,8 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
             stop = n if h >= len(hints) else low.rfind("\n", 0, hints[h]) + 1
             if not region[pos:stop].isspace() and pos < stop:
                 if (run and run[0].number is not None and _NUMBERED_LINE.search(low, pos, stop) is None
+                        and signals.first_in(pos, stop) is None
+                        or run and run[0].number is None and _deeper(region, pos, stop, run[0].indent)
                         and signals.first_in(pos, stop) is None):
                     details += 1
                 else:
@@ -335,6 +336,24 @@ def _explains(run: list[_Line], number: int | None, signals: Signals, pos: int, 
     """Whether a prose line is an explanation between the items of an open numbered list (which may
     go on): it is not numbered itself and withdraws nothing."""
     return bool(run) and run[0].number is not None and number is None and not _signal_in(signals, pos, end)
+
+
+def _sub_item(run: list[_Line], indent: int, signals: Signals, pos: int, end: int) -> bool:
+    """Whether a line without steps is a sub-bullet of an open bulleted plan's last step (its preconditions
+    or effects: indented deeper than the plan's lines) that withdraws nothing."""
+    return bool(run) and run[0].number is None and indent > run[0].indent and not _signal_in(signals, pos, end)
+
+
+_SHALLOW: dict[int, re.Pattern[str]] = {}
+
+
+def _deeper(region: str, pos: int, stop: int, indent: int) -> bool:
+    """Whether every non-blank line in ``region[pos:stop]`` (``pos`` a line start) is indented deeper than ``indent``."""
+    indent = min(indent, 32)
+    shallow = _SHALLOW.get(indent)
+    if shallow is None:
+        shallow = _SHALLOW[indent] = re.compile(r"^[ \t]{0,%d}[^ \t\n]" % indent, re.MULTILINE)
+    return shallow.search(region, pos, stop) is None
 
 
 def _lowered(text: str) -> str:
