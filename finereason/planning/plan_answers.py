@@ -65,6 +65,8 @@ _UNREACHABLE = re.compile(  # the goal declared out of reach (inability), after 
     r"|\b(?:cannot|can't|can’t|unable" + _G + r"to)" + _G + r"(?:achieve|reach|accomplish|proceed)\b"
     r"|\bno" + _G + r"(?:(?:valid|viable|possible|feasible)" + _G + r")?plan" + _G + r"(?:is" + _G + r"possible|can|exists|that)\b",
     re.IGNORECASE)
+_UNREACHABLE_WORDS = ("possible", "feasible", "achievable", "cannot", "can't", "can’t", "unable", "no plan", "no valid", "no viable",
+                      "no feasible", "no *", "no _")
 _PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
                            re.IGNORECASE)
 _STEP_SIGNALS = re.compile(
@@ -409,7 +411,9 @@ def plan_signals(region: str) -> Signals:
     plan-specific ones ("this plan does not work", "step 3 is invalid", "it is not possible to achieve the
     goal", "we cannot proceed further", "no plan can achieve the goal")."""
     extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
-    extra += [(m.start(), m.group()) for m in _UNREACHABLE.finditer(region)]
+    low = region.lower()
+    if any(word in low for word in _UNREACHABLE_WORDS):  # C-speed scans first: most text has none of them
+        extra += [(m.start(), m.group()) for m in _UNREACHABLE.finditer(region)]
     for m in _PLAN_SIGNALS.finditer(region):
         subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
         if subject is not None:
@@ -418,7 +422,7 @@ def plan_signals(region: str) -> Signals:
 
 
 # space characters other than the space (no-break, em, narrow no-break, ideographic ...) read as a space, offsets kept
-_SPACES = {c: " " for c in (0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)}
+_SPACE = re.compile("[\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"
 _LEGEND_COLOUR = re.compile(r"\b([A-Za-z]+)\s{1,3}$")
 _CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
@@ -448,7 +452,10 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     if not isinstance(region, str):
         return Reading(None, "response is not a string")
     syntax = syntax_of(domain, objects)
-    region = _spell_initials(blank_tags(region[:answer_end(region)]).translate(_SPACES))
+    region = blank_tags(region[:answer_end(region)])
+    if not region.isascii() and _SPACE.search(region):
+        region = _SPACE.sub(" ", region)
+    region = _spell_initials(region)
     signals = plan_signals(region)
     return commit(plan_statements(region, syntax, signals), signals, what="plan")
 
