@@ -369,3 +369,36 @@ def test_property_a_correction_wins_and_its_cut_never_falls_back(first, second, 
 def test_property_two_plans_offered_never_commit(first, second, style):
     text = "Answer:\n" + render(first, style) + "\n\nAlternatively:\n" + render(second, style)
     assert committed(text) is None or first == second
+
+
+# ---------------------------------------------------------------- plan-check reads with the end-to-end reader
+def test_plan_check_reads_the_committed_plan(tmp_path, capsys):
+    """A detailed numbered plan then the same actions as bullets is one plan (not two joined); the
+    reader's reason is the reason when nothing commits; PlanBench's one-shot form ends at a new statement."""
+    import json
+
+    from finereason.commands import main
+
+    detailed = "\n\n".join(f"{i}. **{s}**\n   - Preconditions: the hand is empty\n   - Effects: the block moves"
+                           for i, s in enumerate(["Unstack the blue block from the red block", "Stack the blue block on "
+                                                  "the orange block", "Pick up the red block", "Stack the red block on "
+                                                  "the blue block"], start=1))
+    restated = detailed + "\n\n**Actions in the plan:**\n- unstack blue from red\n- stack blue on orange\n" \
+                          "- pick up red\n- stack red on blue\n"
+    assert check_plan(TASK, restated).valid and steps(restated) == GOOD
+    one_shot = "\n".join(GOOD[i] for i in range(4)).replace("pick-up", "pick up") + \
+        "\n[PLAN END]\n\n[STATEMENT]\nAs initial conditions I have that ...\n[PLAN]\n(pick-up c)\n[PLAN END]"
+    assert check_plan(TASK, one_shot).valid
+    withdrawn = "Answer:\n" + "\n".join(f"({s})" for s in GOOD) + "\n\nWait, that's wrong."
+    assert check_plan(TASK, withdrawn).reasons == ("plan text: the plan is withdrawn after it is given ('wait')",)
+    assert check_plan(TASK, "<think>(unstack b a)").reasons[0].startswith("plan text: reasoning is unfinished")
+    domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
+    domain.write_text(DOMAIN)
+    problem.write_text(PROBLEM)
+    plans = tmp_path / "plans.jsonl"
+    plans.write_text("".join(json.dumps({"domain": str(domain), "problem": str(problem), "plan": p}) + "\n"
+                             for p in (restated, withdrawn)))
+    assert main(["plan-check", "--input", str(plans)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == [{"valid": True, "reasons": []},
+                     {"valid": False, "reasons": ["plan text: the plan is withdrawn after it is given ('wait')"]}]
