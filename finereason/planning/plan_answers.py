@@ -5,8 +5,10 @@
 
 - each maximal run of step lines is one plan. Blank lines do not end it, nor, in a numbered list
   whose numbers go on, explanation lines between the items (or indented restatements of a step inside
-  an item's explanation); a list that starts again at 1, an answer marker or prose ends it, and so
-  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan);
+  an item's explanation), nor, in a bulleted list, sub-bullets indented deeper than its steps (their
+  preconditions and effects); a list that starts again at 1, an answer marker or prose ends it, and so
+  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan); a
+  bullet that talks about a step ("- **Attack c** provides pain", "- After X, you regain ...") is prose;
 - a plan ends where its last step's own words end: a remark after it on that line comes after the
   plan (a retraction there withdraws it; "... (stack d c) is wrong." rules it out);
 - a plan is ``marked`` when introduced by a marker (``Answer:``, ``Plan:``, ``**Plan:**``,
@@ -21,7 +23,9 @@
   included, puts it under a condition ("If it fails: Answer:").
 
 :func:`plan_reading` applies the rule with the reader's withdrawal signals plus plan-specific ones
-("this plan does not work", "step 3 is invalid"). PlanBench's one-shot continuation (``[PLAN END]``
+("this plan does not work", "step 3 is invalid", the goal declared out of reach: "it is not possible to
+achieve the goal", "we cannot proceed further"). :func:`committed_plan` reads a whole response (its final
+region): the one plan reader of every path (the end-to-end verdict, ``plan-check``, feedback). PlanBench's one-shot continuation (``[PLAN END]``
 then a new ``[STATEMENT]``) is a new, hallucinated problem: the answer region ends there. Capital
 letters that the text defines as colour initials ("the yellow block (Y)") are spelled out.
 

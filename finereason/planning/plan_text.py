@@ -3,12 +3,14 @@
 A *step* is written in any of these notations (case-insensitive, markdown emphasis ignored):
 
 - PDDL: ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects);
-- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``;
+- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``, ``feast(b from a)``,
+  ``feast(d) from c``;
 - a sentence: ``unstack the yellow block from on top of the orange block``, ``Unstack blue from
   orange``, ``Put down yellow on the table``, ``Put C down``; Mystery Blocksworld: ``feast object d from
-  object c``. What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a
-  colon, a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
-  from the red block (now holding the blue block)`` has two arguments).
+  object c``, or the subject first: ``Object d feasts from object c``. What follows the step's own words
+  is a remark, never an argument: a parenthesis, a dash, a colon, a comma or a sentence end, and words
+  like ``so``/``which``/``to free``/``provides`` (``Unstack the blue block from the red block (now
+  holding the blue block)`` has two arguments).
 
 Steps stand one per line, numbered (``1.``, ``Step 1:``), bulleted or bold, or several on one line:
 parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack the red block from
