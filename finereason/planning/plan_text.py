@@ -64,9 +64,10 @@ _REMARK = re.compile(
         "frees", "clears", "gains", "regains", "induces", "introduces", "turns")) + r")\b")
 # a remark that makes the line a sentence about the step ("**Attack c** provides pain", "After X, you regain ..."):
 # outside a numbered list such a line is explanation, not a step
-_CLAUSE = re.compile(r"[\s,]*(?:you|we|" + "|".join(("sets", "set up", "re-establishes", "establishes", "changes", "enables",
+_CLAUSE = re.compile(r"[\s,]*(?:" + "|".join(("sets", "set up", "re-establishes", "establishes", "changes", "enables",
                                                      "provides", "allows", "gives", "creates", "generates", "produces",
                                                      "ensures", "induces", "introduces")) + r")\b")
+_AFTER_CLAUSE = re.compile(r"[\s,]*(?:you|we)\b")  # "After X, you regain ...": a sentence led by "after"
 # "Object a feasts from object c", "Object c attacks": the subject first, the verb conjugated
 _SUBJECT = re.compile(r"(?:the\s{1,3})?(?:object|block)\s{1,3}([a-z0-9]{1,20})\s{1,3}([a-z][a-z_-]{1,30})(?![a-z0-9_-])")
 _CALL_FILLER = frozenset({"from", "on", "onto", "to", "of", "the", "object", "block", "top", "and", "with"})
@@ -181,7 +182,9 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
     """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
     starts with one, else sentence steps starting at the line start or after a separator."""
     body = text.lstrip(" \t\"'“”‘’[")
-    body = body[_LEADING.match(body).end():]
+    lead = _LEADING.match(body).end()
+    after = body.startswith("after")
+    body = body[lead:]
     if body.startswith(("put ", "pick ")):
         body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
     elif body.startswith(("object", "block", "the ")):
@@ -231,5 +234,6 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         tail = 0 if capped else len(body) - (m.end() + len(head))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
-    prose = bool(steps) and remark_of_first is not None and _CLAUSE.match(body, remark_of_first) is not None
+    prose = bool(steps) and remark_of_first is not None and (
+        _CLAUSE.match(body, remark_of_first) is not None or after and _AFTER_CLAUSE.match(body, remark_of_first) is not None)
     return LineRead(steps, tail, prose=prose)

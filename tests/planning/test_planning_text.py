@@ -402,3 +402,24 @@ def test_plan_check_reads_the_committed_plan(tmp_path, capsys):
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines == [{"valid": True, "reasons": []},
                      {"valid": False, "reasons": ["plan text: the plan is withdrawn after it is given ('wait')"]}]
+
+
+def test_explanation_bullets_about_steps_are_not_a_plan():
+    """Bullets that talk about a step after the plan ("**X** provides ...", "After X, you regain ...") are
+    explanation; a plan's own bullets with a remark ("..., we now hold blue") stay steps."""
+    plan = "1. Unstack b from a\n2. Put down b\n3. Pick up a\n4. Stack a on c"
+    explained = plan + "\n\n**Explanation:**\n- After **Put down b**, you regain an empty hand.\n" \
+                       "- **Unstack b from a** provides a clear a.\n- **Stack a on c** enables the goal."
+    assert committed(explained) == committed(plan) == ["(unstack b a)", "(put-down b)", "(pick-up a)", "(stack a c)"]
+    remarks = "- Unstack the blue block from the red block, we now hold blue\n- Put down the blue block, we now have an empty hand"
+    assert committed(remarks) == ["(unstack b a)", "(put-down b)"]
+
+
+def test_the_goal_declared_out_of_reach_withdraws_the_plan():
+    plan = "**Plan:**\n1. (unstack b a)\n2. (put-down b)\n\n"
+    for tail in ("However, it is **not possible** to achieve the goal with these actions.",
+                 "We cannot proceed further to achieve the full goal.", "Therefore, no plan can achieve the goal.",
+                 "A complete plan for all three goals isn't feasible."):
+        assert committed(plan + tail) is None, tail
+    assert committed("It is not possible to unstack a first.\n\n" + plan) == ["(unstack b a)", "(put-down b)"]
+    assert committed(plan + "This is possible because b is clear.") == ["(unstack b a)", "(put-down b)"]
