@@ -153,6 +153,9 @@ def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
 
 
 def clip(step: Step) -> Step:
+    """``step`` with its name, arguments and text cut to :data:`MAX_STEP_TEXT` characters (itself when they fit)."""
+    if len(step.name) <= MAX_STEP_TEXT and len(step.text) <= MAX_STEP_TEXT and all(len(a) <= MAX_STEP_TEXT for a in step.args):
+        return step
     return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
 
 
