@@ -36,8 +36,7 @@ from ...common.verdict import ParseError, StateError, Undecided
 from ...common.vocabulary import END_TO_END
 from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Problem
-from ...planning.plan_answers import plan_reading
-from ...planning.plan_text import LETTERS
+from ...planning.plan_answers import plan_objects, plan_reading
 from ...planning.plan_text import Step as PlanStep
 from ...planning.strips import GroundAction, apply
 from ...planning.validate import describe_unmet, execute, validate
@@ -154,8 +153,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         :meth:`read_answer`, which knows no puzzle, reads the same plan)."""
         if not isinstance(text, str):
             raise ParseError("response is not a string")
-        objects = frozenset(LETTERS) | frozenset(problem.objects)
-        reading = plan_reading(text, pddl_domain(self.vocabulary), objects)
+        reading = plan_reading(text, pddl_domain(self.vocabulary), plan_objects(problem.objects))
         if reading.value is None:
             raise ParseError(reading.reason)
         return reading.value
