@@ -7,6 +7,7 @@ import json
 from ..common.atomic_io import check_output
 from ..common.vocabulary import STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ..core.engine import engine_names
+from ..reading.context import ReadContext
 from ..verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ..verification.verifiers import MODES
 from .options import CliError, add_out, need_builders, progress, report_stream, writing
@@ -32,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
+def read_context(args: argparse.Namespace) -> ReadContext:
+    """The run's read context, from ``--starts-in-think``."""
+    return ReadContext(starts_in_think=bool(args.starts_in_think))
+
+
 def run(args: argparse.Namespace) -> int:
     if args.data is not None:
         return _score_data(args)
@@ -45,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     batch = read_official_batch(args.official, args.task, args.responses)
     scored = []
     with writing(args.out) as out:
-        for response in score_official(batch, mode=args.mode, starts_in_think=args.starts_in_think, progress=progress):
+        for response in score_official(batch, mode=args.mode, context=read_context(args), progress=progress):
             scored.append(response)
             out.write(json.dumps(response.line()) + "\n")
     metrics = official_metrics(args.task, scored)
@@ -72,7 +78,7 @@ def _score_data(args: argparse.Namespace) -> int:
 
     rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
-                          starts_in_think=args.starts_in_think, process=args.process)
+                          context=read_context(args), process=args.process)
     scored = []
     with writing(args.out) as out:
         for response in scores:
