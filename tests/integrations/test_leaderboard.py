@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from finereason.reading import ReadContext, read_context_of
 from finereason.commands import main
 from finereason.integrations.leaderboard.suites import DEFAULT_SUITE, suite_tasks, task_version
 from finereason.core.prompts import PROMPT_VERSION
@@ -104,6 +105,9 @@ def test_dry_run_submission_of_every_baseline_validates(runs, tmp_path, capsys):
         counts = results["config"]["counts"]["finereason_sudoku_state_checking"]
         assert counts["n_solvable"] + counts["n_unsolvable"] == results["config"]["n_samples"]["finereason_sudoku_state_checking"]
         assert results["config"]["prompt_version"] == PROMPT_VERSION
+        # the read context the runs were scored in is recorded, and the board reads it back
+        assert request["read_context"] == results["config"]["read_context"] == ReadContext().to_dict()
+        assert read_context_of(results) == ReadContext()
         assert all(v == task_version(t) for t, v in results["config"]["task_versions"].items())
         assert "path" not in results["config"]["data_source"]  # no local paths leak into a public data set
         # the numbers are lm-eval's own, without filters or stderr entries
