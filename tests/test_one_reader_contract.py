@@ -11,7 +11,12 @@ One corpus is fed through every path reachable in-process, under both read conte
 - the report's re-scoring of logged samples and the leaderboard's counts, from results files that record
   the context the way lm-eval writes them;
 - the GRPO rewards (``get_rewards(..., context=)``), the ``loop`` feedback round's verdict and its
-  self-verdict (against the verify task's reading of the same critique).
+  self-verdict (against the verify task's reading of the same critique);
+- with hand-decided expectations: the verify task's and the FOLIO task's hooks (verdicts and labels),
+  and ``arc``'s critic (an unfinished actor response offers no program).
+The ``evaluate`` modules read the same corpus in ``integrations/test_metrics_modules.py`` (importing
+``evaluate`` costs seconds), and a real lm-eval run records the context and is re-scored by the
+report in ``integrations/test_lm_eval_tasks.py``.
 
 The corpus: responses drawn from the reading property generators (``reading_world.py`` and
 ``reading/test_reading_properties.py``: every domain and task, answers withdrawn, corrected, hedged,
@@ -328,6 +333,19 @@ def test_loop_round_and_verify_task_read_alike(context):
                 want = opened if context.starts_in_think else default
                 doc = {"candidate_correct": score.verdict.correct, "candidate_reasons": "[]"}
                 assert rec["accepted"] is want is score_verify(doc, critique, context=context).accepted, critique
+
+
+@pytest.mark.parametrize("context", CONTEXTS, ids=lambda c: c.describe())
+def test_verify_task_hook_reads_in_the_runs_context(context):
+    hooks = _load_hooks("verify_utils")
+    task = hooks.VerifyTask.__new__(hooks.VerifyTask)  # the task object, with the run's --metadata
+    task._config = SimpleNamespace(metadata={"version": 1.0, "starts_in_think": context.starts_in_think})
+    for critique, default, opened in CRITIQUES:
+        want = opened if context.starts_in_think else default
+        for truth in (True, False):
+            out = task.process_results({"candidate_correct": truth, "candidate_reasons": "[]"}, [critique])
+            assert out["acc"] == float(want is truth), critique
+            assert {v[1] for v in out.values() if isinstance(v, tuple)} <= {want}, critique
 
 
 FOLIO_ANSWERS = (  # (response, label in the default context, label under starts_in_think): decided by hand
