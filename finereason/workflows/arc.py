@@ -216,9 +216,9 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
         for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):
             dialog.messages.append({"role": "assistant", "content": text})
             answer = report.answer if report is not None and report.status == "ok" else None
-            tests = report.tests if report is not None else []
+            ran = report.tests if report is not None else []  # not `tests`: the next round's critique reads that
             dialog.rounds.append(Round(r, text, report.status if report else "no_program", answer,
-                                       sum(t.passed for t in tests), len(tests), feedback, done))
+                                       sum(t.passed for t in ran), len(ran), feedback, done))
             if not done and r < rounds:
                 dialog.messages.append({"role": "user", "content": feedback})
         if progress:
