@@ -431,3 +431,18 @@ def test_bad_submission_options_are_one_line_errors(runs, tmp_path, capsys):
     assert main(["leaderboard", "space", "--out", str(tmp_path / "sp"), "--source", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "not a finereason source tree" in err and "\n" not in err
+
+
+def test_a_submission_names_one_read_context():
+    """The suite's tasks must have been read in one context, the one the submission records."""
+    from types import SimpleNamespace
+
+    from finereason.integrations.leaderboard import LeaderboardError
+    from finereason.integrations.leaderboard.submit import _read_context
+
+    def model(*flags):
+        return SimpleNamespace(tasks={f"t{i}": SimpleNamespace(context=ReadContext(f)) for i, f in enumerate(flags)})
+
+    assert _read_context(model(True, True), ["t0", "t1"]) == ReadContext(True)
+    with pytest.raises(LeaderboardError, match="different read contexts"):
+        _read_context(model(True, False), ["t0", "t1"])
