@@ -7,6 +7,7 @@ import json
 from ..common.atomic_io import check_output
 from ..common.vocabulary import STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ..core.engine import engine_names
+from ..reading.context import ReadContext
 from ..verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ..verification.metrics import is_undefined
 from ..verification.verifiers import MODES
@@ -47,6 +48,9 @@ def _unanswered(scored: int, total: int, report) -> None:
     """Say how many rows had no response (they are not scored, so no metric counts them)."""
     if scored < total:
         print(f"{total - scored} of {total} rows had no response (not scored)", file=report)
+def read_context(args: argparse.Namespace) -> ReadContext:
+    """The run's read context, from ``--starts-in-think``."""
+    return ReadContext(starts_in_think=bool(args.starts_in_think))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     batch = read_official_batch(args.official, args.task, args.responses)
     scored = []
     with writing(args.out) as out:
-        for response in score_official(batch, mode=args.mode, starts_in_think=args.starts_in_think, progress=progress):
+        for response in score_official(batch, mode=args.mode, context=read_context(args), progress=progress):
             scored.append(response)
             out.write(json.dumps(response.line()) + "\n")
     metrics = official_metrics(args.task, scored)
@@ -90,7 +94,7 @@ def _score_data(args: argparse.Namespace) -> int:
 
     rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
-                          starts_in_think=args.starts_in_think, process=args.process)
+                          context=read_context(args), process=args.process)
     scored = []
     with writing(args.out) as out:
         for response in scores:

@@ -5,7 +5,8 @@ final commitment*. The final region (after the reasoning, :mod:`~finereason.read
 to its end; the last answer statement is the candidate and commits only if nothing after it
 withdraws it (:mod:`~finereason.reading.withdrawals`). Each answer kind plugs in a scanner that
 lists its answer statements: options (:mod:`~finereason.reading.choice`), state lists
-(:mod:`~finereason.reading.lists`); domains add theirs (Game-of-24 expressions, plans).
+(:mod:`~finereason.reading.lists`); domains add theirs (Game-of-24 expressions, plans). What changes a
+reading besides the text (``starts_in_think``) is one :class:`~finereason.reading.context.ReadContext`.
 
 This package sits below the engines and imports no registry.
 """
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 from .choice import Choice, choice_reading, read_choice
 from .commit import Reading, Statement, commit
+from .context import ReadContext, read_context_of, resolve_context
 from .lists import NEXT_STATE_MARKS, SOLUTION_MARKS, list_end, list_reading, next_state_payload, solution_payload
 from .region import THINK_CLOSE, THINK_OPEN, UNFINISHED, Unfinished, answer_region, blank_tags, final_region
 from .withdrawals import Signals, find_signals
 
-__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "Reading",
+__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "ReadContext", "Reading",
            "Signals", "Statement", "Unfinished", "answer_region", "blank_tags", "choice_reading", "commit",
-           "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "read_choice",
-           "solution_payload"]
+           "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "read_choice", "read_context_of",
+           "resolve_context", "solution_payload"]

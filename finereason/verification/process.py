@@ -30,7 +30,7 @@ from ..common.verdict import ParseError, StateError, Undecided
 from ..common.vocabulary import END_TO_END
 from ..core.engine import BrokenStep, Engine, StepKind, get_engine
 from ..core.steps import MAX_STEPS
-from ..reading import final_region
+from ..reading.context import ReadContext, resolve_context
 from .metrics import PROCESS, compute, task_metrics
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
@@ -112,14 +112,15 @@ def _shown(number: int, prev: Any, rest: Sequence[Any], max_steps: int) -> int:
 
 
 def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
-                  starts_in_think: bool = False) -> ProcessVerdict:
+                  context: ReadContext | None = None, starts_in_think: bool | None = None) -> ProcessVerdict:
     """Read the steps of an end-to-end ``response`` and verify them (never raises on the response).
 
     Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
-    ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
+    the run's ``context`` starting in think, or ``starts_in_think=True``, a response without ``</think>``
+    is unfinished reasoning).
     """
     eng = get_engine(engine)
-    text = final_region(response, starts_in_think=starts_in_think) or ""
+    text = resolve_context(context, starts_in_think).region(response) or ""
     try:
         states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
     except (ParseError, StateError, ValueError, TypeError, RecursionError):

@@ -174,6 +174,17 @@ def test_starts_in_think_metadata_grades_unfinished_reasoning(env, tmp_path):
     task = f"finereason_{config}"
     meta = ["--metadata", json.dumps({"starts_in_think": True})]
     assert run_eval(tmp_path / "a", "finereason-replay", task, "--model_args", f"path={plain}")["results"][task]["acc,none"] == 1.0
-    unfinished = run_eval(tmp_path / "b", "finereason-replay", task, "--model_args", f"path={plain}", *meta)["results"][task]
+    whole = run_eval(tmp_path / "b", "finereason-replay", task, "--model_args", f"path={plain}", *meta)
+    unfinished = whole["results"][task]
     assert unfinished["acc,none"] == 0.0 and unfinished["parse_error_rate,none"] == 1.0
     assert run_eval(tmp_path / "c", "finereason-replay", task, "--model_args", f"path={closed}", *meta)["results"][task]["acc,none"] == 1.0
+    # the context is recorded in the results, and re-scoring the logged samples (reports, the board) honours it
+    from finereason.integrations.report.results import load_models, load_samples
+    from finereason.reading import ReadContext, read_context_of
+
+    assert whole["configs"][task]["metadata"]["read_context"] == ReadContext(True).to_dict()
+    assert read_context_of(whole) == ReadContext(True)
+    for folder, credited in (("a", 1.0), ("b", 0.0)):
+        (model,), _ = load_models([tmp_path / folder])
+        scores = load_samples(model.tasks[task])
+        assert len(scores) == len(rows) and all(s.verdict.correct == bool(credited) for _, s in scores), folder

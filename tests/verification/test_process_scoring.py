@@ -241,6 +241,12 @@ def test_score_cli_process(tmp_path):
     lines = [json.loads(x) for x in scored.read_text().splitlines()]
     assert [ln["process"]["steps_read"] for ln in lines] == [2, 0]
     assert lines[0]["process"]["first_invalid_step"] == 1
+    # --starts-in-think: the prompt opened <think>, so steps without </think> are unfinished reasoning
+    assert main(["score", "--data", str(out), "--config", f"{GAME24}_end_to_end", "--responses", str(responses),
+                 "--out", str(scored), "--process", "--starts-in-think"]) == 0
+    lines = [json.loads(x) for x in scored.read_text().splitlines()]
+    assert [ln["process"]["steps_read"] for ln in lines] == [0, 0]
+    assert [ln["category"] for ln in lines] == ["parse_error", "parse_error"]
     assert main(["score", "--data", str(out), "--config", f"{GAME24}_state_checking", "--responses", str(responses),
                  "--process"]) == 2
 

@@ -199,8 +199,8 @@ def collect(root: str | os.PathLike) -> list[Entry]:
                                         None, max((_iso(d) for d in dates if d), default="")))
             for task, r in model.tasks.items():
                 entry.tasks[task] = TaskData(clean_metrics(r.metrics), r.n,
-                                             sample_counts(r.samples_file, r.task, r.suite, r.puzzle), r.samples_file,
-                                             **_run_facts(raw.get(r.results_file) or {}, task))
+                                             sample_counts(r.samples_file, r.task, r.suite, r.puzzle, r.context),
+                                             r.samples_file, **_run_facts(raw.get(r.results_file) or {}, task))
     found = [e for e in entries.values() if e.tasks]
     if not found:
         raise LeaderboardError(f"{root}: no lm-eval or submission results files (results_*.json) found")

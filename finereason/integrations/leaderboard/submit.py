@@ -11,14 +11,14 @@ Results (with the logged samples beside them, when the run has them)::
 
     results/<org>/<name>/<revision>_<precision>_<suite>/results_<time>.json
     {"config": {"model_name": ..., "model_sha": ..., "model_dtype": ..., "revision": ..., "precision": ...,
-                "suite": ..., "data_source": ..., "read_context": {"starts_in_think": false},
-                "n_samples": {task: n}, "counts": {task: {...}}},
+                "suite": ..., "data_source": ..., "read_context": {...}, "n_samples": {task: n},
+                "counts": {task: {...}}},
      "results": {task: {metric: value}}}
 
 A submission is refused (one line naming the reason) unless every task of the suite is present, the
 run had no ``--limit``, every task version and the prompt version are current, and every task names
-the same data fingerprint in its ``metadata.data_source`` and was read in the same context
-(``starts_in_think``, recorded as ``config.read_context``).
+the same data fingerprint in its ``metadata.data_source`` and was read in the same read context
+(``read_context``: how responses were read, e.g. ``starts_in_think``; recorded in the request and results).
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from typing import Any, Sequence
 from ...common.atomic_io import atomic_file
 from ...common.redact import redact
 from ...core.prompts import PROMPT_VERSION
+from ...reading.context import ReadContext
 from . import LeaderboardError
 from .stats import sample_counts
 from .suites import DEFAULT_SUITE, suite_tasks, task_version
@@ -69,10 +70,13 @@ def clean_metrics(metrics: dict[str, Any]) -> dict[str, float]:
 
 
 def recorded_starts_in_think(meta: Any) -> bool:
-    """The read context recorded with a run: ``starts_in_think`` in its metadata (lm-eval's
-    ``--metadata '{"starts_in_think": true}'``, kept in each task's ``configs.<task>.metadata``, or a
-    submission's ``read_context``); false when absent."""
-    return isinstance(meta, dict) and meta.get("starts_in_think") is True
+    """``starts_in_think`` of the read context recorded with a run: a task's lm-eval metadata
+    (:meth:`ReadContext.from_metadata`) or a submission's ``read_context`` record; false when absent."""
+    if not isinstance(meta, dict):
+        return False
+    if "read_context_version" in meta:
+        return ReadContext.from_dict(meta).starts_in_think
+    return ReadContext.from_metadata(meta).starts_in_think
 
 
 def _model_choice(models: list, wanted: str | None):
@@ -119,7 +123,6 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     sources: dict[str, dict] = {}
     warnings: list[str] = []
     unchecked: list[str] = []
-    thinks: dict[str, bool] = {}
     for task in tasks:
         result = model.tasks[task]
         data = raw.get(result.results_file)
@@ -141,7 +144,6 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
             raise LeaderboardError(f"{task}: no data fingerprint in the results (metadata.data_source); "
                                    "re-run with this finereason, which records it")
         sources[task] = source
-        thinks[task] = recorded_starts_in_think(meta)
         if result.samples_file is None:
             unchecked.append(task)
         else:
@@ -154,18 +156,22 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     if len(prints) > 1:
         raise LeaderboardError(f"the tasks were run on {len(prints)} different data sets (fingerprints "
                                f"{', '.join(sorted(p[:12] for p in prints))}); run the whole suite on one")
-    if len(set(thinks.values())) > 1:
-        read = sorted(t for t, v in thinks.items() if v)
-        raise LeaderboardError(f"the tasks were read in different contexts (starts_in_think true for {', '.join(read[:3])}"
-                               f"{', ...' if len(read) > 3 else ''}, false for the rest); run the whole suite with one")
     if unchecked:
         warnings.append(f"prompt version not checked for {len(unchecked)} tasks without samples "
                         "(run lm-eval with --log_samples to check it)")
     first = next(iter(sources.values()))
     facts = {k: first[k] for k in ("kind", "fingerprint", "repo", "revision") if first.get(k) is not None}
     facts["config_fingerprints"] = {t: s.get("config_fingerprint") for t, s in sources.items()}
-    facts["starts_in_think"] = next(iter(thinks.values()))
     return results, facts, warnings
+
+
+def _read_context(model, tasks) -> Any:
+    """The one read context the suite's tasks were scored in (a submission records it)."""
+    contexts = {model.tasks[t].context for t in tasks}
+    if len(contexts) > 1:
+        raise LeaderboardError(f"the tasks were read in {len(contexts)} different read contexts "
+                               f"({', '.join(sorted(c.describe() for c in contexts))}); run the whole suite in one")
+    return contexts.pop()
 
 
 def _safe(part: str) -> str:
@@ -197,23 +203,23 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
     model_type = model_type or ("baseline" if chosen.key[0].startswith("finereason-") else "")
     if params is not None and not (params > 0 and params == params):
         raise LeaderboardError(f"--params must be a positive number of billions, got {params}")
+    context = _read_context(chosen, results)
     counts = {t: c for t in results if (c := sample_counts(chosen.tasks[t].samples_file, chosen.tasks[t].task,
-                                                             chosen.tasks[t].suite, chosen.tasks[t].puzzle))}
+                                                             chosen.tasks[t].suite, chosen.tasks[t].puzzle, context))}
     when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     org, _, short = name.rpartition("/")
     request = {"model": name, "base_model": base_model, "revision": revision, "precision": precision,
                "weight_type": weight_type, "status": "PENDING", "submitted_time": when, "model_type": model_type,
                "likes": 0, "params": params or 0, "license": "", "private": False, "suite": suite,
                "lm_eval_model": chosen.key[0], "model_args": redact(args), "prompt_version": PROMPT_VERSION,
-               "data_fingerprint": facts["fingerprint"], "starts_in_think": facts["starts_in_think"]}
+               "data_fingerprint": facts["fingerprint"], "read_context": context.to_dict()}
     payload = {"config": {"model_name": name, "model_sha": revision, "model_dtype": f"torch.{precision}"
                           if precision in ("float16", "bfloat16", "float32") else precision,
                           "revision": revision, "precision": precision, "weight_type": weight_type,
                           "model_type": model_type, "params": params, "submitted_time": when,
                           "suite": suite, "prompt_version": PROMPT_VERSION, "task_versions":
-                          {t: task_version(t) for t in results},
-                          "data_source": {k: v for k, v in facts.items() if k != "starts_in_think"},
-                          "read_context": {"starts_in_think": facts["starts_in_think"]},
+                          {t: task_version(t) for t in results}, "data_source": facts,
+                          "read_context": context.to_dict(),
                           "n_samples": {t: chosen.tasks[t].n for t in results}, "counts": counts},
                "results": results}
     root = Path(out)
