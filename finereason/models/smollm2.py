@@ -131,7 +131,7 @@ def build_smol_model(out: Path, dtype: str = "float32") -> Path:
     The folder appears complete or not at all (:func:`finereason.common.atomic_io.atomic_dir`: written into a
     temporary folder beside ``out`` and renamed into place).
     """
-    from ..common.atomic_io import UnsafeOutput, atomic_dir
+    from ..common.atomic_io import UnsafeOutput, atomic_dir, default_permissions
 
     if dtype not in DTYPES:
         raise SmolModelError(f"unknown dtype {dtype!r}: use one of {', '.join(DTYPES)}")
@@ -139,6 +139,7 @@ def build_smol_model(out: Path, dtype: str = "float32") -> Path:
     try:
         with atomic_dir(out) as tmp:
             _convert(check_requirements(), tmp, dtype)
+            default_permissions(tmp)  # safetensors writes model.safetensors owner-only
     except UnsafeOutput as err:
         raise SmolModelError(str(err)) from None
     except OSError as err:

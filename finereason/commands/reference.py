@@ -1,0 +1,45 @@
+"""``finereason reference list|fetch``: the public reference sets, pinned and checksummed."""
+from __future__ import annotations
+
+import argparse
+
+from .options import progress
+
+NAME = "reference"
+HELP = "list the public reference sets or fetch one (pinned commit, sha256 per file)"
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(NAME, help=HELP)
+    actions = p.add_subparsers(dest="reference_command", required=True, metavar="ACTION")
+    actions.add_parser("list", help="the sets, their sources and whether FINEREASON_REFERENCE holds them")
+    f = actions.add_parser("fetch", help="download a set from its pinned public source and check every file's sha256")
+    f.add_argument("name", help="a set name from `finereason reference list`")
+    f.add_argument("--to", help="the reference folder (default: FINEREASON_REFERENCE); the set goes in a folder inside it")
+    f.add_argument("--mirror", help="a base URL laid out like raw.githubusercontent.com (owner/name/commit/path), "
+                                    "e.g. file:///srv/mirror (default: raw.githubusercontent.com)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the sets, or fetch one and say where it went."""
+    from ..data.reference import ENV, check, fetch, reference_dir
+    from ..data.reference_sets import RAW_BASE, SETS
+
+    if args.reference_command == "list":
+        root = reference_dir()
+        print(f"{ENV}={root if root is not None else '(unset)'}")
+        for s in SETS:
+            here = ""
+            if root is not None:
+                bad = len(check(s.name, root))
+                here = "  [present]" if not bad else (f"  [{bad} of {len(s.files)} files missing or different]"
+                                                       if (root / s.folder).exists() else "")
+            print(f"{s.name:<20} {s.folder + '/':<24} {len(s.files):>5} {'file' if len(s.files) == 1 else 'files'}  "
+                  f"github.com/{s.repo}@{s.commit[:12]}  ({s.licence}){here}")
+            print(f"{'':<21}{s.what}")
+        return 0
+    result = fetch(args.name, args.to, base=args.mirror or RAW_BASE, progress=progress)
+    print(f"{args.name}: {result.written} {'file' if result.written == 1 else 'files'} fetched, {result.present} "
+          f"already present, all sha256 checked: {result.folder}")
+    return 0
