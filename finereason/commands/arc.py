@@ -14,7 +14,7 @@ DOC_MODELS = ("finereason-oracle", "finereason-random", "finereason-shallow")
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
     add_model_options(p, "lm-eval model name (hf, vllm, finereason-replay, ...)")
-    p.add_argument("--data", help="FOLIO source: a local folder or .jsonl (v0.0 folio-<split>.jsonl, v2 folio_v2_<split>.jsonl or a Hub-layout download) or a Hub id (default: FINEREASON_FOLIO or yale-nlp/FOLIO)")
+    p.add_argument("--data", help="FOLIO source: a local folder or .jsonl (v0.0 folio-<split>.jsonl, v2 folio_v2_<split>.jsonl or a Hub-layout download) or a Hub id (default: FINEREASON_FOLIO, else $FINEREASON_REFERENCE/folio when it exists, else yale-nlp/FOLIO)")
     p.add_argument("--split", default="validation", help="split to run (default validation)")
     p.add_argument("--limit", type=int, help="first N items only")
     p.add_argument("--rounds", type=int, default=4, help="actor-critic rounds (default 4, as in LLM-ARC)")

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--domains {' '.join(args.domains)!r} has an empty name; give names like {','.join(engine_names()[:2])}")
     config = BuildConfig(
         out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
-        e2e_size=args.e2e_size, puzzles=domains, num_proc=args.num_proc,
+        e2e_size=args.e2e_size, domains=domains, num_proc=args.num_proc,
         overwrite=args.overwrite, order=args.order,
         source_options=tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None)),
         shard=shard(args.shard),

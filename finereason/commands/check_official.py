@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import progress
+from .options import progress, reference_folder
 
 NAME = "check-official"
 HELP = "re-label the official release's states with our oracles"
@@ -11,7 +11,7 @@ HELP = "re-label the official release's states with our oracles"
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
-    p.add_argument("--src", required=True, help="folder holding <puzzle>_states.json files (full release or samples)")
+    p.add_argument("--src", help="folder holding <puzzle>_states.json files (default: $FINEREASON_REFERENCE/finereason_official)")
     return p
 
 
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     """A table per official file, then ``agreement: N/M``; exit 1 when a state disagrees."""
     from ..data.official_check import check_official
 
-    check = check_official(args.src, progress=progress)
+    check = check_official(reference_folder(args.src, "finereason-official", "--src"), progress=progress)
     header = f"{'puzzle':<16}{'states':>8}{'labels agree':>14}{'solvable':>10}{'children unsolvable':>21}{'seconds':>9}"
     print(header)
     print("-" * len(header))

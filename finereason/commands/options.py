@@ -12,7 +12,7 @@ from ..common.input_errors import InputError
 from ..common.progress import progress_bar as progress
 
 __all__ = ["CliError", "DeprecatedAlias", "add_domain", "add_domains", "add_generation_options", "add_model_options", "add_out", "add_seed", "model_generator", "need_builders",
-           "progress", "report_stream", "warn_deprecated", "writing"]
+           "progress", "reference_folder", "report_stream", "warn_deprecated", "writing"]
 
 
 class CliError(InputError):
@@ -111,6 +111,21 @@ def report_stream(out: str | None) -> Any:
     """Where a summary goes: stderr when the verdict lines go to stdout, else stdout."""
     return sys.stderr if out in (None, "-") else sys.stdout
 
+
+
+def reference_folder(value: str | None, set_name: str, option: str) -> str:
+    """``value``, else ``$FINEREASON_REFERENCE/<folder of set_name>``; neither is a one-line error."""
+    from ..data.reference import ENV, find_set, reference_path
+
+    if value:
+        return value
+    folder = reference_path(set_name)
+    if folder is None:
+        raise CliError(f"{option} DIR is needed, or set {ENV} to a folder holding {find_set(set_name).folder}/ "
+                       f"(finereason reference fetch {set_name} --to DIR)")
+    if not folder.is_dir():
+        raise CliError(f"{folder} does not exist: finereason reference fetch {set_name} (or pass {option} DIR)")
+    return str(folder)
 
 
 def need_builders() -> None:

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
         import transformers  # noqa: F401
     except ImportError as err:
-        raise CliError(f"tiny-model needs torch and transformers: python3 -m pip install ".[eval]" in the finereason checkout ({err.name} missing)") from None
+        raise CliError(f"tiny-model needs torch and transformers: python3 -m pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..models.tiny import build_tiny_model
 
     start = time.perf_counter()

@@ -77,7 +77,9 @@ DATA_LAYERS = ("common", "reading", "core", "planning", "asp", "domains", "data"
 
 
 def builder_fingerprint() -> str:
-    """SHA-256 (12 hex) over the package version and every source file of the data-making layers."""
+    """SHA-256 (12 hex) over the package version and every source file of the data-making layers (READMEs
+    excepted: documentation makes no rows, and a wheel need not ship it, so a wheel and an editable
+    install of the same sources agree)."""
     from .. import __version__
 
     digest = hashlib.sha256(f"finereason {__version__}\n".encode())
@@ -85,7 +87,7 @@ def builder_fingerprint() -> str:
     def walk(node: Any, rel: str) -> None:
         for child in sorted(node.iterdir(), key=lambda c: c.name):
             name = f"{rel}{child.name}"
-            if child.name.startswith((".", "__pycache__")):
+            if child.name.startswith((".", "__pycache__")) or child.name == "README.md":
                 continue
             if child.is_dir():
                 walk(child, name + "/")
