@@ -105,9 +105,12 @@ def fetch(name: str, to: str | os.PathLike | None = None, *, base: str = RAW_BAS
         write_bytes(target, data)
         return file
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
         for _ in progress(pool.map(one, todo), len(todo), f"fetching {chosen.name}"):
             pass
+    finally:  # after an error, the files not started are not fetched
+        pool.shutdown(wait=True, cancel_futures=True)
     return FetchResult(folder, len(todo), len(chosen.files) - len(todo))
 
 
