@@ -120,7 +120,13 @@ def missing_train_extra() -> str | None:
     """The one-line error when a package of the ``train`` extra is not installed, else None."""
     import importlib.util
 
-    missing = [m for m in TRAIN_PACKAGES if importlib.util.find_spec(m) is None]
+    def absent(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is None
+        except ImportError:
+            return True
+
+    missing = [m for m in TRAIN_PACKAGES if absent(m)]
     if not missing:
         return None
     return (f"training needs the train extra: python3 -m pip install \".[train]\" in the finereason checkout "
