@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         import clingo  # noqa: F401
         import lm_eval  # noqa: F401
     except ImportError as err:
-        raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
+        raise CliError(f"arc needs clingo and lm-eval: pip install '.[asp,eval]' in the finereason checkout ({err.name} missing)") from None
     from ..workflows.arc_export import run_folio
 
     if args.rounds < 1 or (args.limit is not None and args.limit < 1) or args.time_limit <= 0:

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import lm_eval  # noqa: F401
     except ImportError as err:
-        raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
+        raise CliError(f"loop needs lm-eval: pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..workflows.loop import run_loop
 
     out = Path(args.out)

@@ -135,4 +135,4 @@ def need_builders() -> None:
 
         from .. import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
     except ImportError as err:
-        raise CliError(f"this command needs the dataset extras: pip install 'finereason[hub]' ({err.name} missing)") from None
+        raise CliError(f"this command needs the dataset extras: pip install '.[hub]' in the finereason checkout ({err.name} missing)") from None

@@ -112,7 +112,7 @@ def _hub_rows(name: str, split: str) -> Iterable[dict]:
     try:
         import datasets
     except ImportError:
-        raise FolioError("reading FOLIO from the Hub needs datasets: pip install 'finereason[hub]'") from None
+        raise FolioError("reading FOLIO from the Hub needs datasets: pip install '.[hub]' in the finereason checkout") from None
     try:
         return datasets.load_dataset(name, split=split)
     except Exception as err:  # gated, offline, missing split: one clear line

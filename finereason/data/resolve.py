@@ -143,7 +143,7 @@ def _hub_snapshot(repo: str, revision: str | None, patterns: list[str]) -> Path:
     try:
         from huggingface_hub import snapshot_download
     except ImportError:
-        raise DataUnavailable("FINEREASON_HUB_ID needs huggingface_hub: pip install 'finereason[hub]'") from None
+        raise DataUnavailable("FINEREASON_HUB_ID needs huggingface_hub: pip install '.[hub]' in the finereason checkout") from None
     try:
         return Path(snapshot_download(repo, repo_type="dataset", revision=revision, allow_patterns=patterns))
     except Exception as err:  # offline, unknown repo or revision, network or auth errors: all end here

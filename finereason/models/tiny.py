@@ -14,7 +14,7 @@
   saved as float32 safetensors (well under 1 MB).
 
 Its answers are noise: it exists to exercise tokenisation, chat templates, generation and scoring
-end to end (``finereason tiny-model --out DIR``; needs ``pip install 'finereason[train]'``).
+end to end (``finereason tiny-model --out DIR``; needs ``pip install '.[eval]'`` in the finereason checkout).
 """
 from __future__ import annotations
 

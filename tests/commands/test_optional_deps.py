@@ -48,7 +48,7 @@ def test_build_without_pyarrow_says_what_to_install():
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 2
-    assert "finereason[hub]" in result.stderr and result.stderr.count("\n") == 1
+    assert "'.[hub]'" in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_training_without_the_train_extra_says_which_extra_to_install():

@@ -457,6 +457,12 @@ def test_import_official_overwrite_keeps_other_files_and_links(built, tmp_path):
     assert set(configs_in(out)) >= {"train", "game_of_24_state_checking", "official_sudoku_state_checking"}
     assert "config_name: train" in (out / "README.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "notes.txt"]
+    # the card keeps the build's seed and command, and says what was added
+    card = (out / "README.md").read_text()
+    assert "(seed 7," in card and "--domains game_of_24" in card and "then finereason import-official" in card
+    assert main(["import-official", "--src", str(src), "--out", str(out), "--overwrite"]) == 0  # again: said once
+    card = (out / "README.md").read_text()
+    assert "(seed 7," in card and card.count("finereason import-official") == 1
 
 
 def test_import_official_bad_cells_are_one_line(tmp_path, capsys):

@@ -183,7 +183,7 @@ def test_missing_matplotlib_is_explained(runs, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
     capsys.readouterr()
     assert main(["report", str(runs["out"]), "--out", str(tmp_path / "r")]) == 2
-    assert "finereason[eval]" in capsys.readouterr().err
+    assert "'.[eval]'" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ paper-grade details

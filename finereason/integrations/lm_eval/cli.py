@@ -31,7 +31,7 @@ def run_lm_eval(argv: list[str]) -> int:
 
         from . import models as lm_eval_models  # registers finereason-* models
     except ImportError as err:
-        print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
+        print(f"finereason: error: eval needs lm-eval: pip install '.[eval]' in the finereason checkout ({err.name} missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
     from .eval_options import around_lm_eval, check_local_model, help_text, lm_eval_help, log_path, logs_to
 

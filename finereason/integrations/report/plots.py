@@ -43,7 +43,7 @@ def matplotlib_figure():
         from matplotlib.figure import Figure
     except ImportError as err:
         missing = (err.name or "matplotlib").split(".")[0]
-        raise ReportError(f"report needs matplotlib: pip install 'finereason[eval]' ({missing} missing)") from None
+        raise ReportError(f"report needs matplotlib: pip install '.[eval]' in the finereason checkout ({missing} missing)") from None
 
     def figure(**kwargs: Any):
         fig = Figure(**kwargs)
