@@ -39,5 +39,7 @@ def run(args: argparse.Namespace) -> int:
     counts = plan_counts(lines)
     print(f"valid: {counts['valid']}/{counts['total']}", file=report_stream(args.out))
     if counts["undecided"]:
-        print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
+        plans = "1 plan" if counts["undecided"] == 1 else f"{counts['undecided']} plans"
+        print(f"the search budget ran out (--max-nodes {args.max_nodes:,}) before the optimal length of {plans} was "
+              "decided: raise --max-nodes", file=sys.stderr)
     return 1 if counts["undecided"] else 0

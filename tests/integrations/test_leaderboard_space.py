@@ -102,6 +102,9 @@ def test_space_readme_has_space_metadata():
     front = text.split("---", 2)[1]
     for key in ("sdk: gradio", "app_file: app.py", "title:"):
         assert key in front
+    project = (APP.parents[2] / "pyproject.toml").read_text()
+    licence = project.split('license = { text = "', 1)[1].split('"', 1)[0]
+    assert f"\nlicense: {licence.lower()}\n" in front  # the project's licence (MIT)
 
 
 def test_space_folder_installs_from_its_own_files(tmp_path, capsys):
