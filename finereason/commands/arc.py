@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import CliError, add_generation_options, add_model_options, add_out, model_generator, progress
 
 NAME = "arc"
@@ -59,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"| {r} | {summary[f'round_{r}']:.4f} | {st['active']} | {st['compiled']} | {st['all_tests_passed']} | {passed} |")
     sft = (f"{exported} successful dialogs exported" if exported is not None
            else f"no SFT export (the {args.split} split is being evaluated; run --split {args.sft_split} for training dialogs)")
-    print(f"final accuracy {summary['final']:.4f} on {len(done.dialogs)} items of {label}; {sft}; "
+    print(f"final accuracy {summary['final']:.4f} on {count(len(done.dialogs), 'item')} of {label}; {sft}; "
           f"wrote {out.resolve()} in {done.seconds:.1f} s")
     return 0

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..common.plural import count
 from .options import progress, reference_folder
 
 NAME = "check-official"
@@ -27,6 +28,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{f.puzzle:<16}{f.states:>8}{f'{f.labels_agree}/{f.states}':>14}{f.solvable:>10}"
               f"{f'{f.children_unsolvable}/{f.children}':>21}{f.seconds:>9.2f}")
     if check.undecided:
-        print(f"undecided: {check.undecided} states (the oracle's work budget ran out; counted as disagreeing)")
+        print(f"undecided: {count(check.undecided, 'state')} (the oracle's work budget ran out; counted as disagreeing)")
     print(f"agreement: {check.agreeing}/{check.states}")
     return 0 if check.ok else 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import add_out, need_builders, reference_folder
 
 NAME = "import-official"
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from ..dataset_builders.official_configs import import_official
 
     counts = import_official(Path(reference_folder(args.src, "finereason-official", "--src")), Path(args.out), args.overwrite)
-    for name, count in counts.items():
-        print(f"  {name:<44}{count:>6}")
-    print(f"imported {sum(counts.values())} rows into {Path(args.out).resolve()}")
+    for name, rows in counts.items():
+        print(f"  {name:<44}{rows:>6}")
+    print(f"imported {count(sum(counts.values()), 'row')} into {Path(args.out).resolve()}")
     return 0

@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..common.atomic_io import check_output
+from ..common.plural import count
 from .options import add_out, progress, report_stream, writing
 
 NAME = "plan-check"
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     counts = plan_counts(lines)
     print(f"valid: {counts['valid']}/{counts['total']}", file=report_stream(args.out))
     if counts["undecided"]:
-        plans = "1 plan" if counts["undecided"] == 1 else f"{counts['undecided']} plans"
-        print(f"the search budget ran out (--max-nodes {args.max_nodes:,}) before the optimal length of {plans} was "
+        print(f"the search budget ran out (--max-nodes {args.max_nodes:,}) before the optimal length of "
+              f"{count(counts['undecided'], 'plan')} was "
               "decided: raise --max-nodes", file=sys.stderr)
     return 1 if counts["undecided"] else 0

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..common.plural import count
 from .options import progress
 
 NAME = "reference"
@@ -35,11 +36,11 @@ def run(args: argparse.Namespace) -> int:
                 bad = len(check(s.name, root))
                 here = "  [present]" if not bad else (f"  [{bad} of {len(s.files)} files missing or different]"
                                                        if (root / s.folder).exists() else "")
-            print(f"{s.name:<20} {s.folder + '/':<24} {len(s.files):>5} {'file' if len(s.files) == 1 else 'files'}  "
+            print(f"{s.name:<20} {s.folder + '/':<24} {count(len(s.files), 'file'):>11}  "
                   f"github.com/{s.repo}@{s.commit[:12]}  ({s.licence}){here}")
             print(f"{'':<21}{s.what}")
         return 0
     result = fetch(args.name, args.to, base=args.mirror or RAW_BASE, progress=progress)
-    print(f"{args.name}: {result.written} {'file' if result.written == 1 else 'files'} fetched, {result.present} "
-          f"already present, all sha256 checked: {result.folder}")
+    print(f"{args.name}: {count(result.written, 'file')} fetched, {result.present:,} already present, all sha256 "
+          f"checked: {result.folder}")
     return 0

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.atomic_io import write_bytes
+from ..common.plural import count
 
 PLOT = "accuracy_by_round.png"
 
@@ -56,11 +57,6 @@ def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
     fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
     plt.close(fig)
     return write_bytes(out / PLOT, buffer.getvalue())
-
-
-def count(n: int, noun: str) -> str:
-    """``1 instance``, ``2 instances``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def model_label(model: str, model_args: str = "") -> str:
