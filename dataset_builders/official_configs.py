@@ -123,7 +123,7 @@ def _build_facts(target: Path) -> dict:
     if not isinstance(info, dict) or not info.get("command") or str(info["command"]).startswith(IMPORT_COMMAND):
         return {}
     facts = {k: info[k] for k in KEPT_FACTS if k in info}
-    facts["command"] = str(facts["command"]).removesuffix(f", then {IMPORT_COMMAND}")
+    facts["command"] = str(facts["command"]).removesuffix(f" && {IMPORT_COMMAND}")
     return facts
 
 
@@ -143,6 +143,6 @@ def import_official(src: Path, out: Path, overwrite: bool = False) -> dict[str, 
                 "prompt_version": PROMPT_VERSION, "disjointness": "official configs are the release's own states",
                 "balance_note": "official labels as released"}
         if built:  # the folder's own build: its seed and command stay on the card, the import is added
-            info.update(built, command=f"{built['command']}, then {IMPORT_COMMAND}")
+            info.update(built, command=f"{built['command']} && {IMPORT_COMMAND}")
         write_card(tmp, info, stats)
     return {name: len(rows) for name, rows in configs.items()}

@@ -459,7 +459,7 @@ def test_import_official_overwrite_keeps_other_files_and_links(built, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "notes.txt"]
     # the card keeps the build's seed and command, and says what was added
     card = (out / "README.md").read_text()
-    assert "(seed 7," in card and "--domains game_of_24" in card and "then finereason import-official" in card
+    assert "(seed 7," in card and "--domains game_of_24" in card and "&& finereason import-official`" in card
     assert main(["import-official", "--src", str(src), "--out", str(out), "--overwrite"]) == 0  # again: said once
     card = (out / "README.md").read_text()
     assert "(seed 7," in card and card.count("finereason import-official") == 1
