@@ -10,7 +10,8 @@ Resolution order for :func:`load_config` (see :func:`resolve_source`):
 3. the embedded default: ``finereason build`` with default arguments, run once into the cache
    (``FINEREASON_CACHE``, else ``$XDG_CACHE_HOME/finereason``, else ``~/.cache/finereason``) under a name holding the package version and
    a fingerprint of the code that makes the data, so an upgrade rebuilds it. ``official_*`` configs
-   are imported into it from ``FINEREASON_OFFICIAL_SRC`` when that folder is given.
+   are imported into it from ``FINEREASON_OFFICIAL_SRC`` when that folder is given (else from
+   ``$FINEREASON_REFERENCE/finereason_official`` when it exists).
 
 Every folder is opened with :func:`finereason.data.folder.open_data_folder`: rows are read from the
 files its README lists, after checking their SHA-256 against ``build_info.json``, so a rebuilt or
@@ -202,11 +203,17 @@ def resolve_source() -> DataSource:
 
 
 def _import_official_into(folder: Path, config: str) -> None:
+    from .reference import reference_path
+
     src = os.environ.get("FINEREASON_OFFICIAL_SRC")
+    fetched = reference_path("finereason-official")
+    if not src and fetched is not None and fetched.is_dir():
+        src = str(fetched)
     if not src:
         raise DataUnavailable(
             f"{config} needs the official release: set FINEREASON_DATA_DIR to a folder made by "
-            "`finereason import-official`, or FINEREASON_OFFICIAL_SRC to the release's files"
+            "`finereason import-official`, FINEREASON_OFFICIAL_SRC to the release's files, or FINEREASON_REFERENCE "
+            "to a folder holding them (finereason reference fetch finereason-official)"
         )
     from ..dataset_builders.official_configs import import_official
 

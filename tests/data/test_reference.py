@@ -147,3 +147,12 @@ def test_folio_reads_the_reference_folder_when_finereason_folio_is_unset(tmp_pat
     monkeypatch.setenv("FINEREASON_REFERENCE", str(tmp_path / "ref"))
     rows, version = load_folio_versioned(None, "validation")
     assert (len(rows), version) == (204, "v0.0")  # PROVENANCE.md: 204 validation examples of v0.0
+
+
+def test_official_configs_name_the_reference_setting_when_no_release_is_found(tmp_path, monkeypatch):
+    from finereason.data.resolve import DataUnavailable, _import_official_into
+
+    monkeypatch.delenv("FINEREASON_OFFICIAL_SRC", raising=False)
+    monkeypatch.delenv("FINEREASON_REFERENCE", raising=False)
+    with pytest.raises(DataUnavailable, match="FINEREASON_REFERENCE"):
+        _import_official_into(tmp_path / "data", "official_sudoku_state_checking")
