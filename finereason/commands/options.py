@@ -81,8 +81,10 @@ def model_generator(args: argparse.Namespace, **options: Any) -> Any:
     a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
     from ..common.devices import default_device
     from ..integrations.lm_eval.cli import lm_eval_failure
+    from ..integrations.lm_eval.eval_options import check_local_model
     from ..integrations.lm_eval.generate import lm_eval_generator
 
+    check_local_model(args.model_args)  # a missing folder named as such, not as a malformed Hub id
     try:
         return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
                                  max_gen_toks=args.max_gen_toks, batch_size=args.batch_size,

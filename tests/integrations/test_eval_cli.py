@@ -125,3 +125,12 @@ def test_a_long_cpu_run_is_announced_before_generation_starts(capsys, monkeypatc
     assert warned.startswith("finereason: warning: a local model on CPU: 4400 documents x up to 4096 tokens")
     assert "--limit 2 --gen_kwargs max_gen_toks=64" in warned and warned.count("\n") == 1
     assert quiet == ""
+
+
+def test_loop_names_a_missing_model_folder(e2e_dataset, tmp_path, capsys):
+    from finereason.commands import main
+
+    code = main(["loop", "--model", "hf", "--model_args", f"pretrained={tmp_path / 'nope'}", "--domain", "sudoku",
+                 "--data", str(e2e_dataset), "--limit", "1", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"no model folder at {tmp_path / 'nope'}" in err and err.count("\n") == 1

@@ -50,7 +50,7 @@ def run_lm_eval(argv: list[str]) -> int:
     log = None if verbose else log_path(_option(args, "--output_path"))
     temporary = log is not None and _option(args, "--output_path") is None
     saved = sys.argv
-    sys.argv = ["lm-eval", "run", *args]
+    sys.argv = ["lm-eval", *args] if args[0] in ("ls", "validate") else ["lm-eval", "run", *args]  # lm-eval's commands
     try:
         check_local_model(_option(args, "--model_args"))
         # a run of included tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
