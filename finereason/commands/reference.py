@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 import argparse
+from types import SimpleNamespace
 
 from ..common.plural import count
 from .options import progress
 
 NAME = "reference"
 HELP = "list the public reference sets or fetch one (pinned commit, sha256 per file)"
+LIST = SimpleNamespace(NAME="list", HELP="the reference sets, their sources and whether FINEREASON_REFERENCE holds them")
+FETCH = SimpleNamespace(NAME="fetch", HELP="download a reference set from its pinned public source, checking every file's sha256")
+ACTIONS = (LIST, FETCH)  # one README row each, as for leaderboard
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
     actions = p.add_subparsers(dest="reference_command", required=True, metavar="ACTION")
-    actions.add_parser("list", help="the sets, their sources and whether FINEREASON_REFERENCE holds them")
-    f = actions.add_parser("fetch", help="download a set from its pinned public source and check every file's sha256")
+    actions.add_parser(LIST.NAME, help=LIST.HELP)
+    f = actions.add_parser(FETCH.NAME, help=FETCH.HELP)
     f.add_argument("name", help="a set name from `finereason reference list`")
     f.add_argument("--to", help="the reference folder (default: FINEREASON_REFERENCE); the set goes in a folder inside it")
     f.add_argument("--mirror", help="a base URL laid out like raw.githubusercontent.com (owner/name/commit/path), "

@@ -41,7 +41,7 @@ def run_lm_eval(argv: list[str]) -> int:
         return 0
     verbose = "--verbose" in args
     args = [a for a in args if a != "--verbose"]
-    if args[0] == "run":  # lm-eval's own subcommand name
+    if args[:1] == ["run"]:  # lm-eval's own subcommand name
         args = args[1:]
     include = _option(args, "--include_path")
     if include is None:
@@ -51,6 +51,7 @@ def run_lm_eval(argv: list[str]) -> int:
     temporary = log is not None and _option(args, "--output_path") is None
     saved = sys.argv
     sys.argv = ["lm-eval", *args] if args[0] in ("ls", "validate") else ["lm-eval", "run", *args]  # lm-eval's commands
+    status = 0
     try:
         check_local_model(_option(args, "--model_args"))
         # a run of included tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
@@ -58,19 +59,18 @@ def run_lm_eval(argv: list[str]) -> int:
         with redacted_output(), folders_named_after(_option(args, "--model")), fast, logs_to(log), around_lm_eval():
             cli_evaluate()
     except SystemExit as exc:
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+        status = int(exc.code or 0) if not isinstance(exc.code, str) else 1
     except (KeyboardInterrupt, Exception) as err:  # noqa: BLE001  (sorted into bad input and bugs)
         from ...common.redact import redact
 
         status = failure_status(err, lm_eval_failure, redact)
-        if log is not None and log.is_file() and log.stat().st_size:
+        if status == EXIT_BUG and log is not None and log.is_file() and log.stat().st_size:  # errors stay one line
             print(f"finereason: lm-eval's log: {log}", file=sys.stderr)
-        return status
     finally:
         sys.argv = saved
-    if temporary:  # a run that went well keeps no log outside its output folder
+    if temporary and status != EXIT_BUG:  # a temporary log is kept only for a bug report
         log.unlink(missing_ok=True)
-    return 0
+    return status
 
 
 TASK_PREFIX = "finereason"  # every task, group and tag in our task folder is named finereason...
