@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
@@ -59,7 +59,7 @@ class BuildConfig:
     per_task: int = 500
     train_size: int = 10_000
     e2e_size: int = 100
-    puzzles: tuple[str, ...] = field(default_factory=lambda: tuple(default_names()))
+    domains: tuple[str, ...] = field(default_factory=lambda: tuple(default_names()))
     num_proc: int = 1
     overwrite: bool = False
     order: str = PAPER
@@ -69,6 +69,13 @@ class BuildConfig:
     train_file_rows: int = TRAIN_FILE_ROWS
     progress: bool = True
     command: str = field(default="finereason build", compare=False)
+    puzzles: InitVar[tuple[str, ...] | None] = None  # the old name of ``domains``: deprecated
+
+    def __post_init__(self, puzzles: tuple[str, ...] | None) -> None:
+        if puzzles is not None:
+            print("finereason: warning: BuildConfig(puzzles=...) is deprecated, use BuildConfig(domains=...) "
+                  "(the old name goes in the next version)", file=sys.stderr)
+            object.__setattr__(self, "domains", tuple(puzzles))
 
     def validate(self) -> None:
         for name, limit in LIMITS.items():
@@ -79,13 +86,15 @@ class BuildConfig:
                 raise BuildError(f"--{name.replace('_', '-')} must be at most {limit:,}, got {value:,}")
         if self.num_proc < 1:
             raise BuildError(f"--num-proc must be >= 1, got {self.num_proc}")
-        if not self.puzzles:
+        if not self.domains:
             raise BuildError("--domains is empty")
-        unknown = [p for p in self.puzzles if p not in engine_names()]
+        unknown = [p for p in self.domains if p not in engine_names()]
         if unknown:
-            raise BuildError(f"unknown puzzle {unknown[0]!r}; choose from {', '.join(engine_names())}")
-        if len(set(self.puzzles)) != len(self.puzzles):
-            raise BuildError(f"--domains names a domain twice: {' '.join(self.puzzles)}")
+            raise BuildError(f"unknown domain {unknown[0]!r}; choose from {', '.join(engine_names())}")
+        if len(set(self.domains)) != len(self.domains):
+            raise BuildError(f"--domains names a domain twice: {' '.join(self.domains)}")
+        if not (self.per_task or self.e2e_size or self.train_size):
+            raise BuildError("nothing to build: --per-task, --e2e-size and --train-size are all 0")
         if not 1 <= self.train_chunk_rows <= self.train_file_rows or self.train_file_rows % self.train_chunk_rows:
             raise BuildError("train files must hold a whole number of chunks")
         if self.order not in ORDERS:
@@ -107,14 +116,14 @@ class BuildConfig:
     def canonical(self) -> dict[str, Any]:
         """What defines the data (not where, how fast, or which shard it is built)."""
         return {"seed": self.seed, "per_task": self.per_task, "train_size": self.train_size, "e2e_size": self.e2e_size,
-                "puzzles": list(self.puzzles), "order": self.order,
+                "domains": list(self.domains), "order": self.order,
                 **{name: Path(value).name if value else None for name, value in self.option_items()},
                 "train_chunk_rows": self.train_chunk_rows, "train_file_rows": self.train_file_rows}
 
     def canonical_command(self) -> str:
         c = self.canonical()
         text = (f"finereason build --seed {c['seed']} --per-task {c['per_task']} --train-size {c['train_size']} "
-                f"--e2e-size {c['e2e_size']} --puzzles {' '.join(c['puzzles'])} --order {c['order']}")
+                f"--e2e-size {c['e2e_size']} --domains {' '.join(c['domains'])} --order {c['order']}")
         return text + "".join(f" --{name.replace('_', '-')} {c[name]}" for name, _ in self.option_items() if c[name])
 
     def options(self) -> dict[str, str | None]:
@@ -190,7 +199,7 @@ def groups_per_test_stream(config: BuildConfig) -> int:
 
 
 def train_puzzles(config: BuildConfig) -> list[str]:
-    return [p for p in train_names() if p in config.puzzles] if config.train_size else []
+    return [p for p in train_names() if p in config.domains] if config.train_size else []
 
 
 def train_files(config: BuildConfig) -> int:
@@ -219,7 +228,7 @@ def caps_for(config: BuildConfig, puzzle: str) -> dict[str, int]:
 
 def streams(config: BuildConfig) -> list[Stream]:
     """Every stream of the build, in plan order."""
-    out = [Stream("test", p, 0) for p in config.puzzles if groups_per_test_stream(config)]
+    out = [Stream("test", p, 0) for p in config.domains if groups_per_test_stream(config)]
     return out + [Stream("train", "train", f) for f in range(train_files(config))]
 
 
@@ -329,7 +338,7 @@ def _settings(config: BuildConfig) -> tuple:
 def _test_key_jobs(config: BuildConfig) -> Iterator[Job]:
     n = groups_per_test_stream(config)
     for puzzle in train_puzzles(config):
-        if puzzle in config.puzzles:
+        if puzzle in config.domains:
             for start in range(0, n, KEYS_CHUNK):
                 yield Job("keys", puzzle, start, min(start + KEYS_CHUNK, n), 0, _settings(config))
 
@@ -403,7 +412,7 @@ def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[
     """The card's facts: a function of the plan and the counts only (equal builds, equal bytes).
     ``chosen``: the streams built (default: all); shortfalls are counted over those."""
     chosen = streams(config) if chosen is None else chosen
-    tests = sum(groups_per_test_stream(config) for p in config.puzzles if p in train_puzzles(config))
+    tests = sum(groups_per_test_stream(config) for p in config.domains if p in train_puzzles(config))
     disjoint = (f"train uses {report['train_instances']} puzzle instances, none of them one of the {tests} test "
                 f"puzzle instances of the same puzzles ({report['train_skipped']} candidates equal to a test puzzle were "
                 f"skipped)" + "".join(f"; {e.split_note}" for e in engines() if e.split_note)
@@ -448,7 +457,7 @@ def build(config: BuildConfig) -> dict[str, Any]:
     chosen = my_streams(config)
     with output_folder(config.out, config.overwrite) as (tmp, target):
         router = _Router(tmp, config)
-        with WorkerPool(partial(run_job_with, domain_classes(config.puzzles)), config.num_proc) as pool:
+        with WorkerPool(partial(run_job_with, domain_classes(config.domains)), config.num_proc) as pool:
             test_keys: frozenset = frozenset()
             if any(s.kind == "train" for s in chosen):
                 test_keys = frozenset(k for keys in pool.map(_test_key_jobs(config)) for k in keys)

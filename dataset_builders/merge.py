@@ -51,7 +51,7 @@ def merge_shards(shards: list[Path], out: Path, overwrite: bool = False) -> dict
         raise BuildError(f"shards do not cover 0..{total - 1} once each (missing {missing}, repeated {extra})")
     c = first["config"]
     config = BuildConfig(out=Path(out), seed=c["seed"], per_task=c["per_task"], train_size=c["train_size"],
-                         e2e_size=c["e2e_size"], puzzles=tuple(c["puzzles"]), order=c["order"],
+                         e2e_size=c["e2e_size"], domains=tuple(c["domains"] if "domains" in c else c["puzzles"]), order=c["order"],
                          source_options=tuple((n, Path(c[n])) for n in source_option_names() if c.get(n)),
                          train_chunk_rows=c["train_chunk_rows"],
                          train_file_rows=c["train_file_rows"])

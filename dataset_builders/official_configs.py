@@ -107,6 +107,26 @@ def _count(root: Path, config: str) -> ConfigStats:
     return stats
 
 
+IMPORT_COMMAND = "finereason import-official"
+# what a card keeps from the build it extends (the rest describes the files and is written again)
+KEPT_FACTS = ("command", "seed", "disjointness", "balance_note", "config", "shortfalls", "report", "layout")
+
+
+def _build_facts(target: Path) -> dict:
+    """The facts of the build in ``target`` that its card shows (seed, command, ...), or {} for none."""
+    import json
+
+    try:
+        info = json.loads((target / "build_info.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(info, dict) or not info.get("command") or str(info["command"]).startswith(IMPORT_COMMAND):
+        return {}
+    facts = {k: info[k] for k in KEPT_FACTS if k in info}
+    facts["command"] = str(facts["command"]).removesuffix(f" && {IMPORT_COMMAND}")
+    return facts
+
+
 def import_official(src: Path, out: Path, overwrite: bool = False) -> dict[str, int]:
     """Write the ``official_*`` configs into ``out`` (keeping its other configs with ``overwrite``)."""
     src = Path(src)
@@ -114,12 +134,15 @@ def import_official(src: Path, out: Path, overwrite: bool = False) -> dict[str, 
         raise BuildError(f"--src {src} is not a folder")
     configs = official_rows(src)
     with output_folder(out, overwrite, "replace its official_* configs and card, keeping its other configs") as (tmp, target):
+        built = _build_facts(target) if target.is_dir() else {}
         stats = _keep_existing(target, tmp)
         for name, rows in configs.items():
             write_config(tmp, name, rows)
             stats[name] = ConfigStats().add(stat_tuple(r, r.get("_child")) for r in rows)
-        info = {"command": "finereason import-official", "seed": "-", "finereason_version": __version__,
+        info = {"command": IMPORT_COMMAND, "seed": "-", "finereason_version": __version__,
                 "prompt_version": PROMPT_VERSION, "disjointness": "official configs are the release's own states",
                 "balance_note": "official labels as released"}
+        if built:  # the folder's own build: its seed and command stay on the card, the import is added
+            info.update(built, command=f"{built['command']} && {IMPORT_COMMAND}")
         write_card(tmp, info, stats)
     return {name: len(rows) for name, rows in configs.items()}

@@ -16,7 +16,7 @@ def push(data: Path, repo_id: str, private: bool = False) -> str:
     try:
         from huggingface_hub import HfApi
     except ImportError:
-        raise BuildError("push needs huggingface_hub: pip install 'finereason[hub]'") from None
+        raise BuildError("push needs huggingface_hub: pip install '.[hub]' in the finereason checkout") from None
     api = HfApi()
     try:
         url = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)

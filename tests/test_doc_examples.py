@@ -5,7 +5,8 @@ another issue-24 branch adds, only while it is absent), and the README's command
 parser generates.
 
 Each block runs in its own folder under a temporary ``HOME`` / ``XDG_CACHE_HOME``, offline, with
-``../shared`` beside it and the placeholders the docs use present there: ``DIR`` (a small built
+``../shared`` beside it (and as ``FINEREASON_REFERENCE``, in the layout ``finereason reference fetch``
+writes) and the placeholders the docs use present there: ``DIR`` (a small built
 dataset folder, also ``FINEREASON_DATA_DIR``, the documented way to point every command at one),
 ``MODEL`` and ``ORG/MODEL`` (a tiny local model that ends every answer at once, so generation is
 quick), and the small input files the commands name (``RESP.jsonl``, ``R.jsonl``, ``STATES.jsonl``,
@@ -114,10 +115,26 @@ def _bin(home: Path, python: list[str]) -> Path:
     return folder
 
 
+def _reference(folder: Path) -> Path:
+    """``FINEREASON_REFERENCE`` for the examples: ../shared in the layout ``finereason reference fetch``
+    writes (links; the official release's states are the samples ../shared holds)."""
+    folder.mkdir()
+    for entry in SHARED.iterdir():
+        if entry.name != "finereason_official":
+            (folder / entry.name).symlink_to(entry)
+    official = folder / "finereason_official"
+    official.mkdir()
+    for entry in (SHARED / "finereason_official").iterdir():
+        name = entry.name.replace("_states_sample.jsonl", "_states.jsonl")
+        (official / name).symlink_to(entry)
+    return folder
+
+
 def _environment(home: Path, work: Path) -> dict[str, str]:
     """An example's environment, apart from the scripts folder on ``PATH``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FINEREASON_", "PYTEST_"))}
     env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), FINEREASON_DATA_DIR=str(work / "DIR"),
+               FINEREASON_REFERENCE=str(home.parent / "reference"),
                HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS="1",
                TOKENIZERS_PARALLELISM="false",
                PYTHONPATH=os.pathsep.join((str(REPO), str(REPO / "tests"), str(work))))
@@ -142,6 +159,7 @@ def test_doc_example_runs(example, workspace, tmp_path, request, warm_python):
         (work / folder).symlink_to(REPO / folder)
     home = tmp_path / "home"
     home.mkdir()
+    _reference(tmp_path / "reference")
     if example.language == "python":
         argv = [*warm_python, "-c", example.script()]
     else:
@@ -184,4 +202,5 @@ def test_a_script_shown_in_several_docs_runs_once(request):
     assert once_per_run(request, name, run) == once_per_run(request, name, run) == {**run(None), "returncode": 1}
     assert len(calls) == 2  # the two `once_per_run` calls ran it once (the third call is the comparison's)
     shared = [sorted(e.id for e in EXAMPLES if _key(e) == key) for key in _SHARED_SCRIPTS]
-    assert ["README.md:55", "docs/training.md:3"] in shared  # the GRPO smoke run: front page and guide
+    readme = next(e.id for e in EXAMPLES if e.doc == "README.md" and any("trainers/grpo.py" in c for c in e.commands))
+    assert [readme, "docs/training.md:3"] in shared  # the GRPO smoke run: front page and guide

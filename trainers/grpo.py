@@ -116,7 +116,30 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
     return 0
 
 
+TRAIN_PACKAGES = ("trl", "transformers", "accelerate", "torch", "datasets")
+
+
+def missing_train_extra() -> str | None:
+    """The one-line error when a package of the ``train`` extra is not installed, else None."""
+    import importlib.util
+
+    def absent(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is None
+        except ImportError:
+            return True
+
+    missing = [m for m in TRAIN_PACKAGES if absent(m)]
+    if not missing:
+        return None
+    return (f"training needs the train extra: python3 -m pip install \".[train]\" in the finereason checkout "
+            f"({', '.join(missing)} missing)")
+
+
 def main(argv: list[str] | None = None) -> int:
+    problem = missing_train_extra()
+    if problem:
+        return fail(problem)
     from trl import GRPOConfig, ModelConfig, TrlParser
 
     if not {"-h", "--help"} & set(sys.argv[1:] if argv is None else argv):

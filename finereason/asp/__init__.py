@@ -1,4 +1,4 @@
-"""Answer Set Programming with clingo (``pip install 'finereason[asp]'``): a sandboxed critic for
+"""Answer Set Programming with clingo (``pip install '.[asp]'`` in the finereason checkout): a sandboxed critic for
 LLM-written programs and their LLM-ARC tests (:mod:`.critic`), the query language (:mod:`.query`),
 FOLIO loading and answer reading (:mod:`.folio`), the actor-critic loop (:mod:`.arc`) and an
 independent ASP encoding of the logic-grid domain (:mod:`.grid`).

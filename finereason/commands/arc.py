@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import CliError, add_generation_options, add_model_options, add_out, model_generator, progress
 
 NAME = "arc"
@@ -14,7 +15,7 @@ DOC_MODELS = ("finereason-oracle", "finereason-random", "finereason-shallow")
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
     add_model_options(p, "lm-eval model name (hf, vllm, finereason-replay, ...)")
-    p.add_argument("--data", help="FOLIO source: a local folder or .jsonl (v0.0 folio-<split>.jsonl, v2 folio_v2_<split>.jsonl or a Hub-layout download) or a Hub id (default: FINEREASON_FOLIO or yale-nlp/FOLIO)")
+    p.add_argument("--data", help="FOLIO source: a local folder or .jsonl (v0.0 folio-<split>.jsonl, v2 folio_v2_<split>.jsonl or a Hub-layout download) or a Hub id (default: FINEREASON_FOLIO, else $FINEREASON_REFERENCE/folio when it exists, else yale-nlp/FOLIO)")
     p.add_argument("--split", default="validation", help="split to run (default validation)")
     p.add_argument("--limit", type=int, help="first N items only")
     p.add_argument("--rounds", type=int, default=4, help="actor-critic rounds (default 4, as in LLM-ARC)")
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         import clingo  # noqa: F401
         import lm_eval  # noqa: F401
     except ImportError as err:
-        raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
+        raise CliError(f"arc needs clingo and lm-eval: pip install '.[asp,eval]' in the finereason checkout ({err.name} missing)") from None
     from ..reading.context import ReadContext
     from ..workflows.arc_export import run_folio
 
@@ -64,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"| {r} | {summary[f'round_{r}']:.4f} | {st['active']} | {st['compiled']} | {st['all_tests_passed']} | {passed} |")
     sft = (f"{exported} successful dialogs exported" if exported is not None
            else f"no SFT export (the {args.split} split is being evaluated; run --split {args.sft_split} for training dialogs)")
-    print(f"final accuracy {summary['final']:.4f} on {len(done.dialogs)} items of {label}; {sft}; "
+    print(f"final accuracy {summary['final']:.4f} on {count(len(done.dialogs), 'item')} of {label}; {sft}; "
           f"wrote {out.resolve()} in {done.seconds:.1f} s")
     return 0

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         from ..integrations.lm_eval import models as lm_eval_models  # noqa: F401
         from ..integrations.report import results as report  # noqa: F401
     except ImportError as err:
-        raise CliError(f"baselines needs the eval extra: pip install 'finereason[eval]' ({err.name} missing)") from None
+        raise CliError(f"baselines needs the eval extra: pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..workflows.baselines_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
     if args.data and not (Path(args.data) / "README.md").is_file():

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..common.plural import count
 from ..common.vocabulary import ORDERS, PAPER
 from ..core.engine import default_names, engine_names, engines
 from .options import CliError, add_domains, add_out, add_seed, need_builders
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--domains {' '.join(args.domains)!r} has an empty name; give names like {','.join(engine_names()[:2])}")
     config = BuildConfig(
         out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
-        e2e_size=args.e2e_size, puzzles=domains, num_proc=args.num_proc,
+        e2e_size=args.e2e_size, domains=domains, num_proc=args.num_proc,
         overwrite=args.overwrite, order=args.order,
         source_options=tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None)),
         shard=shard(args.shard),
@@ -62,14 +63,14 @@ def build_and_print(config: Any) -> None:
 
     start = time.perf_counter()
     report = build(config)
-    for name, count in report["configs"].items():
-        print(f"  {name:<36}{count:>7}")
+    for name, rows in report["configs"].items():
+        print(f"  {name:<36}{rows:>7}")
     print(f"train/test: {report['disjointness']}")
     print(f"balance: {report['balance']}")
     for name, missing in report["shortfalls"].items():
         print(f"warning: {name} has {missing} fewer rows than asked", file=sys.stderr)
     part = f" (shard {report['shard'][0]}/{report['shard'][1]}; combine with merge-shards)" if report.get("shard") else ""
-    print(f"built {sum(report['configs'].values())} rows in {len(report['configs'])} configs into {report['out']}{part} "
+    print(f"built {count(sum(report['configs'].values()), 'row')} in {count(len(report['configs']), 'config')} into {report['out']}{part} "
           f"in {time.perf_counter() - start:.1f} s")
 
 

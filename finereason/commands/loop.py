@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import CliError, add_generation_options, add_model_options, add_out, model_generator, progress
 
 NAME = "loop"
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import lm_eval  # noqa: F401
     except ImportError as err:
-        raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
+        raise CliError(f"loop needs lm-eval: pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..reading.context import ReadContext
     from ..workflows.loop import run_loop
 
@@ -55,6 +56,6 @@ def run(args: argparse.Namespace) -> int:
         tokens = summary["prompt_tokens"] if summary["prompt_tokens"] is not None else "-"
         print(f"| {condition} | " + " | ".join(f"{acc[str(r)]:.3f}" for r in shown) +
               f" | {summary['prompt_chars']} | {tokens} |")
-    print(f"{done.instances} {done.domain} instances; wrote {out.resolve()} (summary.json"
+    print(f"{count(done.instances, done.domain + ' instance')}; wrote {out.resolve()} (summary.json"
           f"{', ' + done.plot.name if done.plot else ''}) in {done.seconds:.1f} s")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import add_out, need_builders
 
 NAME = "merge-shards"
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from ..dataset_builders.merge import merge_shards
 
     report = merge_shards([Path(s) for s in args.shards], Path(args.out), args.overwrite)
-    for name, count in report["configs"].items():
-        print(f"  {name:<36}{count:>7}")
-    print(f"merged {len(args.shards)} shards ({sum(report['configs'].values())} rows) into {report['out']}")
+    for name, rows in report["configs"].items():
+        print(f"  {name:<36}{rows:>7}")
+    print(f"merged {count(len(args.shards), 'shard')} ({count(sum(report['configs'].values()), 'row')}) into {report['out']}")
     return 0

@@ -12,7 +12,7 @@ from ..common.input_errors import InputError
 from ..common.progress import progress_bar as progress
 
 __all__ = ["CliError", "DeprecatedAlias", "add_domain", "add_domains", "add_generation_options", "add_model_options", "add_out", "add_seed", "model_generator", "need_builders",
-           "progress", "report_stream", "warn_deprecated", "writing"]
+           "progress", "reference_folder", "report_stream", "warn_deprecated", "writing"]
 
 
 class CliError(InputError):
@@ -81,8 +81,10 @@ def model_generator(args: argparse.Namespace, **options: Any) -> Any:
     a model that cannot be loaded (unknown name, missing folder) is a one-line error, a bug is not."""
     from ..common.devices import default_device
     from ..integrations.lm_eval.cli import lm_eval_failure
+    from ..integrations.lm_eval.eval_options import check_local_model
     from ..integrations.lm_eval.generate import lm_eval_generator
 
+    check_local_model(args.model_args)  # a missing folder named as such, not as a malformed Hub id
     try:
         return lm_eval_generator(args.model, args.model_args, apply_chat_template=args.apply_chat_template,
                                  max_gen_toks=args.max_gen_toks, batch_size=args.batch_size,
@@ -113,6 +115,21 @@ def report_stream(out: str | None) -> Any:
 
 
 
+def reference_folder(value: str | None, set_name: str, option: str) -> str:
+    """``value``, else ``$FINEREASON_REFERENCE/<folder of set_name>``; neither is a one-line error."""
+    from ..data.reference import ENV, find_set, reference_path
+
+    if value:
+        return value
+    folder = reference_path(set_name)
+    if folder is None:
+        raise CliError(f"{option} DIR is needed, or set {ENV} to a folder holding {find_set(set_name).folder}/ "
+                       f"(finereason reference fetch {set_name} --to DIR)")
+    if not folder.is_dir():
+        raise CliError(f"{folder} does not exist: finereason reference fetch {set_name} (or pass {option} DIR)")
+    return str(folder)
+
+
 def need_builders() -> None:
     """The dataset builders and pyarrow, or a one-line error naming the ``hub`` extra."""
     try:
@@ -120,4 +137,4 @@ def need_builders() -> None:
 
         from .. import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
     except ImportError as err:
-        raise CliError(f"this command needs the dataset extras: pip install 'finereason[hub]' ({err.name} missing)") from None
+        raise CliError(f"this command needs the dataset extras: pip install '.[hub]' in the finereason checkout ({err.name} missing)") from None

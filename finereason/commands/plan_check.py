@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..common.atomic_io import check_output
+from ..common.plural import count
 from .options import add_out, progress, report_stream, writing
 
 NAME = "plan-check"
@@ -41,5 +42,7 @@ def run(args: argparse.Namespace) -> int:
     counts = plan_counts(lines)
     print(f"valid: {counts['valid']}/{counts['total']}", file=report_stream(args.out))
     if counts["undecided"]:
-        print(f"optimal length undecided for {counts['undecided']} plan(s): raise --max-nodes", file=sys.stderr)
+        print(f"the search budget ran out (--max-nodes {args.max_nodes:,}) before the optimal length of "
+              f"{count(counts['undecided'], 'plan')} was "
+              "decided: raise --max-nodes", file=sys.stderr)
     return 1 if counts["undecided"] else 0

@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..common.plural import count
 from .options import add_out
 
 NAME = "report"
@@ -23,5 +24,5 @@ def run(args: argparse.Namespace) -> int:
 
     report = build_report(args.paths, args.out)
     sys.stdout.write(report.markdown)
-    print(f"wrote {len(report.written)} files to {Path(args.out).resolve()}", file=sys.stderr)
+    print(f"wrote {count(len(report.written), 'file')} to {Path(args.out).resolve()}", file=sys.stderr)
     return 0

@@ -8,7 +8,7 @@ from pathlib import Path
 from .options import CliError, add_out, add_seed
 
 NAME = "tiny-model"
-HELP = "write a tiny random model + tokenizer for offline smoke tests (needs [train])"
+HELP = "write a tiny random model + tokenizer for offline smoke tests (needs [eval] or [train])"
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
         import transformers  # noqa: F401
     except ImportError as err:
-        raise CliError(f"tiny-model needs torch and transformers: pip install 'finereason[train]' ({err.name} missing)") from None
+        raise CliError(f"tiny-model needs torch and transformers: python3 -m pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..models.tiny import build_tiny_model
 
     start = time.perf_counter()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.plural import count
 from .options import need_builders, progress
 
 NAME = "verify-data"
@@ -36,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
     for r in reports:
         print(f"{r.config:<36}{r.rows:>7}{r.checked:>9}{len(r.findings):>10}")
     rows = sum(r.rows for r in reports)
-    print(f"verified: {rows} rows in {len(reports)} configs, {len(findings)} findings")
+    print(f"verified: {count(rows, 'row')} in {count(len(reports), 'config')}, {count(len(findings), 'finding')}")
     return 1 if findings else 0

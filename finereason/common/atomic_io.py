@@ -182,6 +182,16 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     return Path(path)
 
 
+def default_permissions(folder: str | os.PathLike) -> None:
+    """Give every file under ``folder`` the permission bits a new file gets (``0o666`` less the umask):
+    for files a library wrote owner-only (safetensors writes ``model.safetensors`` as ``0o600``)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    for path in Path(folder).rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.chmod(path, 0o666 & ~umask)
+
+
 @contextlib.contextmanager
 def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     """A fresh temporary folder beside ``path``, renamed to ``path`` if the block completes.
@@ -208,5 +218,6 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     fsync_dir(target.parent)
 
 
-__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "fsync_dir", "write_bytes",
+__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "default_permissions",
+           "fsync_dir", "write_bytes",
            "write_text"]

@@ -29,7 +29,7 @@ def expected_failure(err: BaseException) -> str | None:
     if isinstance(err, InputError):
         return str(err).splitlines()[0] if str(err) else type(err).__name__
     if isinstance(err, KeyError) and err.args and str(err.args[0]).startswith("unknown "):
-        return str(err.args[0])  # get_engine and friends: "unknown puzzle 'x' (known: ...)"
+        return str(err.args[0])  # get_engine and friends: "unknown domain 'x' (known: ...)"
     if isinstance(err, UnicodeDecodeError):
         return f"input is not UTF-8 text ({err.reason} at byte {err.start})"
     if isinstance(err, OSError):

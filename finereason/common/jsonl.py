@@ -21,7 +21,7 @@ def json_lines(lines: Iterable[str], path: str, what: str = "JSON Lines",
         try:
             value = json.loads(line)
         except json.JSONDecodeError as err:
-            raise error(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg})") from None
+            raise error(f"{path}:{lineno}: {what} line is not valid JSON ({err.msg} at column {err.colno})") from None
         except RecursionError:
             raise error(f"{path}:{lineno}: {what} line is nested too deeply") from None
         yield lineno, value

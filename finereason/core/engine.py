@@ -347,7 +347,7 @@ def get_engine(name: str | Engine[Any, Any]) -> Engine[Any, Any]:
         return _REGISTRY[key]
     except KeyError:
         known = ", ".join(engine_names())
-        raise KeyError(f"unknown puzzle {name!r} (known: {known})") from None
+        raise KeyError(f"unknown domain {name!r} (known: {known})") from None
 
 
 def engines() -> list[Engine[Any, Any]]:

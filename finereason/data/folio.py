@@ -4,13 +4,15 @@ Sources (``load_folio(source, split)``):
 
 - a Hub dataset id (default ``yale-nlp/FOLIO``, the official v2 release; gated: accept its terms and
   log in first), read with ``datasets.load_dataset``;
-- a local folder: ``folio-<split>.jsonl`` (v0.0 release, as in ``../shared/folio``),
+- a local folder: ``folio-<split>.jsonl`` (v0.0 release, from ``finereason reference fetch folio``),
   ``folio_v2_<split>.jsonl``, ``<split>.jsonl``, or a Hub-layout folder (parquet + README ``configs:``);
 - a ``.jsonl`` file.
 
-``FINEREASON_FOLIO`` overrides the default source. :func:`load_folio_versioned` also tells the
+``FINEREASON_FOLIO`` overrides the default source; without it, ``$FINEREASON_REFERENCE/folio`` (from
+``finereason reference fetch folio``) is used when it exists. Offline (``HF_HUB_OFFLINE`` or
+``HF_DATASETS_OFFLINE``), a Hub id is refused at once. :func:`load_folio_versioned` also tells the
 release (``v2``, the corrected 2024 one the LLM-ARC paper's 88.32% is on, or ``v0.0``, the 2022
-one in ``../shared/folio`` with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
+one ``finereason reference fetch folio`` gets, with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
 ``premises`` (list), ``conclusion``, ``label`` (``True``/``False``/``Uncertain``; v0's ``Unknown``
 becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
 """
@@ -23,7 +25,10 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..common.input_errors import InputError
 from ..core.literals import strip_thinking
+from .reference import ENV as REFERENCE_ENV
+from .reference import reference_path
 
 DEFAULT_HUB_ID = "yale-nlp/FOLIO"
 ENV_SOURCE = "FINEREASON_FOLIO"
@@ -31,7 +36,7 @@ LABELS = ("True", "False", "Uncertain")
 LABEL_MAP = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
 
 
-class FolioError(ValueError):
+class FolioError(InputError):
     """A FOLIO source that cannot be read, or a record without the needed fields."""
 
 
@@ -93,16 +98,26 @@ def _local_rows(path: Path, split: str) -> list[dict]:
                      f"{split}.jsonl or a Hub-layout folder)")
 
 
+def offline() -> bool:
+    """Whether the Hub is switched off (``HF_HUB_OFFLINE`` or ``HF_DATASETS_OFFLINE`` set to a true value)."""
+    return any(os.environ.get(v, "").strip().lower() in {"1", "true", "yes", "on"}
+               for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"))
+
+
 def _hub_rows(name: str, split: str) -> Iterable[dict]:
+    if offline() and not Path(name).exists():
+        raise FolioError(f"cannot load FOLIO {split} from the Hub ({name!r}) offline: set {ENV_SOURCE} to a local "
+                         f"copy (finereason reference fetch folio --to DIR, then {ENV_SOURCE}=DIR/folio or "
+                         f"{REFERENCE_ENV}=DIR)")
     try:
         import datasets
     except ImportError:
-        raise FolioError("reading FOLIO from the Hub needs datasets: pip install 'finereason[hub]'") from None
+        raise FolioError("reading FOLIO from the Hub needs datasets: pip install '.[hub]' in the finereason checkout") from None
     try:
         return datasets.load_dataset(name, split=split)
     except Exception as err:  # gated, offline, missing split: one clear line
         raise FolioError(f"cannot load FOLIO {split} from {name!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__} "
-                         f"(pass a local folder such as ../shared/folio, or set {ENV_SOURCE})") from None
+                         f"(pass a local folder such as DIR/folio from `finereason reference fetch folio --to DIR`, or set {ENV_SOURCE})") from None
 
 
 def folio_version(rows: list[dict]) -> str:
@@ -111,9 +126,15 @@ def folio_version(rows: list[dict]) -> str:
     return "v2" if any(isinstance(r.get("premises"), str) for r in rows[:50]) else "v0.0"
 
 
+def _fetched() -> str | None:
+    """``$FINEREASON_REFERENCE/folio`` when it holds FOLIO, else None."""
+    folder = reference_path("folio")
+    return str(folder) if folder is not None and folder.is_dir() else None
+
+
 def load_folio_versioned(source: str | os.PathLike | None = None, split: str = "validation") -> tuple[list[dict], str]:
     """(FOLIO ``split`` normalised, its release: ``v2`` or ``v0.0``)."""
-    source = source or os.environ.get(ENV_SOURCE) or DEFAULT_HUB_ID
+    source = source or os.environ.get(ENV_SOURCE) or _fetched() or DEFAULT_HUB_ID
     path = Path(source)
     rows = [dict(r) for r in (_local_rows(path, split) if path.exists() else _hub_rows(str(source), split))]
     return [normalize(r, split, i) for i, r in enumerate(rows)], folio_version(rows)

@@ -10,7 +10,8 @@ Resolution order for :func:`load_config` (see :func:`resolve_source`):
 3. the embedded default: ``finereason build`` with default arguments, run once into the cache
    (``FINEREASON_CACHE``, else ``$XDG_CACHE_HOME/finereason``, else ``~/.cache/finereason``) under a name holding the package version and
    a fingerprint of the code that makes the data, so an upgrade rebuilds it. ``official_*`` configs
-   are imported into it from ``FINEREASON_OFFICIAL_SRC`` when that folder is given.
+   are imported into it from ``FINEREASON_OFFICIAL_SRC`` when that folder is given (else from
+   ``$FINEREASON_REFERENCE/finereason_official`` when it exists).
 
 Every folder is opened with :func:`finereason.data.folder.open_data_folder`: rows are read from the
 files its README lists, after checking their SHA-256 against ``build_info.json``, so a rebuilt or
@@ -77,7 +78,9 @@ DATA_LAYERS = ("common", "reading", "core", "planning", "asp", "domains", "data"
 
 
 def builder_fingerprint() -> str:
-    """SHA-256 (12 hex) over the package version and every source file of the data-making layers."""
+    """SHA-256 (12 hex) over the package version and every source file of the data-making layers (READMEs
+    excepted: documentation makes no rows, and a wheel need not ship it, so a wheel and an editable
+    install of the same sources agree)."""
     from .. import __version__
 
     digest = hashlib.sha256(f"finereason {__version__}\n".encode())
@@ -85,7 +88,7 @@ def builder_fingerprint() -> str:
     def walk(node: Any, rel: str) -> None:
         for child in sorted(node.iterdir(), key=lambda c: c.name):
             name = f"{rel}{child.name}"
-            if child.name.startswith((".", "__pycache__")):
+            if child.name.startswith((".", "__pycache__")) or child.name == "README.md":
                 continue
             if child.is_dir():
                 walk(child, name + "/")
@@ -141,7 +144,7 @@ def _hub_snapshot(repo: str, revision: str | None, patterns: list[str]) -> Path:
     try:
         from huggingface_hub import snapshot_download
     except ImportError:
-        raise DataUnavailable("FINEREASON_HUB_ID needs huggingface_hub: pip install 'finereason[hub]'") from None
+        raise DataUnavailable("FINEREASON_HUB_ID needs huggingface_hub: pip install '.[hub]' in the finereason checkout") from None
     try:
         return Path(snapshot_download(repo, repo_type="dataset", revision=revision, allow_patterns=patterns))
     except Exception as err:  # offline, unknown repo or revision, network or auth errors: all end here
@@ -200,11 +203,17 @@ def resolve_source() -> DataSource:
 
 
 def _import_official_into(folder: Path, config: str) -> None:
+    from .reference import reference_path
+
     src = os.environ.get("FINEREASON_OFFICIAL_SRC")
+    fetched = reference_path("finereason-official")
+    if not src and fetched is not None and fetched.is_dir():
+        src = str(fetched)
     if not src:
         raise DataUnavailable(
             f"{config} needs the official release: set FINEREASON_DATA_DIR to a folder made by "
-            "`finereason import-official`, or FINEREASON_OFFICIAL_SRC to the release's files"
+            "`finereason import-official`, FINEREASON_OFFICIAL_SRC to the release's files, or FINEREASON_REFERENCE "
+            "to a folder holding them (finereason reference fetch finereason-official)"
         )
     from ..dataset_builders.official_configs import import_official
 

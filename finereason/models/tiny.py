@@ -14,7 +14,7 @@
   saved as float32 safetensors (well under 1 MB).
 
 Its answers are noise: it exists to exercise tokenisation, chat templates, generation and scoring
-end to end (``finereason tiny-model --out DIR``; needs ``pip install 'finereason[train]'``).
+end to end (``finereason tiny-model --out DIR``; needs ``pip install '.[eval]'`` in the finereason checkout).
 """
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def build_tiny_model(out: Path, arch: str = "llama", seed: int = 0) -> Path:
     it and renamed into place when complete, so an interrupted save leaves ``out`` as it was (a
     killed run's temporary folder is removed by the next run).
     """
-    from ..common.atomic_io import atomic_dir
+    from ..common.atomic_io import atomic_dir, default_permissions
 
     _check_arch(arch)
     check_seed(seed)
@@ -167,6 +167,7 @@ def build_tiny_model(out: Path, arch: str = "llama", seed: int = 0) -> Path:
         model.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
         _portable_tokenizer_class(tmp / "tokenizer_config.json")
+        default_permissions(tmp)  # safetensors writes model.safetensors owner-only
     return out
 
 

@@ -72,7 +72,8 @@ def _check_plans(requests: Sequence[tuple[Task, Any]], optimal: bool, max_nodes:
             result = lengths[id(task)]
             line["optimal_length"] = result.length
             if result.status == "undecided":
-                line["undecided"] = f"no plan found within {max_nodes} search states"
+                line["undecided"] = (f"search budget ran out: {max_nodes:,} states stored (--max-nodes) before "
+                                     "a shortest plan or a proof of none was found")
         yield line
 
 

@@ -142,8 +142,9 @@ def run_baselines(data: Path, out: Path, models: Sequence[str], tasks: str, limi
             extra = ["--limit", str(limit)] if limit else []
             start = time.perf_counter()
             with lm_eval_output(log_path, verbose) as terminal, progress_to(terminal), our_tasks_only():
+                # --verbose: lm-eval's logging stays as lm_eval_output set it (into OUT/lm_eval.log)
                 code = run_lm_eval(["--model", f"finereason-{model}", "--tasks", tasks, "--output_path", str(runs),
-                                    "--log_samples", *extra])
+                                    "--log_samples", "--verbose", *extra])
             if code:
                 _echo_failure(log_path, model, code)
                 return BaselinesRun(code, None)

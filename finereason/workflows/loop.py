@@ -27,16 +27,16 @@ unless ``overwrite`` (:func:`prepare_out`). Every response (answers and self-ver
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..common.atomic_io import atomic_file, check_output, write_bytes
+from ..common.atomic_io import atomic_file, check_output
 from ..common.input_errors import InputError
 from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
@@ -44,6 +44,7 @@ from ..reading.context import DEFAULT, ReadContext
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
+from .loop_plot import PLOT, count, figure, model_label, plot
 
 SAMPLING = "sampling"
 CONDITIONS: tuple[str, ...] = (*LEVELS, SAMPLING)
@@ -51,7 +52,6 @@ MAX_RESPONSE_CHARS = 200_000
 TRANSCRIPTS = "transcripts.jsonl"
 RUN_FILE = "run.json"
 SUMMARY = "summary.json"
-PLOT = "accuracy_by_round.png"
 
 Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
 
@@ -258,9 +258,9 @@ def _check_run(folder: Path, run: dict) -> bool:
 
 def run_condition(rows: Sequence[dict], generate: Generate, condition: str, folder: Path, *, max_rounds: int = 15,
                   run: dict | None = None, progress: Callable[[int], None] | None = None,
-                  context: ReadContext = DEFAULT) -> list[Dialog]:
+                  on_round: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[Dialog]:
     """Play (or resume) one condition into ``folder``, reading responses in ``context``; returns every
-    instance's dialog."""
+    instance's dialog. ``on_round(r, active)`` is told the round about to be played and how many instances play it."""
     if condition not in CONDITIONS:
         raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
     dialogs = {str(r["id"]): Dialog(r, get_engine(r["puzzle"])) for r in rows}
@@ -274,6 +274,8 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
         active = [d for d in dialogs.values() if not d.finished(max_rounds)]
         if not active:
             break
+        if on_round:
+            on_round(max(d.next_round for d in active), len(active))
         records = play_round(active, generate, condition, counter, context)
         for dialog, rec in zip(active, records):
             dialog.records.append(rec)
@@ -373,53 +375,6 @@ def write_summary(out: Path, summaries: dict[str, dict], facts: dict) -> Path:
     return _write_json(out / SUMMARY, {**facts, "conditions": summaries})
 
 
-def figure(summaries: dict[str, dict], title: str) -> Any:
-    """The accuracy-by-round figure (a matplotlib ``Figure``), one line per condition (the paper's
-    Figure 2); ``None`` without matplotlib.
-
-    Rounds are integer ticks; each condition has its own marker and line style and is shifted by a
-    few hundredths of a round, so equal curves stay visible side by side instead of hiding each other.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.ticker import MaxNLocator
-    except ImportError:
-        return None
-    markers, styles = "osD^vP*X", ("-", "--", "-.", ":")
-    fig, ax = plt.subplots(figsize=(6, 4))
-    n = len(summaries)
-    for i, (condition, summary) in enumerate(summaries.items()):
-        acc = summary["accuracy_by_round"]
-        rounds = sorted(map(int, acc))
-        shift = (i - (n - 1) / 2) * 0.06
-        ax.plot([r + shift for r in rounds], [acc[str(r)] for r in rounds], marker=markers[i % len(markers)],
-                markersize=4, linestyle=styles[i % len(styles)], alpha=0.85, label=condition)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("round")
-    ax.set_ylabel("accuracy (sound verifier)")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    return fig
-
-
-def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
-    """Write :func:`figure` to ``OUT/accuracy_by_round.png``; None without matplotlib."""
-    fig = figure(summaries, title)
-    if fig is None:
-        return None
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
-    plt.close(fig)
-    return write_bytes(out / PLOT, buffer.getvalue())
-
-
 # ------------------------------------------------------------------ a whole run
 @dataclass
 class LoopRun:
@@ -474,13 +429,22 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
     start = time.perf_counter()
     for condition in conditions:
         total = len(rows) * max_rounds
-        bar = progress(range(total), total, f"loop {condition}") if progress else None
+        bar = progress(range(total), total, f"condition {condition}") if progress else None
+
+        def on_round(r: int, active: int, condition: str = condition, bar: Any = bar) -> None:
+            where = f"condition {condition}, round {r}/{max_rounds}"
+            if getattr(bar, "disable", True):  # no bar (not a terminal): one line per round
+                print(f"finereason loop: {where} ({count(active, 'instance')})", file=sys.stderr, flush=True)
+            else:
+                bar.set_description(where)
+
         dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=max_rounds, run=run,
-                                progress=getattr(bar, "update", None), context=context)
+                                progress=getattr(bar, "update", None), on_round=on_round if progress else None,
+                                context=context)
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize(dialogs, max_rounds)
     write_summary(out, summaries, facts)
-    picture = plot(out, summaries, f"{engine.name}, {model}")
+    picture = plot(out, summaries, f"{engine.name}: {model_label(model, model_args)}")
     return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
 
 

@@ -85,7 +85,7 @@ def test_asp_modules_import_without_clingo_or_heavy_packages():
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "pip install 'finereason[asp,eval]' (clingo missing)" in result.stderr
+    assert "pip install '.[asp,eval]' in the finereason checkout (clingo missing)" in result.stderr
 
 
 @pytest.mark.parametrize("query, expected", [

@@ -159,7 +159,7 @@ def test_label_unknown_puzzle_and_bad_lines(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
     src.write_text('"abc"\n')
     code, _, err = run(["label", "--domain", "chess", "--input", str(src)], capsys)
-    assert code == 2 and "unknown puzzle" in err
+    assert code == 2 and "unknown domain" in err
     code, _, err = run(["label", "--domain", "sudoku", "--input", str(src)], capsys)
     assert code == 2 and "in.jsonl:1" in err and err.count("\n") == 1
 

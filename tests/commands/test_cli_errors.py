@@ -92,7 +92,7 @@ def test_bad_values(tmp_path, capsys):
     assert "at most 6 numbers" in one_line_error(capsys, ["label", "--domain", "game_of_24", "--input", str(states)])
     huge_k = write(tmp_path / "k.jsonl", json.dumps({"graph": [[1], [0]], "k": 10**12}).encode() + b"\n")
     assert "at most 1000 colors" in one_line_error(capsys, ["label", "--domain", "graph_coloring", "--input", str(huge_k)])
-    assert "unknown puzzle" in one_line_error(capsys, ["label", "--domain", "chess", "--input", str(states)])
+    assert "unknown domain" in one_line_error(capsys, ["label", "--domain", "chess", "--input", str(states)])
     assert "--seed" in one_line_error(capsys, ["tiny-model", "--out", str(tmp_path / "m"), "--seed", str(2**70)])
     assert not (tmp_path / "m").exists()
 

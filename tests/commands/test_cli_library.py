@@ -249,7 +249,7 @@ def small_folder(tmp_path_factory) -> Path:
     from finereason.dataset_builders.build import BuildConfig, build
 
     out = tmp_path_factory.mktemp("cli-library") / "ds"
-    build(BuildConfig(out=out, per_task=4, train_size=0, e2e_size=2, puzzles=tuple(default_names()[:2]), progress=False))
+    build(BuildConfig(out=out, per_task=4, train_size=0, e2e_size=2, domains=tuple(default_names()[:2]), progress=False))
     return out
 
 

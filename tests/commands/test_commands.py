@@ -45,7 +45,7 @@ def test_the_table_lists_every_command_once_and_no_deprecated_name():
         for name, leaf in ([(f"{module.NAME} {a.NAME}", a) for a in module.ACTIONS] if hasattr(module, "ACTIONS")
                            else [(module.NAME, module)]):
             expected[name] = leaf
-    assert sorted(rows) == sorted(expected) and len(table.splitlines()) - 2 == len(rows) == 21
+    assert sorted(rows) == sorted(expected) and len(table.splitlines()) - 2 == len(rows) == 23
     assert "puzzles" not in rows and "domains" in rows
     for name, module in expected.items():
         assert module.HELP.replace("<", "&lt;").replace(">", "&gt;") in rows[name]
@@ -122,8 +122,9 @@ def _writes_outside_atomic_io(path: Path) -> list[str]:
 def test_commands_and_the_jobs_they_run_write_through_atomic_io():
     import finereason.workflows.arc_export as arc_export
     import finereason.workflows.loop as loop
+    import finereason.workflows.loop_plot as loop_plot
 
-    files = [*PACKAGE.rglob("*.py"), Path(loop.__file__), Path(arc_export.__file__)]
+    files = [*PACKAGE.rglob("*.py"), Path(loop.__file__), Path(loop_plot.__file__), Path(arc_export.__file__)]
     found = [hit for f in files for hit in _writes_outside_atomic_io(f)]
-    savefig_to_buffer = [h for h in found if h.startswith("loop.py") and h.endswith("savefig")]
+    savefig_to_buffer = [h for h in found if h.startswith("loop_plot.py") and h.endswith("savefig")]
     assert found == savefig_to_buffer and len(savefig_to_buffer) == 1  # the plot goes to a buffer, then write_bytes

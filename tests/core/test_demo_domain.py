@@ -29,7 +29,7 @@ def demo() -> Iterator[object]:
 def build_demo(out: Path, **overrides) -> dict:
     from finereason.dataset_builders.build import BuildConfig, build
 
-    settings = dict(out=out, seed=0, per_task=8, train_size=8, e2e_size=3, puzzles=(DEMO.name,), progress=False)
+    settings = dict(out=out, seed=0, per_task=8, train_size=8, e2e_size=3, domains=(DEMO.name,), progress=False)
     return build(BuildConfig(**{**settings, **overrides}))
 
 

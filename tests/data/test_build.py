@@ -2,6 +2,8 @@
 schema, disjointness, sharding, and safe outputs."""
 from __future__ import annotations
 
+import dataclasses
+
 import ast
 import fcntl
 import itertools
@@ -215,7 +217,7 @@ def test_same_seed_same_bytes_for_any_num_proc(built, tmp_path):
 def _config(out: Path, *extra, **fields):
     from finereason.dataset_builders.build import BuildConfig
 
-    base = dict(out=out, seed=3, per_task=6, train_size=30, e2e_size=2, puzzles=("sudoku", "game_of_24"),
+    base = dict(out=out, seed=3, per_task=6, train_size=30, e2e_size=2, domains=("sudoku", "game_of_24"),
                 train_chunk_rows=4, train_file_rows=8, progress=False)
     return BuildConfig(**{**base, **fields})
 
@@ -372,7 +374,7 @@ def test_sigint_during_a_parallel_build_stops_promptly_and_leaves_nothing(tmp_pa
         (["--train-size", "-5"], "--train-size must be >= 0"),
         (["--per-task", "1000000000"], "--per-task must be at most 100,000"),
         (["--train-size", "1000000000"], "--train-size must be at most"),
-        (["--domains", "chess"], "unknown puzzle 'chess'"),
+        (["--domains", "chess"], "unknown domain 'chess'"),
         (["--domains", ","], "has an empty name"),
         (["--domains", "sudoku,"], "has an empty name"),
         (["--domains", "sudoku", "sudoku"], "names a domain twice"),
@@ -380,6 +382,7 @@ def test_sigint_during_a_parallel_build_stops_promptly_and_leaves_nothing(tmp_pa
         (["--shard", "4/4"], "--shard must be K/N"),
         (["--shard", "x"], "--shard must be K/N"),
         (["--tot-csv", "/nonexistent/24.csv"], "is not a file"),
+        (["--per-task", "0", "--e2e-size", "0", "--train-size", "0"], "nothing to build"),
     ],
 )
 def test_bad_arguments(tmp_path, capsys, extra, message):
@@ -454,6 +457,12 @@ def test_import_official_overwrite_keeps_other_files_and_links(built, tmp_path):
     assert set(configs_in(out)) >= {"train", "game_of_24_state_checking", "official_sudoku_state_checking"}
     assert "config_name: train" in (out / "README.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "notes.txt"]
+    # the card keeps the build's seed and command, and says what was added
+    card = (out / "README.md").read_text()
+    assert "(seed 7," in card and "--domains game_of_24" in card and "&& finereason import-official`" in card
+    assert main(["import-official", "--src", str(src), "--out", str(out), "--overwrite"]) == 0  # again: said once
+    card = (out / "README.md").read_text()
+    assert "(seed 7," in card and card.count("finereason import-official") == 1
 
 
 def test_import_official_bad_cells_are_one_line(tmp_path, capsys):
@@ -493,3 +502,20 @@ def test_reading_or_writing_parquet_settles_arrow_at_exit(tmp_path):
         folder.settle_arrow_at_exit()
         folder.settle_arrow_at_exit()
     register.assert_called_once_with(gc.collect)
+
+
+def test_build_info_records_domains_and_the_old_keyword_still_works(tmp_path, capsys):
+    """``BuildConfig(domains=...)``; ``build_info.json`` records ``--domains``; ``puzzles=`` works with one
+    deprecation line."""
+    from finereason.dataset_builders.build import BuildConfig, build
+
+    config = BuildConfig(out=tmp_path / "a", per_task=2, train_size=0, e2e_size=0, domains=("game_of_24",), progress=False)
+    build(config)
+    info = json.loads((tmp_path / "a" / "build_info.json").read_text(encoding="utf-8"))
+    assert "--domains game_of_24" in info["command"] and "--puzzles" not in info["command"]
+    assert info["config"]["domains"] == ["game_of_24"] and "puzzles" not in info["config"]
+    assert capsys.readouterr().err == ""
+    old = BuildConfig(out=tmp_path / "b", per_task=2, train_size=0, e2e_size=0, puzzles=("game_of_24",), progress=False)
+    err = capsys.readouterr().err
+    assert old.domains == ("game_of_24",) and old == dataclasses.replace(config, out=tmp_path / "b")
+    assert err.count("\n") == 1 and "deprecated" in err and "domains=" in err

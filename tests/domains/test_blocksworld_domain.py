@@ -333,7 +333,7 @@ def built(tmp_path_factory) -> Path:
     from finereason.dataset_builders.build import BuildConfig, build
 
     out = tmp_path_factory.mktemp("bw") / "data"
-    build(BuildConfig(out=out, seed=2, per_task=8, train_size=0, e2e_size=3, puzzles=DOMAINS, progress=False))
+    build(BuildConfig(out=out, seed=2, per_task=8, train_size=0, e2e_size=3, domains=DOMAINS, progress=False))
     return out
 
 
@@ -354,7 +354,7 @@ def test_build_rows_score_with_the_verifiers(built, tmp_path):
             if task == "state_checking":
                 assert {r["label"] for r in table} == {"Solvable", "Unsolvable"}
     again = tmp_path / "again"
-    build(BuildConfig(out=again, seed=2, per_task=8, train_size=0, e2e_size=3, puzzles=DOMAINS, progress=False))
+    build(BuildConfig(out=again, seed=2, per_task=8, train_size=0, e2e_size=3, domains=DOMAINS, progress=False))
     for path in sorted(p for p in built.rglob("*.parquet")):
         assert (again / path.relative_to(built)).read_bytes() == path.read_bytes()
 

@@ -102,6 +102,9 @@ def test_space_readme_has_space_metadata():
     front = text.split("---", 2)[1]
     for key in ("sdk: gradio", "app_file: app.py", "title:"):
         assert key in front
+    project = (APP.parents[2] / "pyproject.toml").read_text()
+    licence = project.split('license = { text = "', 1)[1].split('"', 1)[0]
+    assert f"\nlicense: {licence.lower()}\n" in front  # the project's licence (MIT)
 
 
 def test_space_folder_installs_from_its_own_files(tmp_path, capsys):
@@ -122,8 +125,32 @@ def test_space_folder_installs_from_its_own_files(tmp_path, capsys):
     assert "finereason/integrations/leaderboard/page.js" in names and "finereason/hub_cards/leaderboard/app.py" in names
     assert (out / "app.py").read_text() == APP.read_text()
     # the wheel line resolves from inside the folder, with no package index at all
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", lines[0]],
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--force-reinstall", "--no-deps", "--no-index", lines[0]],
                           cwd=out, capture_output=True, text=True)
+    assert done.returncode == 0 and "Would install finereason" in done.stdout, done.stderr[-1000:]
+
+
+def test_space_folder_from_a_non_editable_install(tmp_path):
+    """Installed from a wheel (no source tree beside the package), the Space folder still gets a wheel: the
+    installed files packed again, which installs with no package index."""
+    first = tmp_path / "first"
+    assert main(["leaderboard", "space", "--out", str(first)]) == 0
+    (built,) = first.glob("finereason-*.whl")
+    site = tmp_path / "site"
+    zipfile.ZipFile(built).extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    code = "import finereason, sys; from finereason.commands import main; print(finereason.__file__); sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "leaderboard", "space", "--out", "space"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert Path(done.stdout.splitlines()[0]).is_relative_to(site)  # the installed copy ran
+    lines = (tmp_path / "space" / "requirements.txt").read_text().splitlines()
+    wheel = tmp_path / "space" / lines[0].removeprefix("./").removesuffix("[hub]")
+    with zipfile.ZipFile(built) as a, zipfile.ZipFile(wheel) as b:
+        assert sorted(a.namelist()) == sorted(b.namelist())
+        assert all(a.read(n) == b.read(n) for n in a.namelist() if not n.endswith("/RECORD"))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--force-reinstall", "--no-deps", "--no-index", lines[0]],
+                          cwd=tmp_path / "space", capture_output=True, text=True)
     assert done.returncode == 0 and "Would install finereason" in done.stdout, done.stderr[-1000:]
 
 

@@ -177,7 +177,7 @@ def test_malformed_references_raise(reference, message, offline):
 
 def test_unknown_puzzle_raises(rows, offline):
     row = dict(rows["state_checking"][0], puzzle="chess")
-    with pytest.raises(ValueError, match="unknown puzzle 'chess'"):
+    with pytest.raises(ValueError, match="unknown domain 'chess'"):
         load("state_checking").compute(predictions=["Answer: (A)"], references=[row])
 
 

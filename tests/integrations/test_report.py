@@ -183,7 +183,7 @@ def test_missing_matplotlib_is_explained(runs, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.backends.backend_agg", None)
     capsys.readouterr()
     assert main(["report", str(runs["out"]), "--out", str(tmp_path / "r")]) == 2
-    assert "finereason[eval]" in capsys.readouterr().err
+    assert "'.[eval]'" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ paper-grade details
@@ -235,7 +235,7 @@ def test_mean_bars_have_real_intervals_and_runs_are_named(runs, report):
     from finereason.integrations.report.results import load_models, puzzle_order
     from finereason.integrations.report.plots import bar_cells
 
-    assert sorted(p.name for p in runs["out"].iterdir()) == ["finereason-oracle", "finereason-random"]
+    assert sorted(p.name for p in runs["out"].iterdir() if p.is_dir()) == ["finereason-oracle", "finereason-random"]
     models, _ = load_models([runs["out"]])
     random = next(m for m in models if m.label == "finereason-random")
     present = [p for p in puzzle_order() if random.get("finereason", p, "state_transition")]
@@ -269,3 +269,86 @@ def test_undefined_precision_is_a_dash_in_table_4(runs, tmp_path):
     t4 = table((tmp_path / "r" / "summary.md").read_text(), "Table 4")
     for r in t4:
         assert r[1:4] == ["—", "0.0", "—"], r  # Sudoku P, R, F1
+
+
+def _drawn(runs, maker_name: str, keep=lambda model, doc, score: True):
+    """The figure a plot maker draws from the two runs (captured before it is saved); ``keep`` filters
+    the models' scored samples (a model left with none is not drawn)."""
+    import finereason.integrations.report.plots as plots
+    from finereason.integrations.report.results import load_models, load_samples, puzzle_order
+
+    models, _ = load_models([runs["out"]])
+    for model in models:
+        for result in model.tasks.values():
+            if result.samples_file is not None:
+                result.scores = [(d, sc) for d, sc in load_samples(result) if keep(model, d, sc)]
+    models = [m for m in models if any(r.scores for r in m.tasks.values())]
+    made, real = [], plots.matplotlib_figure()
+
+    def figure(**kwargs):
+        made.append(real(**kwargs))
+        return made[-1]
+
+    assert plots.PLOT_MAKERS[maker_name](figure, models, "finereason", list(puzzle_order()), runs["root"] / maker_name) is None
+    (fig,) = made
+    fig.canvas.draw()
+    return fig
+
+
+def _error_segments(ax) -> list[tuple[float, float, float]]:
+    """(x, low, high) of every vertical error bar of ``ax``."""
+    from matplotlib.collections import LineCollection
+
+    out = []
+    for collection in ax.collections:
+        if isinstance(collection, LineCollection):
+            for (x0, y0), (x1, y1) in (seg[:2] for seg in collection.get_segments() if len(seg) >= 2):
+                if abs(x0 - x1) < 1e-9:
+                    out.append((x0, min(y0, y1), max(y0, y1)))
+    return out
+
+
+def test_value_labels_sit_above_their_error_bars(runs):
+    fig = _drawn(runs, "model_comparison.png")
+    for ax in fig.axes:
+        labels = [t for t in ax.texts if t.get_text().isdigit()]
+        assert labels
+        for text in labels:
+            x, y = text.get_position()
+            tops = [hi for sx, _, hi in _error_segments(ax) if abs(sx - x) < 1e-9]
+            assert tops and y >= max(tops), (text.get_text(), y, tops)
+
+
+def test_breakdown_labels_do_not_sit_on_the_error_bars(runs):
+    from finereason.integrations.report.plots import ERRORBAR_SHIFT
+
+    fig = _drawn(runs, "st_error_breakdown.png")
+    for ax in fig.axes:
+        segments = _error_segments(ax)
+        assert segments
+        for text in ax.texts:
+            x, y = text.get_position()
+            assert all(abs(sx - x) >= ERRORBAR_SHIFT - 1e-9 for sx, lo, hi in segments if lo <= y <= hi)
+
+
+def test_a_one_bin_difficulty_plot_is_centred(runs):
+    """The small build's 8 rows per config merge into one difficulty bin: it sits in the middle of its panel,
+    even when only one of the side-by-side series (here: one model, solvable states) has points."""
+    fig = _drawn(runs, "sc_accuracy_vs_difficulty.png",
+                 keep=lambda model, doc, score: model.label == "finereason-oracle" and score.solvable is True)
+    single = [ax for ax in fig.axes if ax.get_visible() and len(ax.get_xticks()) == 1]
+    assert single
+    for ax in single:
+        lo, hi = ax.get_xlim()
+        assert (lo + hi) / 2 == pytest.approx(ax.get_xticks()[0])
+
+
+def test_legends_sit_above_every_panel(runs):
+    for name in ("model_comparison.png", "st_error_breakdown.png", "sc_accuracy_vs_difficulty.png"):
+        fig = _drawn(runs, name)
+        renderer = fig.canvas.get_renderer()
+        (legend,) = fig.legends
+        box = legend.get_window_extent(renderer)
+        for ax in fig.axes:
+            if ax.get_visible():
+                assert ax.get_tightbbox(renderer).y1 <= box.y0 + 1, name

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import glob
 import json
+import os
+import stat
 import subprocess
 import time
 from importlib import metadata
@@ -153,6 +155,15 @@ def test_smol_model_folder_loads_without_gguf(smol):
     assert (tok.bos_token, tok.eos_token, tok.pad_token) == ("<|im_start|>", "<|im_end|>", "<|im_end|>")
     ids = tok.encode("Next state: [[1, 0], [0, 2]]", add_special_tokens=False)
     assert tok.decode(ids) == "Next state: [[1, 0], [0, 2]]"
+
+
+@needs_smol
+def test_every_file_of_the_model_folder_is_readable_like_other_outputs(smol):
+    """Files get the bits a new file gets under the umask (safetensors alone writes ``0o600``)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in smol.iterdir() if p.is_file()}
+    assert modes["model.safetensors"] == 0o666 & ~umask and set(modes.values()) == {0o666 & ~umask}, modes
 
 
 @needs_smol

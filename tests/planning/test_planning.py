@@ -307,6 +307,9 @@ def test_node_budget_gives_undecided_not_a_guess(tmp_path, capsys, monkeypatch):
     captured = capsys.readouterr()
     line = json.loads(captured.out.splitlines()[0])
     assert line["optimal_length"] is None and "200" in line["undecided"] and "--max-nodes" in captured.err
+    # the budget ran out: said as such, never as "no plan found" (which reads as "the problem has no plan")
+    assert "search budget ran out" in line["undecided"] and "no plan found" not in line["undecided"]
+    assert "search budget ran out (--max-nodes 200)" in captured.err and "of 1 plan was decided" in captured.err
 
 
 @pytest.mark.parametrize("text", ["(" * 10_000, "(define (domain x)" + "(a" * 100 + ")" * 101, ")"])

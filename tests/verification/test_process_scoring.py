@@ -226,7 +226,7 @@ def test_score_cli_process(tmp_path):
 
     out = tmp_path / "data"
     build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=2, train_chunk_rows=4, train_file_rows=8,
-                      progress=False, puzzles=(GAME24,)))
+                      progress=False, domains=(GAME24,)))
     from finereason.data.folder import open_data_folder
 
     rows = open_data_folder(out).read_table(f"{GAME24}_end_to_end").to_pylist()

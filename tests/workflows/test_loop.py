@@ -224,7 +224,7 @@ def test_resume_after_interruption_loses_no_rounds(data, tmp_path):
 # ------------------------------------------------------------------ bad arguments
 def test_bad_arguments_are_one_line_errors(data, tmp_path, capsys):
     base = ["loop", "--model", "finereason-oracle", "--data", str(data)]
-    assert "unknown puzzle" in one_line_error(capsys, [*base, "--domain", "chess", "--out", str(tmp_path / "a")])
+    assert "unknown domain" in one_line_error(capsys, [*base, "--domain", "chess", "--out", str(tmp_path / "a")])
     assert "--max-rounds" in one_line_error(capsys, [*base, "--domain", "sudoku", "--max-rounds", "0", "--out", str(tmp_path / "b")])
     assert "--limit" in one_line_error(capsys, [*base, "--domain", "sudoku", "--limit", "0", "--out", str(tmp_path / "c")])
     assert "--temperature" in one_line_error(capsys, [*base, "--domain", "sudoku", "--temperature", "-1", "--out", str(tmp_path / "d")])

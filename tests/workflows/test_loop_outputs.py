@@ -127,3 +127,22 @@ def test_a_bug_while_loading_a_model_is_not_an_input_error(monkeypatch, e2e_data
     assert run(e2e_dataset, tmp_path / "out", "--domain", "sudoku") == EXIT_BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and "please report" in err
+
+
+def test_progress_names_condition_and_round_and_the_plot_names_the_model(e2e_dataset, tmp_path, capsys, monkeypatch):
+    """Without a terminal, one progress line per round: ``condition X, round r/R``; the plot's title names
+    the domain and the model (the folder of ``pretrained=``, else the ``--model`` name)."""
+    from finereason.workflows import loop as loop_module
+    from finereason.workflows.loop_plot import model_label
+
+    titles = []
+    real = loop_module.plot
+    monkeypatch.setattr(loop_module, "plot", lambda out, summaries, title: titles.append(title) or real(out, summaries, title))
+    assert main(["loop", "--model", "finereason-random", "--limit", "2", "--max-rounds", "3", "--data", str(e2e_dataset),
+                 "--out", str(tmp_path / "out"), "--domain", "sudoku", "--feedback", "binary"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("finereason loop:")]
+    assert lines and lines[0] == "finereason loop: condition binary, round 1/3 (2 instances)"
+    assert all(", round " in line and "/3 (" in line for line in lines)
+    assert titles == ["sudoku: finereason-random"]
+    assert model_label("hf", "pretrained=/models/Qwen2.5-7B,dtype=bfloat16") == "Qwen2.5-7B (hf)"
+    assert model_label("hf", "pretrained=Qwen/Qwen2.5-7B") == "Qwen2.5-7B (hf)"

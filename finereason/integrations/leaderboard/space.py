@@ -1,7 +1,7 @@
 """``finereason leaderboard space --out DIR``: a Gradio Space folder that installs as it stands.
 
 It holds the app (``app.py``, the Space ``README.md``), a wheel of this finereason built from the
-source tree, and a ``requirements.txt`` that names that wheel by relative path (with the ``hub``
+source tree (or, from a non-editable install, the installed files packed again), and a ``requirements.txt`` that names that wheel by relative path (with the ``hub``
 extra) above the app's other requirements, so ``pip install -r requirements.txt`` inside the folder
 (what a Space does) resolves without any finereason release on a package index.
 """
@@ -21,11 +21,21 @@ from . import LeaderboardError
 APP_FILES = ("app.py", "README.md", "requirements.txt")
 
 
+def _is_source_tree(root: Path) -> bool:
+    project = root / "pyproject.toml"
+    return project.is_file() and 'name = "finereason"' in project.read_text(encoding="utf-8")
+
+
+def running_tree() -> Path | None:
+    """The checkout this package runs from, or None (a non-editable install)."""
+    root = Path(__file__).resolve().parents[3]
+    return root if _is_source_tree(root) else None
+
+
 def source_tree(source: str | os.PathLike | None = None) -> Path:
     """The finereason checkout to build the wheel from: ``source``, else the one this package runs from."""
     root = Path(source) if source else Path(__file__).resolve().parents[3]
-    project = root / "pyproject.toml"
-    if not project.is_file() or 'name = "finereason"' not in project.read_text(encoding="utf-8"):
+    if not _is_source_tree(root):
         raise LeaderboardError(f"{root}: not a finereason source tree (no pyproject.toml naming finereason); "
                                "pass --source CHECKOUT")
     return root
@@ -65,7 +75,12 @@ def prepare_space(out: str | os.PathLike, source: str | os.PathLike | None = Non
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("finereason-*.whl"):
         old.unlink()
-    wheel = build_wheel(source_tree(source), folder)
+    if source is None and running_tree() is None:  # a non-editable install: pack its own files
+        from .installed_wheel import repack_installed
+
+        wheel = repack_installed(folder)
+    else:
+        wheel = build_wheel(source_tree(source), folder)
     app = resources.files("finereason.hub_cards").joinpath("leaderboard")
     written = []
     for name in APP_FILES:

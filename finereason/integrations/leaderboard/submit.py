@@ -261,7 +261,7 @@ def _upload(done: Submission, root: Path, requests_repo: str, results_repo: str)
     try:
         from huggingface_hub import HfApi
     except ImportError as err:
-        raise LeaderboardError(f"uploading needs huggingface_hub: pip install 'finereason[hub]' ({err.name} missing)") from None
+        raise LeaderboardError(f"uploading needs huggingface_hub: pip install '.[hub]' in the finereason checkout ({err.name} missing)") from None
     api = HfApi()
     urls = []
     files = [(done.request_path, root / "requests", requests_repo), (done.results_path, root / "results", results_repo)]

@@ -31,29 +31,46 @@ def run_lm_eval(argv: list[str]) -> int:
 
         from . import models as lm_eval_models  # registers finereason-* models
     except ImportError as err:
-        print(f"finereason: error: eval needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)", file=sys.stderr)
+        print(f"finereason: error: eval needs lm-eval: pip install '.[eval]' in the finereason checkout ({err.name} missing)", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from .eval_options import around_lm_eval, check_local_model, help_text, lm_eval_help, log_path, logs_to
+
     args = list(argv)
+    if not args or "-h" in args or "--help" in args:
+        print(help_text(lm_eval_help(cli_evaluate)))
+        return 0
+    verbose = "--verbose" in args
+    args = [a for a in args if a != "--verbose"]
+    if args[:1] == ["run"]:  # lm-eval's own subcommand name
+        args = args[1:]
     include = _option(args, "--include_path")
-    if include is None and args[:1] not in (["-h"], ["--help"]):
+    if include is None:
         include = str(tasks_dir())
         args += ["--include_path", include]
+    log = None if verbose else log_path(_option(args, "--output_path"))
+    temporary = log is not None and _option(args, "--output_path") is None
     saved = sys.argv
-    sys.argv = ["lm_eval", *args]
+    sys.argv = ["lm-eval", *args] if args[0] in ("ls", "validate") else ["lm-eval", "run", *args]  # lm-eval's commands
+    status = 0
     try:
+        check_local_model(_option(args, "--model_args"))
         # a run of included tasks alone skips indexing lm-eval's ~15,000 built-in task files (~10 CPU s)
         fast = lm_eval_models.our_tasks_only() if needs_only_included_tasks(args, include) else contextlib.nullcontext()
-        with redacted_output(), folders_named_after(_option(args, "--model")), fast:
+        with redacted_output(), folders_named_after(_option(args, "--model")), fast, logs_to(log), around_lm_eval():
             cli_evaluate()
     except SystemExit as exc:
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+        status = int(exc.code or 0) if not isinstance(exc.code, str) else 1
     except (KeyboardInterrupt, Exception) as err:  # noqa: BLE001  (sorted into bad input and bugs)
         from ...common.redact import redact
 
-        return failure_status(err, lm_eval_failure, redact)
+        status = failure_status(err, lm_eval_failure, redact)
+        if status == EXIT_BUG and log is not None and log.is_file() and log.stat().st_size:  # errors stay one line
+            print(f"finereason: lm-eval's log: {log}", file=sys.stderr)
     finally:
         sys.argv = saved
-    return 0
+    if temporary and status != EXIT_BUG:  # a temporary log is kept only for a bug report
+        log.unlink(missing_ok=True)
+    return status
 
 
 TASK_PREFIX = "finereason"  # every task, group and tag in our task folder is named finereason...

@@ -43,7 +43,7 @@ def matplotlib_figure():
         from matplotlib.figure import Figure
     except ImportError as err:
         missing = (err.name or "matplotlib").split(".")[0]
-        raise ReportError(f"report needs matplotlib: pip install 'finereason[eval]' ({missing} missing)") from None
+        raise ReportError(f"report needs matplotlib: pip install '.[eval]' in the finereason checkout ({missing} missing)") from None
 
     def figure(**kwargs: Any):
         fig = Figure(**kwargs)
@@ -51,6 +51,9 @@ def matplotlib_figure():
         return fig
 
     return figure
+
+
+ERRORBAR_SHIFT = 0.28  # the transition breakdown's interval sits this far right of the bar's centre
 
 
 def _tick_labels(ax, labels: list[str], fig_width: float) -> None:
@@ -92,11 +95,11 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
                 if h >= 8:  # value labels on segments large enough to hold one
                     ax.text(bx, b + h / 2, f"{h:.0f}", ha="center", va="center", fontsize=FONT, color="white")
                 bottoms[bx] = b + h
-        for bx, n, shares in bars:  # the correct share (the bottom segment): its 95 % Wilson interval
-            k = round(shares[correct] * n)
+        for bx, n, shares in bars:  # the correct share (the bottom segment): its 95 % Wilson interval, drawn
+            k = round(shares[correct] * n)  # at the bar's right edge, clear of the value labels in the middle
             lo, hi = wilson(k, n)
             v = 100 * shares[correct]
-            ax.errorbar([bx], [v], yerr=[[v - 100 * min(lo, shares[correct])], [100 * max(hi, shares[correct]) - v]],
+            ax.errorbar([bx + ERRORBAR_SHIFT], [v], yerr=[[v - 100 * min(lo, shares[correct])], [100 * max(hi, shares[correct]) - v]],
                         color="black", capsize=3, lw=0.9)
         ax.set_xticks(positions)
         _tick_labels(ax, labels, width)
@@ -106,7 +109,7 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
                      "black bars: 95 % Wilson interval of the correct share", fontsize=FONT + 1)
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(7, len(names)), fontsize=FONT, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.2 + 0.3 * math.ceil(len(names) / 7)) / fig.get_figheight()))
     _save(fig, target)
     return None
 
@@ -189,6 +192,7 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
                                 capsize=2, lw=0.8, marker=marker, markersize=5,
                                 markerfacecolor=color if n >= MIN_BIN else "white")
         ax.set_xticks(xs)
+        ax.set_xlim(-0.5, len(bins) - 0.5)  # every bin a unit wide, centred on its tick (one bin: the middle)
         _tick_labels(ax, [f"{label}\nn={s}/{u}" for (_, _, label), s, u in zip(bins, *per_class)], 5.4)
         ax.set_ylim(-5, 105)
         ax.set_ylabel("SC accuracy (%)", fontsize=FONT + 1)
@@ -237,8 +241,10 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
             lows = [0.0 if c.lo is None else 100 * (c.value - c.lo) for c in cells]
             highs = [0.0 if c.hi is None else 100 * (c.hi - c.value) for c in cells]
             xs = [g + (i - (len(models) - 1) / 2) * width for g in range(len(groups))]
-            bars = ax.bar(xs, values, width=width, label=m.label, yerr=[lows, highs], capsize=2, error_kw={"lw": 0.7})
-            ax.bar_label(bars, labels=["" if math.isnan(v) else f"{v:.0f}" for v in values], fontsize=FONT, padding=1)
+            ax.bar(xs, values, width=width, label=m.label, yerr=[lows, highs], capsize=2, error_kw={"lw": 0.7})
+            for x, v, hi in zip(xs, values, highs):  # each value above its interval, never on it
+                if not math.isnan(v):
+                    ax.text(x, v + hi + 1.0, f"{v:.0f}", ha="center", va="bottom", fontsize=FONT)
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(groups, fontsize=FONT)
         ax.tick_params(axis="y", labelsize=FONT)
