@@ -22,6 +22,7 @@ from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 from ..reading import Reading, answer_region
 from ..reading.lists import task_list_reading
+from .difficulty import DifficultyConfig
 from .literals import parse_literal
 
 P = TypeVar("P")
@@ -132,6 +133,14 @@ class Engine(ABC, Generic[P, S]):
 
     def check_source_options(self, options: dict[str, Any]) -> None:
         """Raise ``ValueError`` (one line) when a source option this domain reads is unusable."""
+
+    difficulty_config: ClassVar[type[DifficultyConfig]] = DifficultyConfig  # its generator's knobs (none by default)
+
+    def configured_source(self, split: str, seed: int, index: int, config: DifficultyConfig) -> Any:
+        """The ``index``-th seeded instance of ``split`` drawn under the difficulty knobs ``config`` (an
+        instance of :attr:`difficulty_config`; with no knob set, the same instance as :meth:`source`).
+        The default ignores ``config``: domains without knobs."""
+        return self.source(split, seed, index, {})
 
     # ------------------------------------------------------------------ official formats
     @abstractmethod
