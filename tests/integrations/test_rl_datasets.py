@@ -179,3 +179,11 @@ def test_top_level_import_stays_light():
             "finereason.create_dataset; assert 'finereason.integrations.rl' in sys.modules; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_default_difficulty_config_gives_the_builders_instances():
+    for engine in engines():
+        default = engine.difficulty_config()
+        assert default.is_default()
+        for index in (0, 5):
+            assert engine.configured_source("test", 4, index, default).key == engine.source("test", 4, index, {}).key
