@@ -310,16 +310,73 @@ def official_label(record: dict) -> bool | None:
 
 _REGISTRY: dict[str, Engine[Any, Any]] = {}
 _ALIASES: dict[str, str] = {}
+_SOURCES: dict[str, str] = {}    # domain name -> the distribution whose entry point registered it
 _BUILTINS_LOADED = False
+
+ENTRY_POINT_GROUP = "finereason.domains"
+"""The entry-point group domain plugins register in: ``name = "package.module:OBJECT"`` where OBJECT is an
+:class:`Engine` instance or an :class:`Engine` subclass taking no arguments (see docs/adding-a-domain.md)."""
+_BUILTIN_POINT = "finereason-builtins"   # finereason's own entry point: the built-in domain packages
+
+
+def domain_entry_points() -> list[Any]:
+    """The installed entry points of :data:`ENTRY_POINT_GROUP`, sorted by name (the same order everywhere)."""
+    from importlib.metadata import entry_points
+
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name != _BUILTIN_POINT, ep.name))
 
 
 def _load_builtins() -> None:
-    """Import the built-in domain packages (``finereason.domains.*``) once; each registers itself."""
+    """Register every domain once: the built-ins (``finereason.domains``, each package registers itself) and
+    then the installed plugins of :data:`ENTRY_POINT_GROUP`. A plugin that fails to load is a warning
+    naming it, never a failure of finereason. The built-ins are finereason's own entry point; a source
+    tree whose installed metadata lacks it (not installed, or installed before the entry point existed)
+    imports the package directly."""
     global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        # The domains are plugins of a higher layer: named, not imported, here.
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    points = domain_entry_points()
+    if not any(ep.name == _BUILTIN_POINT for ep in points):
         importlib.import_module("finereason.domains")
+    for point in points:
+        load_entry_point(point)
+
+
+def load_entry_point(point: Any) -> list[str]:
+    """Register the domain(s) of one entry point; the names registered (a warning and ``[]`` on failure).
+
+    The object may be an :class:`Engine` instance, an :class:`Engine` subclass (made with no arguments) or
+    a module that registers its domains when imported (the built-ins' way)."""
+    import inspect
+    import warnings
+
+    before = set(_REGISTRY)
+    dist = getattr(getattr(point, "dist", None), "name", None) or "?"
+    try:
+        obj = point.load()
+        if inspect.isclass(obj) and issubclass(obj, Engine):
+            obj = obj()
+        if isinstance(obj, Engine):
+            register(obj)
+        elif not inspect.ismodule(obj):
+            raise TypeError(f"{point.value} is a {type(obj).__name__}, not an Engine, an Engine subclass or a module")
+    except Exception as err:  # a broken plugin must not break finereason: say which and go on
+        warnings.warn(f"finereason: domain plugin {point.name!r} ({point.value}, from {dist}) was not loaded: "
+                      f"{type(err).__name__}: {err}", RuntimeWarning, stacklevel=2)
+        return []
+    added = sorted(set(_REGISTRY) - before)
+    if point.name != _BUILTIN_POINT:
+        for name in added:
+            _SOURCES[name] = dist
+    return added
+
+
+def domain_source(name: str) -> str | None:
+    """The distribution whose entry point registered domain ``name``, or ``None`` (built in, or registered
+    by a call to :func:`register`)."""
+    _load_builtins()
+    return _SOURCES.get(_ALIASES.get(name, name))
 
 
 def register(engine: Engine[Any, Any], *aliases: str) -> Engine[Any, Any]:
@@ -342,6 +399,7 @@ def unregister(name: str) -> None:
     """Remove a domain and its aliases (tests that register a demo domain clean up with this)."""
     key = _ALIASES.get(name, name)
     _REGISTRY.pop(key, None)
+    _SOURCES.pop(key, None)
     for alias in [a for a, k in _ALIASES.items() if k == key]:
         del _ALIASES[alias]
 
@@ -387,6 +445,7 @@ def train_names() -> list[str]:
 
 
 __all__ = [
-    "ORDERS", "BrokenStep", "Engine", "official_label", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "ENTRY_POINT_GROUP", "ORDERS", "BrokenStep", "Engine", "domain_entry_points", "domain_source", "load_entry_point",
+    "official_label", "ParseError", "StateError", "StateItem", "Step", "StepKind",
     "default_names", "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
 ]
