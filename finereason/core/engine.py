@@ -289,6 +289,17 @@ class Engine(ABC, Generic[P, S]):
         ``rng`` is a seeded :class:`random.Random`; the default makes none."""
         return None
 
+    # ------------------------------------------------------------------ reasoning-gym counterpart (benchmarks)
+    reasoning_gym_name: ClassVar[str] = ""  # the reasoning-gym dataset of the same puzzle ("" when none)
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[P, S]:
+        """(puzzle, a solution) of an entry of :attr:`reasoning_gym_name` (its ``metadata``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no reasoning-gym counterpart")
+
+    def reasoning_gym_answer(self, puzzle: P, state: S) -> str:
+        """A full solution written the way that reasoning-gym dataset's prompt asks for it."""
+        raise NotImplementedError(f"{type(self).__name__} has no reasoning-gym counterpart")
+
     def same(self, a: S, b: S) -> bool:
         """Whether two states are the same node (ignoring formatting)."""
         return a == b

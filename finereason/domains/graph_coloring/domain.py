@@ -98,6 +98,19 @@ class GraphColoringDomain(GraphColoringEngine):
         return generate(stream, index, kind=kind, preset="official")
 
     difficulty_config = GraphColoringConfig
+    reasoning_gym_name = "graph_color"
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[GraphColoringPuzzle, State]:
+        graph = entry["metadata"]["puzzle"]
+        n = len(graph["vertices"])
+        puzzle = GraphColoringPuzzle.from_edges(n, graph["edges"], graph["num_colors"])
+        answer = entry["metadata"]["possible_answer"]
+        return puzzle, tuple(int(answer[v]) for v in range(n))
+
+    def reasoning_gym_answer(self, puzzle: GraphColoringPuzzle, state: State) -> str:
+        import json
+
+        return json.dumps({str(v): c for v, c in enumerate(state)})
 
     def configured_source(self, split: str, seed: int, index: int, config: GraphColoringConfig) -> SourcePuzzle:
         if config.is_default():

@@ -90,6 +90,16 @@ class SudokuDomain(SudokuEngine):
         return generate(split_stream(seed, split), index, search_steps=0)  # targets past ~58 stop where greedy digging does
 
     difficulty_config = SudokuConfig
+    reasoning_gym_name = "sudoku"
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[SudokuPuzzle, Grid]:
+        from .engine import parse_grid
+
+        meta = entry["metadata"]
+        return SudokuPuzzle(parse_grid(meta["puzzle"])), parse_grid(meta["solution"])
+
+    def reasoning_gym_answer(self, puzzle: SudokuPuzzle, state: Grid) -> str:
+        return "\n".join(" ".join(map(str, row)) for row in self.to_official(puzzle, state))
 
     def configured_source(self, split: str, seed: int, index: int, config: SudokuConfig) -> SourcePuzzle:
         if config.is_default():
