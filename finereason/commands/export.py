@@ -20,7 +20,7 @@ class Verl:
     def register(actions: argparse._SubParsersAction) -> argparse.ArgumentParser:
         p = actions.add_parser(Verl.NAME, help=Verl.HELP)
         p.add_argument("--tasks", nargs="+", required=True, metavar="DATASET",
-                       help="datasets to export, <domain>_<task> (finereason.list_datasets()), e.g. sudoku_state_checking")
+                       help="datasets to export: <domain>_<task> names (finereason.list_datasets())")
         add_out(p, "output folder (absent or empty): train.parquet, validation.parquet", required=True)
         add_seed(p)
         p.add_argument("--train-size", type=int, default=1000, help="train rows per dataset (default 1000)")

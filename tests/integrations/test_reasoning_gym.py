@@ -70,6 +70,19 @@ try:
     reasoning_gym.create_dataset("finereason/sudoku_end_to_end", size=3, seed=0, max_empty_cells=99)
 except ValueError as err:
     out["error"] = str(err)
+from finereason.core.engine import engines
+from finereason.verification.verifiers import verify_end_to_end
+out["counterparts"] = {}
+for engine in [e for e in engines() if e.reasoning_gym_name]:
+    theirs = reasoning_gym.create_dataset(engine.reasoning_gym_name, size=15, seed=3)
+    verdicts = []
+    for e in theirs:  # their puzzle and solution, read into ours: our verifier accepts it, and not once withdrawn
+        puzzle, solution = engine.from_reasoning_gym(e)
+        text = "Answer: " + engine.answer_text(puzzle, solution)
+        verdicts.append([verify_end_to_end(engine, puzzle, text).correct,
+                         verify_end_to_end(engine, puzzle, text + "\nWait, that is wrong.").correct,
+                         theirs.score_answer(engine.reasoning_gym_answer(puzzle, solution), e)])
+    out["counterparts"][engine.name] = verdicts
 print("RESULT" + json.dumps(out))
 """
 
@@ -90,3 +103,7 @@ def test_reasoning_gyms_own_api_on_our_datasets(rg_path, tmp_path):
     assert all(score == 1.0 for _, score in out["mix"])  # each entry's own answer, scored by its own dataset
     assert out["fn"] == [1.0, 0.0]
     assert out["error"] == "max_empty_cells must be an integer in 0..64, got 99"
+    assert out["counterparts"], "no domain declares a reasoning-gym counterpart"
+    for name, verdicts in out["counterparts"].items():
+        # their own scorer gives our rendering of their solution full credit: the conversion is faithful
+        assert verdicts == [[True, False, 1.0]] * 15, name
