@@ -131,7 +131,10 @@ class FineReasonDataset:
 def make_row(engine: Engine, task: str, config: DatasetConfig, index: int) -> dict[str, Any]:
     """The dataset row of entry ``index``: the builder's row from the ``index``-th seeded instance
     (another instance, at a fixed stride, when the sampler finds no state or an oracle gives up)."""
-    from finereason.dataset_builders.build import Group, run_group
+    try:
+        from finereason.dataset_builders.build import Group, run_group
+    except ImportError as err:  # a source tree used without installing it: dataset_builders/ is mapped at install
+        raise InputError(f"the datasets API needs finereason installed (pip install -e .): {err}") from None
 
     wanted = {STATE_CHECKING: 0, STATE_TRANSITION: 0, END_TO_END: 0, task: 1}
     for attempt in range(ATTEMPTS):
