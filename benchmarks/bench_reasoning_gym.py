@@ -26,7 +26,6 @@ Exits 1 when a bar is missed.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -92,13 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("needs reasoning-gym: pip install 'finereason[reasoning-gym]'", file=sys.stderr)
         return 2
+    from importlib.metadata import version
+
     from finereason.core.engine import engines
     from finereason.verification.verifiers import verify_end_to_end
 
-    random.seed(args.seed)
     missed = 0
-    from importlib.metadata import version
-
     print(f"reasoning-gym {version('reasoning-gym')}, {args.n} entries per dataset, seed {args.seed}")
     print(f"{'dataset':14s} {'kind':14s} {'n':>5s} {'ours':>6s} {'theirs':>7s}")
     for engine in [e for e in engines() if e.reasoning_gym_name]:
