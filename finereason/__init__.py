@@ -7,7 +7,17 @@ __version__ = "0.1.0"
 
 from .common.verdict import Category, ParseError, StateError, Verdict  # noqa: E402
 
-__all__ = ["Category", "ParseError", "StateError", "Verdict", "__version__", "metric_path"]
+__all__ = ["Category", "ParseError", "StateError", "Verdict", "__version__", "create_dataset", "list_datasets", "metric_path"]
+
+_LAZY = {"create_dataset", "list_datasets"}  # the RL datasets API (finereason.integrations.rl), imported on first use
+
+
+def __getattr__(name: str):
+    if name in _LAZY:  # by name: the root package sits below every layer, so it names the API, never imports it
+        import importlib
+
+        return getattr(importlib.import_module("finereason.integrations.rl"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def metric_path(task: str) -> str:

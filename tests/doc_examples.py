@@ -31,6 +31,10 @@ SKIPS: tuple[tuple[str, str, str], ...] = (
     ("docs/datasets.md", "finereason push", f"{NETWORK} (uploads to the Hugging Face Hub)"),
     ("docs/asp-critic.md", "--data ~/folio_v2", f"{NETWORK} (a local copy of the gated FOLIO v2, downloaded with a Hub login)"),
     ("lm_eval_tasks/finereason/README.md", "--model vllm", f"{GPU} (vLLM)"),
+    ("docs/rl-frameworks.md", "zero2.yaml --num_processes 7", f"{GPU} (7 training GPUs)"),
+    ("docs/rl-frameworks.md", "grpo_r1_distill_qwen_1.5b.sh", f"{GPU} (verl on 8 GPUs)"),
+    ("docs/rl-frameworks.md", "import reasoning_gym", f"{NETWORK} (installs reasoning-gym from PyPI; "
+                                                       "tests/integrations/test_reasoning_gym.py runs this with the real package)"),
 )
 # (doc, substring of the command, module): skipped only while the module is absent (the guide was
 # written to its design before the merge); once it exists the example runs like any other

@@ -83,3 +83,6 @@ def test_wheel_ships_every_runtime_file(wheel):
     assert expected <= names, sorted(expected - names)
     yamls = {n for n in names if n.startswith("finereason/lm_eval_tasks/finereason/finereason_") and n.endswith(".yaml")}
     assert yamls == {f"finereason/lm_eval_tasks/finereason/{p.name}" for p in (ROOT / "lm_eval_tasks" / "finereason").glob("finereason_*.yaml")}
+    # the built-in domains are found through the same entry-point group as plugins (finereason.core.engine)
+    (points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+    assert "[finereason.domains]\nfinereason-builtins = finereason.domains" in zipfile.ZipFile(wheel).read(points).decode()

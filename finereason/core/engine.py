@@ -22,6 +22,7 @@ from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
 from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 from ..reading import Reading, answer_region
 from ..reading.lists import task_list_reading
+from .difficulty import DifficultyConfig
 from .literals import parse_literal
 
 P = TypeVar("P")
@@ -132,6 +133,14 @@ class Engine(ABC, Generic[P, S]):
 
     def check_source_options(self, options: dict[str, Any]) -> None:
         """Raise ``ValueError`` (one line) when a source option this domain reads is unusable."""
+
+    difficulty_config: ClassVar[type[DifficultyConfig]] = DifficultyConfig  # its generator's knobs (none by default)
+
+    def configured_source(self, split: str, seed: int, index: int, config: DifficultyConfig) -> Any:
+        """The ``index``-th seeded instance of ``split`` drawn under the difficulty knobs ``config`` (an
+        instance of :attr:`difficulty_config`; with no knob set, the same instance as :meth:`source`).
+        The default ignores ``config``: domains without knobs."""
+        return self.source(split, seed, index, {})
 
     # ------------------------------------------------------------------ official formats
     @abstractmethod
@@ -280,6 +289,17 @@ class Engine(ABC, Generic[P, S]):
         ``rng`` is a seeded :class:`random.Random`; the default makes none."""
         return None
 
+    # ------------------------------------------------------------------ reasoning-gym counterpart (benchmarks)
+    reasoning_gym_name: ClassVar[str] = ""  # the reasoning-gym dataset of the same puzzle ("" when none)
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[P, S]:
+        """(puzzle, a solution) of an entry of :attr:`reasoning_gym_name` (its ``metadata``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no reasoning-gym counterpart")
+
+    def reasoning_gym_answer(self, puzzle: P, state: S) -> str:
+        """A full solution written the way that reasoning-gym dataset's prompt asks for it."""
+        raise NotImplementedError(f"{type(self).__name__} has no reasoning-gym counterpart")
+
     def same(self, a: S, b: S) -> bool:
         """Whether two states are the same node (ignoring formatting)."""
         return a == b
@@ -301,16 +321,73 @@ def official_label(record: dict) -> bool | None:
 
 _REGISTRY: dict[str, Engine[Any, Any]] = {}
 _ALIASES: dict[str, str] = {}
+_SOURCES: dict[str, str] = {}    # domain name -> the distribution whose entry point registered it
 _BUILTINS_LOADED = False
+
+ENTRY_POINT_GROUP = "finereason.domains"
+"""The entry-point group domain plugins register in: ``name = "package.module:OBJECT"`` where OBJECT is an
+:class:`Engine` instance or an :class:`Engine` subclass taking no arguments (see docs/adding-a-domain.md)."""
+_BUILTIN_POINT = "finereason-builtins"   # finereason's own entry point: the built-in domain packages
+
+
+def domain_entry_points() -> list[Any]:
+    """The installed entry points of :data:`ENTRY_POINT_GROUP`, sorted by name (the same order everywhere)."""
+    from importlib.metadata import entry_points
+
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name != _BUILTIN_POINT, ep.name))
 
 
 def _load_builtins() -> None:
-    """Import the built-in domain packages (``finereason.domains.*``) once; each registers itself."""
+    """Register every domain once: the built-ins (``finereason.domains``, each package registers itself) and
+    then the installed plugins of :data:`ENTRY_POINT_GROUP`. A plugin that fails to load is a warning
+    naming it, never a failure of finereason. The built-ins are finereason's own entry point; a source
+    tree whose installed metadata lacks it (not installed, or installed before the entry point existed)
+    imports the package directly."""
     global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        # The domains are plugins of a higher layer: named, not imported, here.
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    points = domain_entry_points()
+    if not any(ep.name == _BUILTIN_POINT for ep in points):
         importlib.import_module("finereason.domains")
+    for point in points:
+        load_entry_point(point)
+
+
+def load_entry_point(point: Any) -> list[str]:
+    """Register the domain(s) of one entry point; the names registered (a warning and ``[]`` on failure).
+
+    The object may be an :class:`Engine` instance, an :class:`Engine` subclass (made with no arguments) or
+    a module that registers its domains when imported (the built-ins' way)."""
+    import inspect
+    import warnings
+
+    before = set(_REGISTRY)
+    dist = getattr(getattr(point, "dist", None), "name", None) or "?"
+    try:
+        obj = point.load()
+        if inspect.isclass(obj) and issubclass(obj, Engine):
+            obj = obj()
+        if isinstance(obj, Engine):
+            register(obj)
+        elif not inspect.ismodule(obj):
+            raise TypeError(f"{point.value} is a {type(obj).__name__}, not an Engine, an Engine subclass or a module")
+    except Exception as err:  # a broken plugin must not break finereason: say which and go on
+        warnings.warn(f"finereason: domain plugin {point.name!r} ({point.value}, from {dist}) was not loaded: "
+                      f"{type(err).__name__}: {err}", RuntimeWarning, stacklevel=2)
+        return []
+    added = sorted(set(_REGISTRY) - before)
+    if point.name != _BUILTIN_POINT:
+        for name in added:
+            _SOURCES[name] = dist
+    return added
+
+
+def domain_source(name: str) -> str | None:
+    """The distribution whose entry point registered domain ``name``, or ``None`` (built in, or registered
+    by a call to :func:`register`)."""
+    _load_builtins()
+    return _SOURCES.get(_ALIASES.get(name, name))
 
 
 def register(engine: Engine[Any, Any], *aliases: str) -> Engine[Any, Any]:
@@ -333,6 +410,7 @@ def unregister(name: str) -> None:
     """Remove a domain and its aliases (tests that register a demo domain clean up with this)."""
     key = _ALIASES.get(name, name)
     _REGISTRY.pop(key, None)
+    _SOURCES.pop(key, None)
     for alias in [a for a, k in _ALIASES.items() if k == key]:
         del _ALIASES[alias]
 
@@ -378,6 +456,7 @@ def train_names() -> list[str]:
 
 
 __all__ = [
-    "ORDERS", "BrokenStep", "Engine", "official_label", "ParseError", "StateError", "StateItem", "Step", "StepKind",
+    "ENTRY_POINT_GROUP", "ORDERS", "BrokenStep", "Engine", "domain_entry_points", "domain_source", "load_entry_point",
+    "official_label", "ParseError", "StateError", "StateItem", "Step", "StepKind",
     "default_names", "engine_names", "engines", "get_engine", "official_names", "register", "train_names", "unregister",
 ]

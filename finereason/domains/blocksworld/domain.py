@@ -2,9 +2,11 @@
 and trainers need to know. Both share the engine; they differ only in the PDDL vocabulary."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ...core.puzzle_sources import SourcePuzzle, split_stream
+from ...core.difficulty import DifficultyConfig, knob
+from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
 from .engine import BlocksworldEngine
 from .puzzle import BlocksPuzzle, BlocksState, fact_text, pddl_domain
 
@@ -13,6 +15,16 @@ _INTRO = {
                    "The blocks are named by letters; the facts below describe where they are and what my hand holds.",
     "mystery": "I am playing with a set of objects, named by letters. The facts below describe their situation.",
 }
+
+
+@dataclass(frozen=True)
+class BlocksworldConfig(DifficultyConfig):
+    """Blocksworld knobs: the blocks of a generated instance, drawn per puzzle from the range (default
+    3..5), and the step budget's slack over the optimal plan length (default 2)."""
+
+    min_blocks: int | None = knob(2, 8, doc="fewest blocks")
+    max_blocks: int | None = knob(2, 8, doc="most blocks")
+    slack: int | None = knob(0, 6, doc="actions allowed beyond the optimal plan")
 
 
 class BlocksworldDomain(BlocksworldEngine):
@@ -69,6 +81,17 @@ class BlocksworldDomain(BlocksworldEngine):
         from .source import generate
 
         return generate(self.vocabulary, split_stream(seed, split), index)
+
+    difficulty_config = BlocksworldConfig
+
+    def configured_source(self, split: str, seed: int, index: int, config: BlocksworldConfig) -> SourcePuzzle:
+        if config.is_default():
+            return self.source(split, seed, index, {})
+        from .source import SLACK, generate
+
+        blocks = config.pick("blocks", rng_for(seed, self.name, split, index, "difficulty"))
+        return generate(self.vocabulary, split_stream(seed, split), index, blocks=blocks,
+                        slack=SLACK if config.slack is None else config.slack)
 
 
 class MysteryBlocksworldDomain(BlocksworldDomain):

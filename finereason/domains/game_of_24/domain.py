@@ -81,6 +81,15 @@ class Game24Domain(Game24Engine):
             self._partitions[key] = everything[:cut] if split == "test" else everything[cut:]
         return self._partitions[key]
 
+    reasoning_gym_name = "puzzle24"
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[Game24Puzzle, State]:
+        puzzle = self.puzzle_from_official({"inputs": {"initial_state": [str(n) for n in entry["metadata"]["numbers"]]}})
+        return puzzle, self.solve(puzzle)
+
+    def reasoning_gym_answer(self, puzzle: Game24Puzzle, state: State) -> str:
+        return self.answer_text(puzzle, state)
+
     def check_source_options(self, options: dict[str, Any]) -> None:
         """Read the Tree-of-Thoughts ranks once, so a bad file fails before anything is built."""
         if options.get("tot_csv") is None:

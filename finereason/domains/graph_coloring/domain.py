@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
+from ...core.difficulty import DifficultyConfig, knob
 from ...core.engine import BrokenStep
 from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
 from ...core.steps import NOT_A_LIST
@@ -25,6 +27,16 @@ _COLORING = re.compile(
 )
 
 PLANAR_SHARE = 0.3  # share of generated graphs that are planar (the rest Erdos-Renyi)
+
+
+@dataclass(frozen=True)
+class GraphColoringConfig(DifficultyConfig):
+    """Graph-coloring knobs: the vertices of a generated connected graph, drawn per puzzle from the range
+    (default 15..25), and its kind (default: the builder's mix of Erdos-Renyi and planar graphs)."""
+
+    min_vertices: int | None = knob(3, 40, doc="fewest vertices")
+    max_vertices: int | None = knob(3, 40, doc="most vertices")
+    kind: str | None = knob(choices=("erdos_renyi", "planar"), doc="graph family")
 
 
 class GraphColoringDomain(GraphColoringEngine):
@@ -84,6 +96,31 @@ class GraphColoringDomain(GraphColoringEngine):
         stream = split_stream(seed, split)
         kind = "planar" if rng_for(stream, "graph-kind", index).random() < PLANAR_SHARE else "erdos_renyi"
         return generate(stream, index, kind=kind, preset="official")
+
+    difficulty_config = GraphColoringConfig
+    reasoning_gym_name = "graph_color"
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[GraphColoringPuzzle, State]:
+        graph = entry["metadata"]["puzzle"]
+        n = len(graph["vertices"])
+        puzzle = GraphColoringPuzzle.from_edges(n, graph["edges"], graph["num_colors"])
+        answer = entry["metadata"]["possible_answer"]
+        return puzzle, tuple(int(answer[v]) for v in range(n))
+
+    def reasoning_gym_answer(self, puzzle: GraphColoringPuzzle, state: State) -> str:
+        import json
+
+        return json.dumps({str(v): c for v, c in enumerate(state)})
+
+    def configured_source(self, split: str, seed: int, index: int, config: GraphColoringConfig) -> SourcePuzzle:
+        if config.is_default():
+            return self.source(split, seed, index, {})
+        from .source import generate
+
+        stream = split_stream(seed, split)
+        kind = config.kind or ("planar" if rng_for(stream, "graph-kind", index).random() < PLANAR_SHARE else "erdos_renyi")
+        vertices = config.pick("vertices", rng_for(seed, self.name, split, index, "difficulty"))
+        return generate(stream, index, kind=kind, preset="official", vertices=vertices)
 
 
 def _colorer(n: int, vertex: int, color: int) -> Any:

@@ -1,11 +1,24 @@
 """The logic-grid domain: the engine plus what prompts, builders, reports and trainers need."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ...core.puzzle_sources import SourcePuzzle, split_stream
+from ...core.difficulty import DifficultyConfig, knob
+from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
 from .engine import GridPuzzleEngine
 from .puzzle import GridPuzzle, GridState
+
+
+@dataclass(frozen=True)
+class GridPuzzleConfig(DifficultyConfig):
+    """Logic-grid knobs (the grid size): categories (key column included) and entries per category,
+    each drawn per puzzle from its range (default 3..5 each)."""
+
+    min_categories: int | None = knob(3, 5, doc="fewest categories, the key included")
+    max_categories: int | None = knob(3, 5, doc="most categories, the key included")
+    min_entries: int | None = knob(3, 6, doc="fewest entries (rows)")
+    max_entries: int | None = knob(3, 6, doc="most entries (rows)")
 
 
 class GridPuzzleDomain(GridPuzzleEngine):
@@ -59,3 +72,12 @@ class GridPuzzleDomain(GridPuzzleEngine):
         from .source import generate
 
         return generate(split_stream(seed, split), index)
+
+    difficulty_config = GridPuzzleConfig
+
+    def configured_source(self, split: str, seed: int, index: int, config: GridPuzzleConfig) -> SourcePuzzle:
+        from .source import generate
+
+        rng = rng_for(seed, self.name, split, index, "difficulty")
+        return generate(split_stream(seed, split), index, categories=config.pick("categories", rng),
+                        entries=config.pick("entries", rng))

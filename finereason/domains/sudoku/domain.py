@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from ...core.puzzle_sources import SourcePuzzle, split_stream
+from ...core.difficulty import DifficultyConfig, knob
+from ...core.puzzle_sources import SourcePuzzle, rng_for, split_stream
 from ...core.steps import NOT_A_LIST
 from .engine import Grid, SudokuEngine, SudokuPuzzle
 
@@ -19,6 +21,15 @@ _FILL = re.compile(
     r"(?:cell\s+)?(?:" + _CELL.format(p="b") + ")",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class SudokuConfig(DifficultyConfig):
+    """Sudoku knobs: the empty cells (blanks) of a generated grid, drawn per puzzle from the range
+    (default 30..64). Digging stops where no cell can be emptied keeping one solution (~58 and up)."""
+
+    min_empty_cells: int | None = knob(0, 64, doc="fewest empty cells")
+    max_empty_cells: int | None = knob(0, 64, doc="most empty cells")
 
 
 class SudokuDomain(SudokuEngine):
@@ -77,6 +88,28 @@ class SudokuDomain(SudokuEngine):
         from .source import generate
 
         return generate(split_stream(seed, split), index, search_steps=0)  # targets past ~58 stop where greedy digging does
+
+    difficulty_config = SudokuConfig
+    reasoning_gym_name = "sudoku"
+
+    def from_reasoning_gym(self, entry: dict) -> tuple[SudokuPuzzle, Grid]:
+        from .engine import parse_grid
+
+        meta = entry["metadata"]
+        return SudokuPuzzle(parse_grid(meta["puzzle"])), parse_grid(meta["solution"])
+
+    def reasoning_gym_answer(self, puzzle: SudokuPuzzle, state: Grid) -> str:
+        return "\n".join(" ".join(map(str, row)) for row in self.to_official(puzzle, state))
+
+    def configured_source(self, split: str, seed: int, index: int, config: SudokuConfig) -> SourcePuzzle:
+        if config.is_default():
+            return self.source(split, seed, index, {})
+        from .source import MIN_TARGET, generate
+
+        rng = rng_for(seed, self.name, split, index, "difficulty")
+        low = MIN_TARGET if config.min_empty_cells is None else config.min_empty_cells
+        high = max(low, 64 if config.max_empty_cells is None else config.max_empty_cells)
+        return generate(split_stream(seed, split), index, empty_cells=rng.randint(low, high), search_steps=0)
 
 
 def _filler(cell: int, digit: int) -> Any:
