@@ -23,8 +23,19 @@ _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in ca
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 # what every word of either pattern above starts with, lower case: a text without any has no conditional statement
 _CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "otherwise", "else")
-_HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
-                           r"|likely|presumably|guess)\b", re.IGNORECASE)
+#: The one hedge table, for every answer kind: a word of :data:`HEDGE_WORDS` in an answer's sentence
+#: ("My best guess: ...", "probably (B)"), a modal of :data:`HEDGE_MODALS` followed by "be" ("it might be
+#: ...") or a word of :data:`HEDGE_AFTER` right after the answer ("(B), probably") makes it a guess, which
+#: never commits; :data:`HEDGE_ADVERBS` also offer an alternative after "or" ("[...] or maybe [...]").
+HEDGE_WORDS = ("probably", "possibly", "perhaps", "maybe", "likely", "presumably", "guess", "tentatively", "hopefully",
+               "unclear")
+HEDGE_MODALS = ("might", "may", "could")
+HEDGE_AFTER = ("probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely")
+HEDGE_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+_HEDGE_BEFORE = re.compile(r"\b(?:" + "|".join(HEDGE_MODALS) + r")[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:"
+                           + "|".join(HEDGE_WORDS) + r")\b", re.IGNORECASE)
+_HEDGE_AFTER = re.compile(r"[ \t,;:(*_–—-]{0,6}(?:(?:i|it's|it is|is|most|very|quite|but)[ \t]{1,3}){0,2}(?:"
+                          + "|".join(HEDGE_AFTER) + r")\b", re.IGNORECASE)
 
 
 def sentence_before(region: str, start: int) -> str:
@@ -83,6 +94,36 @@ def hedged(region: str, start: int, before: str | None = None) -> bool:
     return _HEDGE_BEFORE.search(before) is not None
 
 
+def hedge_in(text: str) -> bool:
+    """Whether ``text`` (a sentence, a line introducing an answer) holds a hedge of the table."""
+    return _HEDGE_BEFORE.search(text) is not None
+
+
+def hedged_after(region: str, stop: int) -> bool:
+    """Whether a word of :data:`HEDGE_AFTER` follows the statement ending at ``stop`` within a few words
+    of its sentence ("(1 + 2) * 8, I guess", "True (probably)")."""
+    return _HEDGE_AFTER.match(region, stop, min(len(region), stop + 40)) is not None
+
+
+def may_be_hedged(low: str) -> bool:
+    """Whether lower-case text ``low`` holds any hedge word at all (C-speed searches): without one, no
+    statement in it is hedged by the table and :func:`hedged` need not be asked."""
+    return any(word in low for word in HEDGE_WORDS) or any(word in low for word in HEDGE_MODALS)
+
+
+def mark_hedges(region: str, statements: list) -> list:
+    """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`) marked
+    ``hedged``: for scanners that find their statements without looking at the sentence around them."""
+    if not may_be_hedged(region.lower()):
+        return statements
+    out = []
+    for s in statements:
+        if s.rejects is None and not s.hedged and (hedged(region, s.start) or hedged_after(region, s.end)):
+            s = replace(s, hedged="the final answer is hedged")
+        out.append(s)
+    return out
+
+
 _SENTENCE_BREAK = re.compile(r"[.!?;](?=\s|$)")
 
 
@@ -108,7 +149,7 @@ class SentenceHedges:
 
 
 _JUNK = " \t\r\n*_`$:,("
-_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+_ADVERBS = HEDGE_ADVERBS
 _OFFERING = ("either", "or", "alternatively", "otherwise")
 
 

@@ -17,7 +17,7 @@ import re
 
 from ..common.verdict import ParseError
 from .commit import Reading, Statement, commit
-from .hedges import conditional, hedged, offered_after_another, sentence_before
+from .hedges import HEDGE_ADVERBS, conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
 from .withdrawals import Signals, find_signals, signal_words
 
@@ -43,7 +43,7 @@ _INTRO = re.compile(
 )
 _HEDGE = re.compile(
     r"[\s*_`$.,;/|]{0,40}(?:\(?(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20}"
-    r"(?:(?:maybe|possibly|perhaps|probably)\b[\s*_`$:,]{0,20})?)?(?:\\\[\s{0,10})?\[",
+    r"(?:(?:" + "|".join(HEDGE_ADVERBS) + r")\b[\s*_`$:,]{0,20})?)?(?:\\\[\s{0,10})?\[",
     re.IGNORECASE,
 )
 _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
