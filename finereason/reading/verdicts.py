@@ -1,0 +1,92 @@
+"""Self-verdicts (``Verdict: correct`` / ``Verdict: incorrect``) in model text, read as answer statements.
+
+A model asked to verify an answer (the LLM-as-verifier tasks, the ``self`` feedback of the loop) ends
+with a verdict. The scanner lists every ``Verdict:`` statement of the final region (``correct``/``valid``
+accept; ``incorrect``/``wrong``/``invalid``/``not correct`` reject) and the commitment rule
+(:mod:`finereason.reading.commit`) picks the verdict: a retraction, doubt or inability after it voids
+it (``Verdict: correct\\nWait, actually step 2 is wrong`` is no verdict), a later different verdict
+replaces it. Hedges never commit: both verdicts at once (``Verdict: correct or incorrect, I cannot
+tell.``), a question (``Verdict: correct?``), a condition, or a word of the one hedge table
+(:mod:`finereason.reading.hedges`: ``Verdict: probably correct``, ``My best guess: Verdict: correct``).
+No verdict is never acceptance.
+"""
+from __future__ import annotations
+
+import re
+
+from .commit import Reading, Statement, commit
+from .hedges import HEDGE_WORDS, mark_conditions, mark_hedges
+from .region import UNFINISHED, blank_tags, final_region
+from .withdrawals import Signals, find_signals
+
+_VERDICT = re.compile(
+    r"verdict[ \t]{0,3}[:=][ \t*_`]{0,8}(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{0,3})?"
+    r"(?P<neg>not[ \t]{1,3})?(?P<word>correct|incorrect|wrong|valid|invalid)\b",
+    re.IGNORECASE,
+)
+_ACCEPT = frozenset({"correct", "valid"})
+# the other verdict offered beside it, or a question: "correct or incorrect", "correct/incorrect", "correct?"
+_BOTH = re.compile(r"[ \t*_`,]{0,4}(?:(?:/|\bor\b|\band/or\b|\bvs\.?)[ \t*_`]{0,4}(?:not[ \t]{1,3})?"
+                   r"(?:correct|incorrect|wrong|valid|invalid)\b)", re.IGNORECASE)
+_QUESTION = re.compile(r"[ \t*_`]{0,4}\?")
+MAX_STATEMENTS = 256
+
+
+def verdict_statements(region: str) -> list[Statement]:
+    """The verdict statements of ``region`` in text order (module docstring); a statement's value is
+    ``True`` (accepts) or ``False`` (rejects)."""
+    out: list[Statement] = []
+    for m in _VERDICT.finditer(region):
+        accepts = m.group("word").lower() in _ACCEPT and not m.group("neg")
+        hedged = ""
+        if m.group("hedge"):
+            hedged = "the verdict is hedged"
+        elif _BOTH.match(region, m.end()):
+            hedged = "the verdict names both verdicts"
+        elif _QUESTION.match(region, m.end()):
+            hedged = "the verdict is stated as a question"
+        out.append(Statement(m.start(), m.end(), value=accepts, key=accepts, marked=True, hedged=hedged))
+    return out[-MAX_STATEMENTS:]
+
+
+_JUDGMENTS = frozenset({"wrong", "incorrect", "invalid", "flawed", "mistaken", "not right", "not correct", "work"})
+_SELF = re.compile(r"\b(?:(?:i|we)[ \t]{1,3}(?:was|am|were)|i'm)[ \t]{1,3}$")
+
+
+class _Agreeing:
+    """The withdrawal signals after a rejecting verdict, less the judgments that agree with it ("Verdict:
+    incorrect. The answer is wrong because ..."): a judgment of the verified answer confirms a rejection
+    (it withdraws an acceptance); a judgment of oneself ("I was wrong") still withdraws."""
+
+    def __init__(self, signals: Signals) -> None:
+        self.signals = signals
+
+    def first(self, lo: int, hi: int | None = None) -> tuple[int, str] | None:
+        low = self.signals.low
+        for _ in range(64):
+            found = self.signals.first(lo, hi)
+            if found is None or found[1] not in _JUDGMENTS or _SELF.search(low, max(0, found[0] - 16), found[0]):
+                return found
+            lo = found[0] + 1
+        return None
+
+    def first_in(self, lo: int, hi: int | None = None) -> str | None:
+        found = self.first(lo, hi)
+        return None if found is None else found[1]
+
+
+def verdict_reading(text: str, *, starts_in_think: bool = False) -> Reading:
+    """The commitment reading of a self-verification response (value ``True``: accepts, ``False``:
+    rejects, ``None``: no committed verdict)."""
+    region = final_region(text, starts_in_think=starts_in_think) if isinstance(text, str) else None
+    if region is None:
+        return Reading(None, UNFINISHED)
+    region = blank_tags(region)
+    statements = mark_hedges(region, mark_conditions(region, verdict_statements(region)))
+    signals = find_signals(region)
+    last = next((s for s in reversed(statements) if not s.conditional), None)
+    rejecting = last is not None and last.value is False
+    return commit(statements, _Agreeing(signals) if rejecting else signals, what="verdict")  # type: ignore[arg-type]
+
+
+__all__ = ["verdict_reading", "verdict_statements"]
