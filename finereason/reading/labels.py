@@ -16,9 +16,11 @@ Linear: one pass of bounded patterns over the region, then the lines after the l
 from __future__ import annotations
 
 import re
+
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_ADVERBS, HEDGE_WORDS, mark_conditions, mark_hedges
+from .ignoring import Ignoring
 from .region import UNFINISHED, blank_tags, final_region
 from .withdrawals import find_signals
 
@@ -37,6 +39,8 @@ _OFFERS_ANOTHER = re.compile(r"[\s*_`)\]}.,;:-]{0,20}(?:/|\bor\b|\(|\band/or\b|\
                              + r")\b)[^\n.]{0,40}?\b" + _WORD + r"\b", re.IGNORECASE)
 _BARE = re.compile(r"[ \t*_`#>\"'(\[]{0,12}" + _WORD + r"[ \t*_`\"').\]!]{0,12}$", re.IGNORECASE)
 MAX_STATEMENTS = 256
+#: withdrawal words that are labels: "The conclusion is uncertain." states the label (not "I am uncertain")
+LABEL_SIGNALS = frozenset({"uncertain"})
 
 
 def label_statements(region: str) -> list[Statement]:
@@ -78,7 +82,7 @@ def label_reading(text: str, *, starts_in_think: bool = False) -> Reading:
     region = blank_tags(region)
     statements = label_statements(region)
     statements = mark_unclosed_boxes(region, mark_hedges(region, mark_conditions(region, statements)))
-    return commit(statements, find_signals(region), what="label")
+    return commit(statements, Ignoring(find_signals(region), LABEL_SIGNALS), what="label")
 
 
 def read_label(text: str, *, starts_in_think: bool = False) -> str | None:

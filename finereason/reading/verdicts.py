@@ -17,7 +17,8 @@ import re
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_WORDS, mark_conditions, mark_hedges
 from .region import UNFINISHED, blank_tags, final_region
-from .withdrawals import Signals, find_signals
+from .ignoring import Ignoring
+from .withdrawals import find_signals
 
 _VERDICT = re.compile(
     r"verdict[ \t]{0,3}[:=][ \t*_`]{0,8}(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{0,3})?"
@@ -49,30 +50,9 @@ def verdict_statements(region: str) -> list[Statement]:
     return out[-MAX_STATEMENTS:]
 
 
+# judgments of the verified answer after a rejecting verdict agree with it ("Verdict: incorrect. The answer
+# is wrong because ..."); after an accepting one they withdraw it
 _JUDGMENTS = frozenset({"wrong", "incorrect", "invalid", "flawed", "mistaken", "not right", "not correct", "work"})
-_SELF = re.compile(r"\b(?:(?:i|we)[ \t]{1,3}(?:was|am|were)|i'm)[ \t]{1,3}$")
-
-
-class _Agreeing:
-    """The withdrawal signals after a rejecting verdict, less the judgments that agree with it ("Verdict:
-    incorrect. The answer is wrong because ..."): a judgment of the verified answer confirms a rejection
-    (it withdraws an acceptance); a judgment of oneself ("I was wrong") still withdraws."""
-
-    def __init__(self, signals: Signals) -> None:
-        self.signals = signals
-
-    def first(self, lo: int, hi: int | None = None) -> tuple[int, str] | None:
-        low = self.signals.low
-        for _ in range(64):
-            found = self.signals.first(lo, hi)
-            if found is None or found[1] not in _JUDGMENTS or _SELF.search(low, max(0, found[0] - 16), found[0]):
-                return found
-            lo = found[0] + 1
-        return None
-
-    def first_in(self, lo: int, hi: int | None = None) -> str | None:
-        found = self.first(lo, hi)
-        return None if found is None else found[1]
 
 
 def verdict_reading(text: str, *, starts_in_think: bool = False) -> Reading:
@@ -86,7 +66,7 @@ def verdict_reading(text: str, *, starts_in_think: bool = False) -> Reading:
     signals = find_signals(region)
     last = next((s for s in reversed(statements) if not s.conditional), None)
     rejecting = last is not None and last.value is False
-    return commit(statements, _Agreeing(signals) if rejecting else signals, what="verdict")  # type: ignore[arg-type]
+    return commit(statements, Ignoring(signals, _JUDGMENTS) if rejecting else signals, what="verdict")
 
 
 __all__ = ["verdict_reading", "verdict_statements"]
