@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..common.verdict import ParseError
+from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_ADVERBS, conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
@@ -277,7 +278,7 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
         signals = Signals(low)  # find_signals(region), with the lowered text at hand
     else:
         signals = find_signals(region, solving=bare)
-    return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
+    return commit(mark_unclosed_boxes(region, list_statements(region, marks, signals, bare=bare)), signals, what=what)
 
 
 def _one_plain_answer(region: str, low: str) -> Reading | None:
