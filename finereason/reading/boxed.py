@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from .commit import Reading, Statement, commit
-from .hedges import HEDGE_ADVERBS, HEDGE_WORDS, mark_conditions, mark_hedges
+from .hedges import HEDGE_ADVERBS, HEDGE_WORDS, mark_conditions, mark_hedges, offered_after_another
 from .region import UNFINISHED, blank_tags, final_region
 from .withdrawals import find_signals
 
@@ -32,19 +32,19 @@ _SPACING = re.compile(r"\\[,!;: ]|\\quad|\\qquad|[\s$]")
 BOX_HEDGE = re.compile(r"(?<![A-Za-z\\])(?:" + "|".join(("or", "either") + HEDGE_WORDS) + r")(?![A-Za-z])"
                        r"|\\lor(?![A-Za-z])|\\vee(?![A-Za-z])|\?", re.IGNORECASE)
 # two boxes given at once: "\boxed{3}, \boxed{5}", "\boxed{3} or \boxed{5}", "\boxed{3} (or maybe \boxed{5})"
-_TOGETHER = re.compile(r"[ \t\n,;/&$(*_.]{0,8}(?:(?:and|or|either|vs\.?|versus|alternatively)\b[ \t\n$(*_:,]{0,8}"
+_TOGETHER = re.compile(r"[ \t,;/&$(*_]{0,8}(?:(?:and|or|either|vs\.?|versus|alternatively)\b[ \t$(*_:,]{0,8}"
                        r"(?:(?:" + "|".join(HEDGE_ADVERBS) + r")\b[ \t$:,]{0,4})?)?", re.IGNORECASE)
 
 
 _ALSO = re.compile(r"[ \t,]{0,3}(?:(?:is|are|was|works?|would[ \t]{1,3}be)[ \t]{1,3})?also\b", re.IGNORECASE)  # "\boxed{-2} is also ..."
 _OFFERED = re.compile(r"\b(?:or|either|alternatively|versus|vs)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
 def _together(region: str, lo: int, hi: int) -> bool:
     """Whether two boxes at ``lo`` (the end of one) and ``hi`` (the start of the next) are given at once:
-    only separators between, or an "or" in the same sentence (``x = \\boxed{7} or x = \\boxed{13}``)."""
-    if _TOGETHER.fullmatch(region, lo, hi):
+    only separators between on one line, or an "or" in the same sentence and line (``x = \\boxed{7} or x = \\boxed{13}``)."""
+    if _TOGETHER.fullmatch(region, lo, hi) or offered_after_another(region, hi):
         return True
     return (hi - lo <= 60 and _OFFERED.search(region, lo, hi) is not None
             and _SENTENCE_END.search(region, lo, hi) is None)
