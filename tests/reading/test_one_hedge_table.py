@@ -20,7 +20,7 @@ PACKAGE = ROOT / "finereason"
 READING = PACKAGE / "reading"
 # the words a hedge list would name (the table's words and the usual spellings of a guess)
 PROBES = frozenset(hedges.HEDGE_WORDS) | {"best guess"}
-_WORDS = re.compile(r"[a-z]+(?: guess)?")
+_ESCAPES = re.compile(r"\\[a-z]")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -35,7 +35,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _named(text: str) -> set[str]:
-    low = text.lower()
+    low = _ESCAPES.sub(" ", text.lower())  # regex text: "\\bmaybe\\b" names maybe
     return {p for p in PROBES if re.search(r"\b" + re.escape(p) + r"\b", low)}
 
 
