@@ -31,8 +31,9 @@ _SPACING = re.compile(r"\\[,!;: ]|\\quad|\\qquad|[\s$]")
 # a hedge inside a box: a word of the hedge table, "or"/"either", a logical or, a question mark
 BOX_HEDGE = re.compile(r"(?<![A-Za-z\\])(?:" + "|".join(("or", "either") + HEDGE_WORDS) + r")(?![A-Za-z])"
                        r"|\\lor(?![A-Za-z])|\\vee(?![A-Za-z])|\?", re.IGNORECASE)
-# two boxes given at once: "\boxed{3}, \boxed{5}", "\boxed{3} or \boxed{5}", "\boxed{3} (or maybe \boxed{5})"
-_TOGETHER = re.compile(r"[ \t,;/&$(*_]{0,8}(?:(?:and|or|either|vs\.?|versus|alternatively)\b[ \t$(*_:,]{0,8}"
+# two boxes given at once: "\boxed{3}, \boxed{5}", "\boxed{3} or \boxed{5}", "\boxed{3} (or maybe \boxed{5})", one
+# right under the other (a blank line between is a new statement)
+_TOGETHER = re.compile(r"[ \t,;/&$(*_]{0,8}\n?[ \t,;/&$(*_]{0,8}(?:(?:and|or|either|vs\.?|versus|alternatively)\b[ \t$(*_:,]{0,8}"
                        r"(?:(?:" + "|".join(HEDGE_ADVERBS) + r")\b[ \t$:,]{0,4})?)?", re.IGNORECASE)
 
 
@@ -43,7 +44,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 def _together(region: str, lo: int, hi: int) -> bool:
     """Whether two boxes at ``lo`` (the end of one) and ``hi`` (the start of the next) are given at once:
-    only separators between on one line, or an "or" in the same sentence and line (``x = \\boxed{7} or x = \\boxed{13}``)."""
+    only separators and at most one line break between, or an "or" in the same sentence and line (``x = \\boxed{7} or x = \\boxed{13}``)."""
     if _TOGETHER.fullmatch(region, lo, hi) or offered_after_another(region, hi):
         return True
     return (hi - lo <= 60 and _OFFERED.search(region, lo, hi) is not None

@@ -74,6 +74,7 @@ def test_self_verdict(text, expected):
     ("The answer is \\boxed{3}. Let me double-check: 2 + 3 = 5, so the answer is \\boxed{5}.", "5"),
     ("So \\boxed{5}. Wait, that is wrong.", None), ("\\boxed{5", None), ("\\boxed{3} then \\boxed{5", None),
     ("\\boxed{3} or \\boxed{5}", None), ("\\boxed{3}, \\boxed{5}", None), ("\\boxed{3}\nor\n\\boxed{5}", None),
+    ("\\boxed{3}\n\\boxed{5}", None), ("\\boxed{3}\n\nLet me recompute: 2 + 3 = 5.\n\n\\boxed{5}", "5"),
     ("My best guess: \\boxed{5}", None), ("The answer is probably \\boxed{5}.", None), ("\\boxed{5}, I guess.", None),
     ("If n is even, \\boxed{4}; otherwise \\boxed{5}.", None), ("\\boxed{5} and again \\boxed{5}", "5"),
     ("\\boxed{2}.\n\nActually, wait: \\boxed{-2} is also a square root of 4.", None),
