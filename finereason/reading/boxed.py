@@ -26,6 +26,7 @@ from .withdrawals import find_signals
 
 _BOXED = re.compile(r"\\boxed[ \t]{0,4}\{")
 _UNCLOSED = -1   # the text ends inside the box
+CUT_REACH = 1024  # a box opened this close to the end of the text and never closed is cut off
 _TOO_LONG = -2   # no closing brace within max_chars
 _SPACING = re.compile(r"\\[,!;: ]|\\quad|\\qquad|[\s$]")
 # a hedge inside a box: a word of the hedge table, "or"/"either", a logical or, a question mark
@@ -102,7 +103,8 @@ def last_boxed(text: str, *, max_chars: int) -> str | None:
 
 def mark_unclosed_boxes(region: str, statements: list[Statement]) -> list[Statement]:
     """``statements`` with every one that opens a ``\\boxed{`` the text ends inside marked cut off
-    (``complete=False``): ``Answer: \\boxed{B`` is no answer, for every answer kind."""
+    (``complete=False``): ``Answer: \\boxed{B`` is no answer, for every answer kind. A box is cut off when
+    the text ends inside it within :data:`CUT_REACH` characters (a longer open box is left to the kind)."""
     if "\\boxed" not in region:
         return statements
     out = []
@@ -110,7 +112,8 @@ def mark_unclosed_boxes(region: str, statements: list[Statement]) -> list[Statem
         at = region.find("\\boxed", max(0, s.start - 1), max(s.start, s.end))
         if at >= 0 and s.complete:
             m = _BOXED.match(region, at)
-            if m is not None and _box_end(region, m.end(), len(region))[0] == _UNCLOSED:
+            if (m is not None and len(region) - m.end() <= CUT_REACH
+                    and _box_end(region, m.end(), CUT_REACH)[0] == _UNCLOSED):
                 s = replace(s, complete=False)
         out.append(s)
     return out

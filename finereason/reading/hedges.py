@@ -114,7 +114,7 @@ def may_be_hedged(low: str) -> bool:
 def mark_hedges(region: str, statements: list) -> list:
     """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`) marked
     ``hedged``: for scanners that find their statements without looking at the sentence around them."""
-    if not may_be_hedged(region.lower()):
+    if not statements or len(statements) > 8 and not may_be_hedged(region.lower()):
         return statements
     out = []
     for s in statements:

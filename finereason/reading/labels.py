@@ -16,6 +16,7 @@ Linear: one pass of bounded patterns over the region, then the lines after the l
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
@@ -27,28 +28,29 @@ from .withdrawals import find_signals
 #: the label words and the label each reads as
 LABEL_WORDS = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
 _WORD = r"(true|false|uncertain|unknown)"
+_GAP = r"[\s*_`$\\{}:：\[\]]"  # markup between a marker and its label ("Answer:** ", "\boxed{\text{")
 _MARKED = re.compile(
     r"(?:(?:final[ \t]{1,3})?answer(?:[ \t]{1,3}(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be|must[ \t]{1,3}be))?"
-    r"[ \t]{0,3}[:：]?[\s*_`$\\{}:\[\]]{0,40}(?:\\text(?:bf)?\{|\\boxed\{)?"
-    r"|\\boxed\{[ \t]{0,3}(?:\\text(?:bf)?\{)?)"
-    r"[ \t]{0,3}(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{0,3})?(?P<word>true|false|uncertain|unknown)\b",
+    r"|\\boxed)" + _GAP + r"{0,40}(?:(?:text|textbf|mathrm|boxed)\{" + _GAP + r"{0,8})?"
+    r"(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{1,3})?(?P<word>true|false|uncertain|unknown)\b",
     re.IGNORECASE,
 )
 # another label offered beside the answer on its line: "True or Uncertain", "True/False", "True (or possibly Uncertain)"
 _OFFERS_ANOTHER = re.compile(r"[\s*_`)\]}.,;:-]{0,20}(?:/|\bor\b|\(|\band/or\b|\bbut\b|\b(?:" + "|".join(HEDGE_ADVERBS)
                              + r")\b)[^\n.]{0,40}?\b" + _WORD + r"\b", re.IGNORECASE)
-_BARE = re.compile(r"[ \t*_`#>\"'(\[]{0,12}" + _WORD + r"[ \t*_`\"').\]!]{0,12}$", re.IGNORECASE)
+_BARE = re.compile(r"^[ \t*_`#>\"'(\[]{0,12}" + _WORD + r"[ \t*_`\"').\]!]{0,12}$", re.IGNORECASE | re.MULTILINE)
 MAX_STATEMENTS = 256
 #: withdrawal words that are labels: "The conclusion is uncertain." states the label (not "I am uncertain")
 LABEL_SIGNALS = frozenset({"uncertain"})
 
 
 def label_statements(region: str) -> list[Statement]:
-    """The label statements of ``region`` in text order (module docstring)."""
+    """The label statements of ``region`` in text order (module docstring); the last
+    :data:`MAX_STATEMENTS` of them."""
     out: list[Statement] = []
-    for m in _MARKED.finditer(region):
+    for m in deque(_MARKED.finditer(region), maxlen=MAX_STATEMENTS):
         if out and out[-1].end == m.end():
-            continue  # one label read twice ("Answer: \boxed{True}")
+            continue  # one label read twice ("Answer: \\boxed{True}")
         label = LABEL_WORDS[m.group("word").lower()]
         hedged = "the final answer is hedged" if m.group("hedge") else ""
         other = _OFFERS_ANOTHER.match(region, m.end())
@@ -58,19 +60,12 @@ def label_statements(region: str) -> list[Statement]:
     if out:  # bare labels: the lines after the last marked one
         pos = region.find("\n", out[-1].end) + 1
         if pos == 0:
-            return out[-MAX_STATEMENTS:]
+            return out
     else:
         pos = 0
-    while True:
-        line_end = region.find("\n", pos)
-        stop = len(region) if line_end < 0 else line_end
-        bare = _BARE.match(region, pos, stop)
-        if bare is not None:
-            label = LABEL_WORDS[bare.group(1).lower()]
-            out.append(Statement(bare.start(1), bare.end(1), value=label, key=label))
-        if line_end < 0:
-            break
-        pos = line_end + 1
+    for bare in deque(_BARE.finditer(region, pos), maxlen=MAX_STATEMENTS):
+        label = LABEL_WORDS[bare.group(1).lower()]
+        out.append(Statement(bare.start(1), bare.end(1), value=label, key=label))
     return out[-MAX_STATEMENTS:]
 
 

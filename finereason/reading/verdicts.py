@@ -13,6 +13,7 @@ No verdict is never acceptance.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_WORDS, mark_conditions, mark_hedges
@@ -37,7 +38,7 @@ def verdict_statements(region: str) -> list[Statement]:
     """The verdict statements of ``region`` in text order (module docstring); a statement's value is
     ``True`` (accepts) or ``False`` (rejects)."""
     out: list[Statement] = []
-    for m in _VERDICT.finditer(region):
+    for m in deque(_VERDICT.finditer(region), maxlen=MAX_STATEMENTS):
         accepts = m.group("word").lower() in _ACCEPT and not m.group("neg")
         hedged = ""
         if m.group("hedge"):
@@ -47,7 +48,7 @@ def verdict_statements(region: str) -> list[Statement]:
         elif _QUESTION.match(region, m.end()):
             hedged = "the verdict is stated as a question"
         out.append(Statement(m.start(), m.end(), value=accepts, key=accepts, marked=True, hedged=hedged))
-    return out[-MAX_STATEMENTS:]
+    return out
 
 
 # judgments of the verified answer after a rejecting verdict agree with it ("Verdict: incorrect. The answer
