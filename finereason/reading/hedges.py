@@ -111,14 +111,28 @@ def may_be_hedged(low: str) -> bool:
     return any(word in low for word in HEDGE_WORDS) or any(word in low for word in HEDGE_MODALS)
 
 
+def introduced_by_hedge(region: str, start: int) -> bool:
+    """Whether the statement at ``start`` opens its line and the line before it introduces it with a
+    hedge ("My best guess:" and the answer on the next line)."""
+    line_start = region.rfind("\n", 0, start) + 1
+    if line_start == 0 or region[line_start:start].strip(" \t*_#>`-"):
+        return False
+    chunk = region[max(0, line_start - REACH):line_start].rstrip().rstrip("*_`")
+    if not chunk.endswith((":", "：")):
+        return False
+    return hedge_in(chunk[chunk.rfind("\n") + 1:])
+
+
 def mark_hedges(region: str, statements: list) -> list:
-    """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`) marked
-    ``hedged``: for scanners that find their statements without looking at the sentence around them."""
+    """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`,
+    :func:`introduced_by_hedge`) marked ``hedged``: for scanners that find their statements without
+    looking at the sentence around them."""
     if not statements or len(statements) > 8 and not may_be_hedged(region.lower()):
         return statements
     out = []
     for s in statements:
-        if s.rejects is None and not s.hedged and (hedged(region, s.start) or hedged_after(region, s.end)):
+        if s.rejects is None and not s.hedged and (hedged(region, s.start) or hedged_after(region, s.end)
+                                                   or introduced_by_hedge(region, s.start)):
             s = replace(s, hedged="the final answer is hedged")
         out.append(s)
     return out
