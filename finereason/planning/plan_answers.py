@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
-from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, may_be_conditional, sentence_before
+from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
                         read_line, syntax_of)
@@ -418,7 +418,9 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     syntax = syntax_of(domain, objects)
     region = _spell_initials(blank_tags(region[:answer_end(region)]))
     signals = plan_signals(region)
-    return commit(plan_statements(region, syntax, signals), signals, what="plan")
+    statements = [replace(s, hedged=GUESSED) if s.rejects is None and not s.hedged and introduced_by_hedge(region, s.start)
+                  else s for s in plan_statements(region, syntax, signals)]  # "My best guess:" and a blank line
+    return commit(statements, signals, what="plan")
 
 
 

@@ -264,3 +264,43 @@ def test_every_path_reads_what_the_kind_reads(data):
         readings = block_readings(text, {"program": frozenset({"asp"}), "spec": frozenset({"json"})},
                                   answers=frozenset({"uncertain"}))
         assert parse_actor(text).program == readings["program"].value
+
+
+# ------------------------------------------------------------------ "My best guess" for every kind
+def _plan(text: str):
+    from finereason.planning.plan_answers import plan_reading
+    from finereason.domains.blocksworld.puzzle import pddl_domain
+    return plan_reading(text, pddl_domain("blocksworld")).value
+
+
+def _option(text: str):
+    from finereason.reading import read_choice
+    return read_choice(text).choice
+
+
+def _state(text: str):
+    from finereason.reading import NEXT_STATE_MARKS, list_reading
+    return list_reading(text, NEXT_STATE_MARKS).value
+
+
+def _expression(text: str):
+    from finereason.domains.game_of_24.answer import expression_reading
+    return expression_reading(text).value
+
+
+GUESSES = {  # (reader, an answer it credits)
+    "option": (_option, "Answer: (B)"), "list": (_state, "Next state: [[1, 2], [3, 4]]"),
+    "expression": (_expression, "Answer: (1 + 2) * 8"), "plan": (_plan, "1. (unstack b a)\n2. (put-down b)"),
+    "label": (read_label, "Answer: True"), "verdict": (read_self_verdict, "Verdict: correct"),
+    "math": (math_answer, "\\boxed{5}"), "program": (_program, _actor("a.")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GUESSES))
+@pytest.mark.parametrize("intro", ["My best guess: ", "My best guess:\n", "**My best guess:**\n\n", "Probably: "])
+def test_my_best_guess_is_no_answer_for_every_kind(name, intro):
+    read, answer = GUESSES[name]
+    assert read(answer) is not None  # the answer alone is credited
+    if name == "program" and not intro.endswith("\n"):
+        intro += "\n"  # a block opens its own line
+    assert read(intro + answer) is None, intro + answer
