@@ -104,15 +104,17 @@ def block_statements(text: str, blocks: list[Block], tags: frozenset[str]) -> li
     return out
 
 
-def block_readings(text: str, kinds: dict[str, frozenset[str]], *, answers: frozenset[str] = frozenset()) -> dict[str, Reading]:
+def block_readings(text: str, kinds: dict[str, frozenset[str]], *, answers: frozenset[str] = frozenset(),
+                   reasons: frozenset[str] = frozenset()) -> dict[str, Reading]:
     """The committed block of each kind of ``kinds`` (a name, e.g. ``"program"``, and the tags of its
     blocks) in ``text`` (a final region), each read by the commitment rule (module docstring).
     ``answers``: withdrawal words that are answers in the prose (a FOLIO actor's "the conclusion is
-    uncertain"), not withdrawals unless said of oneself."""
+    uncertain"), not withdrawals unless said of oneself; ``reasons``: withdrawal words that are not when
+    followed by what they are about ("we cannot determine whether ...": see :mod:`.ignoring`)."""
     blocks = fenced_blocks(text)
     signals = find_signals(prose(text, blocks))
-    if answers:
-        signals = Ignoring(signals, answers)  # type: ignore[assignment]
+    if answers or reasons:
+        signals = Ignoring(signals, answers, reasons)  # type: ignore[assignment]
     return {name: commit(block_statements(text, blocks, tags), signals, what=name) for name, tags in kinds.items()}
 
 

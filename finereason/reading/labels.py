@@ -9,7 +9,10 @@ reads nothing), a later different label replaces it, a conditional after it is e
 premise 3 were false, the answer would be False.``). Hedges never commit: another label offered on the
 same line (``True or Uncertain``, ``True/False``, ``True (or possibly Uncertain)``) or a word of the one
 hedge table (:mod:`finereason.reading.hedges`: ``My best guess for the answer: True``, ``Answer:
-probably False``, ``Answer: True, I guess``); an unclosed ``\\boxed{True`` is cut off.
+probably False``, ``Answer: True, I guess``); an unclosed ``\\boxed{True`` is cut off. Label words
+are not doubt: "The conclusion is uncertain." states the label, and after ``Uncertain`` "we cannot
+determine from the premises whether ..." gives its reason (after ``True`` or ``False`` it withdraws the
+answer); said of oneself ("I am uncertain") it is doubt.
 
 Linear: one pass of bounded patterns over the region, then the lines after the last marked label.
 """
@@ -42,6 +45,11 @@ _BARE = re.compile(r"^[ \t*_`#>\"'(\[]{0,12}" + _WORD + r"[ \t*_`\"').\]!]{0,12}
 MAX_STATEMENTS = 256
 #: withdrawal words that are labels: "The conclusion is uncertain." states the label (not "I am uncertain")
 LABEL_SIGNALS = frozenset({"uncertain"})
+#: after the label Uncertain, the words that give its reason when followed by what they are about: "We
+#: cannot determine from the premises whether Rex is a dog." agrees with Uncertain ("I can't determine it."
+#: withdraws it; after True or False both withdraw the answer)
+UNCERTAIN_REASONS = frozenset({"can't", "can’t", "cannot", "can not", "couldn't", "couldn’t", "could not", "unable to",
+                               "not able to", "to determine"})
 
 
 def label_statements(region: str) -> list[Statement]:
@@ -77,7 +85,9 @@ def label_reading(text: str, *, starts_in_think: bool = False) -> Reading:
     region = blank_tags(region)
     statements = label_statements(region)
     statements = mark_unclosed_boxes(region, mark_hedges(region, mark_conditions(region, statements)))
-    return commit(statements, Ignoring(find_signals(region), LABEL_SIGNALS), what="label")
+    last = next((s for s in reversed(statements) if not s.conditional), None)
+    reasons = UNCERTAIN_REASONS if last is not None and last.value == "Uncertain" else frozenset()
+    return commit(statements, Ignoring(find_signals(region), LABEL_SIGNALS, reasons), what="label")
 
 
 def read_label(text: str, *, starts_in_think: bool = False) -> str | None:
@@ -85,4 +95,4 @@ def read_label(text: str, *, starts_in_think: bool = False) -> str | None:
     return label_reading(text, starts_in_think=starts_in_think).value
 
 
-__all__ = ["LABEL_WORDS", "label_reading", "label_statements", "read_label"]
+__all__ = ["LABEL_SIGNALS", "LABEL_WORDS", "UNCERTAIN_REASONS", "label_reading", "label_statements", "read_label"]

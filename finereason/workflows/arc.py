@@ -23,7 +23,7 @@ from ..common.input_errors import InputError
 from ..data.folio import LABELS, problem_text
 from ..reading.blocks import block_readings
 from ..reading.blocks import fenced_blocks as read_fenced_blocks
-from ..reading.labels import LABEL_SIGNALS
+from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import final_region
 from .actor_prompt import instructions
 
@@ -69,7 +69,8 @@ def parse_actor(text: str, tests: bool = True, *, starts_in_think: bool = False)
     withdrawn one before it is never run). ``tests=False`` (the no-test ablation) does not ask for tests."""
     region = final_region(text, starts_in_think=starts_in_think) if isinstance(text, str) else ""
     body = (region or "")[-MAX_RESPONSE_CHARS:]
-    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=LABEL_SIGNALS)
+    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=LABEL_SIGNALS,
+                              reasons=UNCERTAIN_REASONS)
     program, spec = readings["program"].value, readings["JSON block"].value
     problems: list[str] = []
     want_tests, query, tests = tests, None, []

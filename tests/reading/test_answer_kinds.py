@@ -48,6 +48,9 @@ FAST = settings(max_examples=60, derandomize=True, deadline=None, database=None,
     ("Answer: Uncertain\n\nThe conclusion is uncertain because premise 2 says nothing about Rex.", "Uncertain"),
     ("Answer: False\n\nSo the conclusion is not uncertain: premise 4 rules it out.", "False"),
     ("Answer: Uncertain\n\nI am uncertain about premise 4, though.", None),  # doubt said of oneself
+    ("Answer: Uncertain\n\nWe cannot determine from the premises whether Rex is a dog.", "Uncertain"),  # its reason
+    ("Answer: Uncertain. It is impossible to determine whether Rex barks.", "Uncertain"),
+    ("Answer: True\n\nHmm, we cannot determine that Rex is a dog.", None),
     ("Answer: True\n[ANSWER END]", "True"), ("True", "True"), ("Answer: True or Uncertain", None),
 ])
 def test_folio_label(text, expected):
@@ -101,6 +104,7 @@ def test_actor_blocks():
     assert parse_actor(quiet).program is not None and parse_actor(quiet).problems == []
     assert parse_actor("My best guess at the program:\n" + _actor("a.")).program is None
     assert parse_actor(_actor("a.") + "(The conclusion is Uncertain: Rocky may be a chipmunk.)").problems == []
+    assert parse_actor(_actor("a.") + "We cannot determine whether Rocky is a squirrel, so: Uncertain.").problems == []
 
 
 @pytest.mark.parametrize("text", [
