@@ -18,7 +18,10 @@ Generation stops at ``--max_gen_toks`` tokens (default 1024, the paper's length;
 needs more: try 8192). ``--dry-run`` prints the commands; ``--table_only`` rebuilds the table from the
 results already in ``--output_dir``. Metrics read: GSM8K ``exact_match`` (flexible-extract, else
 strict-match), MATH ``math_verify`` (else ``exact_match``), and size-weighted ``acc`` over the
-``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks.
+``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks. ``--starts_in_think true`` (chat
+templates whose prompt opens ``<think>``: R1-distill, QwQ, Qwen3 thinking) sets the FineReason tasks' read
+context (``--metadata '{"starts_in_think": true}'``): an answer without ``</think>`` is unfinished; the
+context is recorded in the results and in ``comparison.json``.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ from typing import Any, Mapping, Sequence
 
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 from finereason.integrations.training.mixing import hub_offline  # light: no torch
+from finereason.reading.context import ReadContext
 from finereason.verification.aggregation import ACC
 
 EXIT_BAD_INPUT = 2
@@ -281,9 +285,16 @@ def eval_command(args: argparse.Namespace, model_path: str, output_path: Path, t
         cmd += ["--num_fewshot", str(args.num_fewshot)]
     gen = [f"max_gen_toks={args.max_gen_toks}"] + ([args.gen_kwargs] if args.gen_kwargs else [])
     cmd += ["--gen_kwargs", ",".join(gen)]
+    if read_context(args).starts_in_think:
+        cmd += ["--metadata", json.dumps({"starts_in_think": True})]
     if args.limit is not None:
         cmd += ["--limit", str(int(args.limit)) if float(args.limit).is_integer() else str(args.limit)]
     return cmd
+
+
+def read_context(args: argparse.Namespace) -> ReadContext:
+    """The runs' read context (``--starts_in_think``)."""
+    return ReadContext(starts_in_think=getattr(args, "starts_in_think", "false") == "true")
 
 
 def models_to_run(args: argparse.Namespace) -> dict[str, str]:
@@ -331,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no_chat_template", dest="chat_template", action="store_false",
                    help="do not pass --apply_chat_template --fewshot_as_multiturn (on by default: R1-style models need it)")
     p.add_argument("--data", help="FineReason dataset folder (sets FINEREASON_DATA_DIR for the runs)")
+    p.add_argument("--starts_in_think", choices=("true", "false"), default="false",
+                   help="the chat template's prompt opens <think> (R1-distill, QwQ, Qwen3 thinking): FineReason answers "
+                        "without </think> are unfinished (lm-eval --metadata starts_in_think; default false)")
     p.add_argument("--dry-run", "--dry_run", dest="dry_run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--table_only", action="store_true", help="only rebuild comparison.md from --output_dir")
     return p
@@ -397,7 +411,8 @@ def run(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     (out / "comparison.md").write_text(table, encoding="utf-8")
     (out / "comparison.json").write_text(json.dumps({"models": models, "scores": rows, "notes": notes,
-                                                     "max_gen_toks": args.max_gen_toks, "limit": args.limit},
+                                                     "max_gen_toks": args.max_gen_toks, "limit": args.limit,
+                                                     "read_context": read_context(args).to_dict()},
                                                     indent=2) + "\n", encoding="utf-8")
     sys.stdout.write(table)
     print(f"evaluate_checkpoint: wrote {out / 'comparison.md'}", file=sys.stderr)

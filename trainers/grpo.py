@@ -30,6 +30,7 @@ from finereason.integrations.training.grpo.data import Pools, load_pools, prompt
 from finereason.integrations.training.grpo.preflight import preflight
 from finereason.integrations.training.mixing import DataError, columns_of, describe, mix
 from finereason.integrations.training.rewards import RewardConfigError, check_columns, get_rewards, prompt_opens_think
+from finereason.reading.context import ReadContext
 
 MIX_MANIFEST = "finereason_mix.json"
 
@@ -74,8 +75,9 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
         rows = mix(pools.puzzle, pools.math, script_args.math_ratio, script_args.total_size, seed)
     info(f"training mix ({describe(rows)}), seed {seed}")
     starts_in_think = thinking_prompt(script_args, training_args, tokenizer)
+    context = ReadContext(starts_in_think=starts_in_think)  # the run's read context, set once
     rewards = get_rewards(script_args.reward_funcs, partial_credit=partial_credit(script_args.st_partial_credit),
-                          starts_in_think=starts_in_think)
+                          context=context)
 
     model_init_kwargs = dict(revision=model_args.model_revision, attn_implementation=model_args.attn_implementation,
                              dtype=model_args.dtype)
@@ -106,7 +108,8 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
             "seed": seed, "puzzle_dataset": script_args.puzzle_dataset, "puzzle_config": script_args.puzzle_config,
             "math_dataset": script_args.math_dataset, "math_ratio": script_args.math_ratio,
             "total_size": script_args.total_size, "reward_funcs": list(script_args.reward_funcs),
-            "starts_in_think": starts_in_think, "summary": describe(rows), "ids": [r["id"] for r in rows],
+            "starts_in_think": starts_in_think, "read_context": context.to_dict(), "summary": describe(rows),
+            "ids": [r["id"] for r in rows],
         }
         Path(training_args.output_dir, MIX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         info(f"model saved to {training_args.output_dir}")

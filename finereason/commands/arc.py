@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_generation_options(p, "tokens per actor turn (default 2048)")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per critic run (default 10)")
     p.add_argument("--jobs", type=int, default=1, help="critic runs in parallel (default 1)")
+    p.add_argument("--starts-in-think", action="store_true",
+                   help="the chat template's prompt already opens <think> (R1-distill-style): a response without "
+                        "</think> is unfinished (no program)")
     return p
 
 
@@ -36,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"arc needs clingo and lm-eval: pip install 'finereason[asp,eval]' ({err.name} missing)") from None
+    from ..reading.context import ReadContext
     from ..workflows.arc_export import run_folio
 
     if args.rounds < 1 or (args.limit is not None and args.limit < 1) or args.time_limit <= 0:
@@ -50,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     sft_out = Path(args.sft_out) if args.sft_out else out / "sft" if args.split == args.sft_split else None
     done = run_folio(lambda: model_generator(args), out, model=args.model, model_args=args.model_args, data=args.data,
                      split=args.split, limit=args.limit, rounds=args.rounds, time_limit=args.time_limit, jobs=args.jobs,
-                     tests=not args.no_tests, sft_out=sft_out, progress=progress)
+                     tests=not args.no_tests, sft_out=sft_out, progress=progress,
+                     context=ReadContext(starts_in_think=args.starts_in_think))
     summary, exported = done.summary, done.summary["sft_exported"]
     label = f"FOLIO {done.version} {args.split}"
     print(f"| round | accuracy ({label}) | active | compiled | all tests pass | tests passed |\n|---|---|---|---|---|---|")

@@ -15,7 +15,10 @@ HELP = "main job: evaluate the baseline models on the default benchmark and repo
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
-    p.add_argument("--data", help="dataset folder (built here when absent; default: FINEREASON_DATA_DIR or the cached default build)")
+    p.add_argument("--data", help="a built dataset folder (default: FINEREASON_DATA_DIR or the cached default build); "
+                                  "a folder without a build is an error unless --build-missing")
+    p.add_argument("--build-missing", action="store_true",
+                   help="with --data: build the default benchmark into that folder when it holds no build yet")
     add_out(p, "where runs, summary.md, plots and lm_eval.log go (default ./finereason_baselines)", default="finereason_baselines")
     p.add_argument("--verbose", action="store_true", help="also show lm-eval's logs and per-task tables (always in OUT/lm_eval.log)")
     p.add_argument("--models", nargs="+", default=list(STRATEGIES), choices=STRATEGIES)
@@ -37,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
     from ..workflows.baselines_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
     if args.data and not (Path(args.data) / "README.md").is_file():
+        if not args.build_missing:
+            what = "does not exist" if not Path(args.data).exists() else "holds no built dataset (no README.md)"
+            raise CliError(f"--data {args.data}: the folder {what}; check the path, or add --build-missing to build "
+                           "the default benchmark there")
         print(f"building the default benchmark into {Path(args.data)} ...", file=sys.stderr)
         build_and_print(default_build_config(Path(args.data), args.num_proc))
     data, origin = data_origin(args.data)

@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                "the same run resumes there, another run's folder is refused)", default="finereason_loop")
     p.add_argument("--overwrite", action="store_true", help="start afresh in an --out that holds a loop run (its files are removed)")
     add_generation_options(p, "tokens per answer (default 2048)")
+    p.add_argument("--starts-in-think", action="store_true",
+                   help="the chat template's prompt already opens <think> (R1-distill-style): a response without "
+                        "</think> is unfinished (no answer, no self-verdict)")
     return p
 
 
@@ -33,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         import lm_eval  # noqa: F401
     except ImportError as err:
         raise CliError(f"loop needs lm-eval: pip install 'finereason[eval]' ({err.name} missing)") from None
+    from ..reading.context import ReadContext
     from ..workflows.loop import run_loop
 
     out = Path(args.out)
@@ -40,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
                     model_args=args.model_args, data=args.data, limit=args.limit, feedback=args.feedback,
                     sampling=args.sampling, max_rounds=args.max_rounds, temperature=args.temperature,
                     overwrite=args.overwrite, apply_chat_template=args.apply_chat_template,
-                    max_gen_toks=args.max_gen_toks, progress=progress)
+                    max_gen_toks=args.max_gen_toks, progress=progress,
+                    context=ReadContext(starts_in_think=args.starts_in_think))
     shown = sorted({r for r in (1, 2, 3, 5, 10, 15, args.max_rounds) if r <= args.max_rounds})
     print("| condition | " + " | ".join(f"round {r}" for r in shown) + " | prompt chars | prompt tokens |")
     print("|---|" + "---|" * (len(shown) + 2))

@@ -9,13 +9,14 @@ from ..common.atomic_io import check_output
 from .options import add_out, progress, report_stream, writing
 
 NAME = "plan-check"
-HELP = "validate plans against PDDL domain and problem files (PlanBench's STRIPS subset)"
+HELP = "validate the plan each text commits to against PDDL domain and problem files (PlanBench's STRIPS subset)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(NAME, help=HELP)
     p.add_argument("--input", required=True,
-                   help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin)')
+                   help='JSON Lines {"domain": PDDL path, "problem": PDDL path, "plan": text} (- for stdin); each text is '
+                        "read as the end-to-end verdict reads a response: the plan it commits to")
     p.add_argument("--optimal", action="store_true", help="also give each problem's optimal plan length (BFS)")
     p.add_argument("--max-nodes", type=int, default=1_000_000, help="BFS budget of stored states per problem for --optimal (default 1,000,000)")
     add_out(p, 'JSON Lines {"valid": bool, "reasons": [...]} (default: stdout; the "valid: N/M" summary goes to the terminal)')
@@ -23,8 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``{"valid": bool, "reasons": [...]}`` per plan (``"optimal_length"`` with ``--optimal``: an int,
-    or null when the problem has no plan); the summary ``valid: N/M`` goes to the terminal (stderr
+    """``{"valid": bool, "reasons": [...]}`` per plan, read by the end-to-end plan reader (a text that commits
+    to no plan is invalid with the reader's reason); ``"optimal_length"`` with ``--optimal``: an int,
+    or null when the problem has no plan. The summary ``valid: N/M`` goes to the terminal (stderr
     when the lines go to stdout), never into the JSON Lines."""
     from ..planning.check_file import check_max_nodes, check_plans, plan_counts, read_plan_requests
 

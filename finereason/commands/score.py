@@ -7,7 +7,9 @@ import json
 from ..common.atomic_io import check_output
 from ..common.vocabulary import STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ..core.engine import engine_names
+from ..reading.context import ReadContext
 from ..verification.aggregation import ACC, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
+from ..verification.metrics import is_undefined
 from ..verification.verifiers import MODES
 from .options import CliError, add_out, need_builders, progress, report_stream, writing
 
@@ -32,6 +34,25 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
+def _count(n: int, word: str) -> str:
+    """``"1 response"``, ``"2 responses"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _value(value: float) -> str:
+    """A metric as the summary prints it: four decimals, or "—" when undefined (an empty denominator)."""
+    return "— (undefined)" if is_undefined(value) else f"{value:.4f}"
+
+
+def _unanswered(scored: int, total: int, report) -> None:
+    """Say how many rows had no response (they are not scored, so no metric counts them)."""
+    if scored < total:
+        print(f"{total - scored} of {total} rows had no response (not scored)", file=report)
+def read_context(args: argparse.Namespace) -> ReadContext:
+    """The run's read context, from ``--starts-in-think``."""
+    return ReadContext(starts_in_think=bool(args.starts_in_think))
+
+
 def run(args: argparse.Namespace) -> int:
     if args.data is not None:
         return _score_data(args)
@@ -45,20 +66,21 @@ def run(args: argparse.Namespace) -> int:
     batch = read_official_batch(args.official, args.task, args.responses)
     scored = []
     with writing(args.out) as out:
-        for response in score_official(batch, mode=args.mode, starts_in_think=args.starts_in_think, progress=progress):
+        for response in score_official(batch, mode=args.mode, context=read_context(args), progress=progress):
             scored.append(response)
             out.write(json.dumps(response.line()) + "\n")
     metrics = official_metrics(args.task, scored)
     report = report_stream(args.out)
     mode = f" ({args.mode} mode)" if args.task == STATE_TRANSITION else ""
-    print(f"{batch.engine.name} {args.task}{mode}: {len(scored)} responses", file=report)
-    print(f"accuracy: {metrics[ACC]:.4f}", file=report)
+    print(f"{batch.engine.name} {args.task}{mode}: {_count(len(scored), 'response')}", file=report)
+    _unanswered(len(scored), len(batch.records), report)
+    print(f"accuracy: {_value(metrics[ACC])}", file=report)
     for category, count in verdict_counts(scored).items():
         print(f"  {category:<22}{count:>6}", file=report)
     if args.task == STATE_CHECKING:
-        print(f"precision (unsolvable): {metrics[PRECISION_UNSOLVABLE]:.4f}", file=report)
-        print(f"recall (unsolvable): {metrics[RECALL_UNSOLVABLE]:.4f}", file=report)
-        print(f"f1 (unsolvable): {metrics[F1_UNSOLVABLE]:.4f}", file=report)
+        print(f"precision (unsolvable): {_value(metrics[PRECISION_UNSOLVABLE])}", file=report)
+        print(f"recall (unsolvable): {_value(metrics[RECALL_UNSOLVABLE])}", file=report)
+        print(f"f1 (unsolvable): {_value(metrics[F1_UNSOLVABLE])}", file=report)
     return 0
 
 
@@ -72,7 +94,7 @@ def _score_data(args: argparse.Namespace) -> int:
 
     rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
-                          starts_in_think=args.starts_in_think, process=args.process)
+                          context=read_context(args), process=args.process)
     scored = []
     with writing(args.out) as out:
         for response in scores:
@@ -80,11 +102,12 @@ def _score_data(args: argparse.Namespace) -> int:
             out.write(json.dumps(response.line()) + "\n")
     metrics = config_metrics(scored)
     report = report_stream(args.out)
-    print(f"{args.config}: {len(scored)} responses", file=report)
+    print(f"{args.config}: {_count(len(scored), 'response')}", file=report)
+    _unanswered(len(scored), len(rows), report)
     for name, value in metrics.items():
         if name != "n":
-            print(f"  {name:<28}{value:.4f}", file=report)
+            print(f"  {name:<28}{_value(value)}", file=report)
     if args.process:
         for name, value in process_metrics(scored).items():
-            print(f"  {name:<28}{value:.4f}", file=report)
+            print(f"  {name:<28}{_value(value)}", file=report)
     return 0

@@ -65,7 +65,9 @@ def written_steps(eng: Engine, puzzle: Any, text: str, pattern: re.Pattern,
 def apply_in_order(start: Any, events: Iterable[tuple[int, Any]], limit: int = MAX_STEPS + 1) -> list[Any]:
     """Successive states from ``(offset, event)`` pairs sorted by offset: an event is a whole state, a
     :class:`BrokenStep`, or a callable ``state -> state | BrokenStep`` (one written move applied to the
-    state before it). Reading stops after the first broken step or ``limit`` states."""
+    state before it). A broken step leaves the state as it was: the steps written after it are still
+    listed (so that their number is known; process scoring verifies nothing after the first broken
+    step). Reading stops after ``limit`` states."""
     out: list[Any] = []
     state = start
     for _, event in sorted(events, key=lambda e: e[0]):
@@ -73,9 +75,8 @@ def apply_in_order(start: Any, events: Iterable[tuple[int, Any]], limit: int = M
             break
         new = event(state) if callable(event) else event
         out.append(new)
-        if isinstance(new, BrokenStep):
-            break
-        state = new
+        if not isinstance(new, BrokenStep):
+            state = new
     return out
 
 

@@ -2,6 +2,8 @@
 
 Each module file only declares its task and texts; verdicts come from
 ``finereason.verification.scoring.score_row`` and numbers from ``aggregate``, as in the lm-eval tasks.
+``compute(..., starts_in_think=True)`` (or ``read_context=ReadContext(...)`` or its record) reads the
+answers in the run's read context, as the lm-eval tasks' ``--metadata '{"starts_in_think": true}'`` does.
 Imports ``evaluate`` and ``datasets``: only the metric modules import this file.
 """
 import json
@@ -12,6 +14,7 @@ import evaluate
 
 from ..common.vocabulary import TASKS
 from ..core.engine import get_engine
+from ..reading.context import resolve_context
 from ..verification.aggregation import N
 from ..verification.scoring import aggregate, score_row
 
@@ -113,7 +116,8 @@ class FineReasonMetric(evaluate.Metric):
             reference = encode_reference(reference, self.task)
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references):
+    def _compute(self, predictions, references, read_context=None, starts_in_think=None):
+        context = resolve_context(read_context, starts_in_think)
         rows = [_as_row(r, self.task) for r in references]
-        scores = [score_row(row, _as_text(p)) for row, p in zip(rows, predictions)]
+        scores = [score_row(row, _as_text(p), context=context) for row, p in zip(rows, predictions)]
         return {name: float(value) for name, value in aggregate(scores).items() if name != N}

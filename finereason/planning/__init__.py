@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from .feedback import FEEDBACK_LEVELS, plan_feedback
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
-from .plan_text import PlanTextError, Step, read_plan
+from .plan_answers import committed_plan
+from .plan_text import Step
 from .planner import PlanResult, plan
 from .strips import Task
 from .validate import PlanVerdict, check_plan, validate
 
 __all__ = [
-    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step", "PlanTextError",
-    "read_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
+    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step",
+    "committed_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
     "FEEDBACK_LEVELS", "plan_feedback",
 ]

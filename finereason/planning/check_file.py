@@ -1,7 +1,8 @@
 """Checking a JSON Lines file of plans: the library behind ``finereason plan-check``.
 
 Each line is ``{"domain": PDDL path, "problem": PDDL path, "plan": text}``; each (domain, problem)
-pair of files is read once.
+pair of files is read once. Each text is read by the end-to-end plan reader
+(:func:`~finereason.planning.validate.check_plan`): the verdict is the end-to-end verdict's.
 """
 from __future__ import annotations
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .plan_text import read_plan
 from .strips import Task
-from .validate import PlanVerdict, validate
+from .validate import PlanVerdict, check_plan
 
 FEEDBACK_LEVELS: tuple[str, ...] = ("none", "binary", "first_error", "all_errors")
 
@@ -21,7 +20,7 @@ _QUOTED_STEP = re.compile(r"^(step \d+) \([^()]*\)")
 
 
 def _reads_as_valid_plan(task: Task, text: str) -> bool:
-    return validate(task, read_plan(text, task.domain, task.problem)).valid
+    return check_plan(task, text).valid
 
 
 def plan_feedback(task: Task, verdict: PlanVerdict, level: str) -> str:

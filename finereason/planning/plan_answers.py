@@ -5,8 +5,10 @@
 
 - each maximal run of step lines is one plan. Blank lines do not end it, nor, in a numbered list
   whose numbers go on, explanation lines between the items (or indented restatements of a step inside
-  an item's explanation); a list that starts again at 1, an answer marker or prose ends it, and so
-  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan);
+  an item's explanation), nor, in a bulleted list, sub-bullets indented deeper than its steps (their
+  preconditions and effects); a list that starts again at 1, an answer marker or prose ends it, and so
+  does a line whose prose announces new steps ("Wait, actually it's (unstack d b)": a bare plan); a
+  bullet that talks about a step ("- **Attack c** provides pain", "- After X, you regain ...") is prose;
 - a plan ends where its last step's own words end: a remark after it on that line comes after the
   plan (a retraction there withdraws it; "... (stack d c) is wrong." rules it out);
 - a plan is ``marked`` when introduced by a marker (``Answer:``, ``Plan:``, ``**Plan:**``,
@@ -21,7 +23,9 @@
   included, puts it under a condition ("If it fails: Answer:").
 
 :func:`plan_reading` applies the rule with the reader's withdrawal signals plus plan-specific ones
-("this plan does not work", "step 3 is invalid"). PlanBench's one-shot continuation (``[PLAN END]``
+("this plan does not work", "step 3 is invalid", the goal declared out of reach: "it is not possible to
+achieve the goal", "we cannot proceed further"). :func:`committed_plan` reads a whole response (its final
+region): the one plan reader of every path (the end-to-end verdict, ``plan-check``, feedback). PlanBench's one-shot continuation (``[PLAN END]``
 then a new ``[STATEMENT]``) is a new, hallucinated problem: the answer region ends there. Capital
 letters that the text defines as colour initials ("the yellow block (Y)") are spelled out.
 
@@ -34,7 +38,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from ..reading import Reading, Signals, Statement, blank_tags, commit, find_signals
+from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
 from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
@@ -57,6 +61,16 @@ _PLAN_END = re.compile(r"\[\s{0,2}(?:plan end|end plan|end of plan|/plan)\s{0,2}
 _PLAN_SIGNALS = re.compile(  # led by a literal word, so the regex engine skips ahead at C speed
     r"plan\s{1,3}(?:is\s{1,3}(?:not\s{1,3}(?:valid|correct|right)|invalid|wrong|incorrect|flawed)"
     r"|(?:does\s{1,3}not|doesn't|doesn’t|won't|will\s{1,3}not)\s{1,3}work|fails?|would\s{1,3}fail)\b", re.IGNORECASE)
+_G = r"[\s*_]{1,6}"  # a gap between words: spaces and markdown emphasis ("**not possible** to achieve")
+_UNREACHABLE = re.compile(  # the goal declared out of reach (inability), after a plan: it withdraws the plan
+    r"(?:\bnot|n't|n’t)" + _G + r"(?:possible|feasible|achievable)(?:" + _G + r"to" + _G +
+    r"(?:achieve|reach|devise|find|accomplish|fulfil|fulfill|satisfy|complete|create|make)\b|" + _G + r"with(?:in)?" + _G + "the"
+    + _G + r"given\b|(?<=feasible)\b)|\bimpossible" + _G + r"to" + _G + r"(?:achieve|reach|devise|find|accomplish)\b"
+    r"|\b(?:cannot|can't|can’t|unable" + _G + r"to)" + _G + r"(?:achieve|reach|accomplish|proceed)\b"
+    r"|\bno" + _G + r"(?:(?:valid|viable|possible|feasible)" + _G + r")?plan" + _G + r"(?:is" + _G + r"possible|can|exists|that)\b",
+    re.IGNORECASE)
+_UNREACHABLE_WORDS = ("possible", "feasible", "achievable", "cannot", "can't", "can’t", "unable", "no plan", "no valid", "no viable",
+                      "no feasible", "no *", "no _")
 _PLAN_SUBJECT = re.compile(r"\b(?:this|that|the|my|our)\s{1,3}(?:above\s{1,3}|previous\s{1,3}|first\s{1,3}|last\s{1,3})?$",
                            re.IGNORECASE)
 _STEP_SIGNALS = re.compile(
@@ -136,6 +150,8 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
                 fresh, rest = True, rest[at:]
                 read = read_line(rest, syntax)
     steps = read.steps
+    if read.prose and number is None and not marked:
+        steps = []  # "- **Attack c** provides pain c", "- After **Succumb b**, you regain harmony": explanation
     stripped = rest.strip()
     if steps and not marked and stripped.endswith(":") and not syntax.call_re.match(stripped):
         steps = []  # "Stack the blocks as follows:" introduces, it is not a step
@@ -231,11 +247,10 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
                     numbered = run and run[0].number is not None
-                    if run and numbered and line.number is None and line.indent > run[0].indent:
-                        pass  # a restated step inside an item's explanation
+                    if run and line.number is None and line.indent > run[0].indent and (numbered or details):
+                        pass  # a restated step inside an item's explanation (its sub-bullets)
                     elif run and (line.marked or line.fresh or numbered != (line.number is not None)
-                                  or numbered and line.number != run[-1].number + 1
-                                  or not numbered and details):
+                                  or numbered and line.number != run[-1].number + 1):
                         close()
                         run = [line]
                     else:
@@ -247,7 +262,7 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                 elif line.marker:
                     close()
                     pending, marker_at = True, pos
-                elif _explains(run, line.number, signals, pos, end):
+                elif _explains(run, line.number, signals, pos, end) or _sub_item(run, line.indent, signals, pos, end):
                     details += 1
                 else:
                     close()
@@ -258,6 +273,8 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
             stop = n if h >= len(hints) else low.rfind("\n", 0, hints[h]) + 1
             if not region[pos:stop].isspace() and pos < stop:
                 if (run and run[0].number is not None and _NUMBERED_LINE.search(low, pos, stop) is None
+                        and signals.first_in(pos, stop) is None
+                        or run and run[0].number is None and _deeper(region, pos, stop, run[0].indent)
                         and signals.first_in(pos, stop) is None):
                     details += 1
                 else:
@@ -328,6 +345,24 @@ def _explains(run: list[_Line], number: int | None, signals: Signals, pos: int, 
     return bool(run) and run[0].number is not None and number is None and not _signal_in(signals, pos, end)
 
 
+def _sub_item(run: list[_Line], indent: int, signals: Signals, pos: int, end: int) -> bool:
+    """Whether a line without steps is a sub-bullet of an open bulleted plan's last step (its preconditions
+    or effects: indented deeper than the plan's lines) that withdraws nothing."""
+    return bool(run) and run[0].number is None and indent > run[0].indent and not _signal_in(signals, pos, end)
+
+
+_SHALLOW: dict[int, re.Pattern[str]] = {}
+
+
+def _deeper(region: str, pos: int, stop: int, indent: int) -> bool:
+    """Whether every non-blank line in ``region[pos:stop]`` (``pos`` a line start) is indented deeper than ``indent``."""
+    indent = min(indent, 32)
+    shallow = _SHALLOW.get(indent)
+    if shallow is None:
+        shallow = _SHALLOW[indent] = re.compile(r"^[ \t]{0,%d}[^ \t\n]" % indent, re.MULTILINE)
+    return shallow.search(region, pos, stop) is None
+
+
 def _lowered(text: str) -> str:
     """``text`` in lower case with the same offsets."""
     low = text.lower()
@@ -378,8 +413,12 @@ def _resolve_it(steps: tuple[Step, ...], syntax: Syntax) -> tuple[Step, ...]:
 
 def plan_signals(region: str) -> Signals:
     """The withdrawal signals of a plan's final region: the reader's list (``solving=True``) and the
-    plan-specific ones ("this plan does not work", "step 3 is invalid")."""
+    plan-specific ones ("this plan does not work", "step 3 is invalid", "it is not possible to achieve the
+    goal", "we cannot proceed further", "no plan can achieve the goal")."""
     extra = [(m.start(), m.group()) for m in _STEP_SIGNALS.finditer(region)]
+    low = region.lower()
+    if any(word in low for word in _UNREACHABLE_WORDS):  # C-speed scans first: most text has none of them
+        extra += [(m.start(), m.group()) for m in _UNREACHABLE.finditer(region)]
     for m in _PLAN_SIGNALS.finditer(region):
         subject = _PLAN_SUBJECT.search(region, max(0, m.start() - 24), m.start())
         if subject is not None:
@@ -387,6 +426,8 @@ def plan_signals(region: str) -> Signals:
     return find_signals(region, solving=True, extra=extra)
 
 
+# space characters other than the space (no-break, em, narrow no-break, ideographic ...) read as a space, offsets kept
+_SPACE = re.compile("[\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _LEGEND = re.compile(r"[Bb]lock\s{0,3}\(\s{0,2}([A-Z])\s{0,2}\)")  # literal-led: "... block (Y)"
 _LEGEND_COLOUR = re.compile(r"\b([A-Za-z]+)\s{1,3}$")
 _CAPITAL = re.compile(r"(?<![A-Za-z0-9_'’-])([A-Z])(?![A-Za-z0-9_'’-])")
@@ -416,12 +457,32 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
     if not isinstance(region, str):
         return Reading(None, "response is not a string")
     syntax = syntax_of(domain, objects)
-    region = _spell_initials(blank_tags(region[:answer_end(region)]))
+    region = blank_tags(region[:answer_end(region)])
+    if not region.isascii() and _SPACE.search(region):
+        region = _SPACE.sub(" ", region)
+    region = _spell_initials(region)
     signals = plan_signals(region)
     statements = [replace(s, hedged=GUESSED) if s.rejects is None and not s.hedged and introduced_by_hedge(region, s.start)
                   else s for s in plan_statements(region, syntax, signals)]  # "My best guess:" and a blank line
     return commit(statements, signals, what="plan")
 
 
+def plan_objects(objects: Iterable[str] = ()) -> frozenset[str]:
+    """The object names a plan is read over: the letters a..z and the problem's ``objects`` (so that a
+    reader that knows no problem reads the same plan)."""
+    return frozenset(LETTERS) | frozenset(o.lower() for o in objects)
 
-__all__ = ["HEDGED", "answer_end", "plan_reading", "plan_signals", "plan_statements"]
+
+def committed_plan(text: object, domain: Domain, objects: Iterable[str] = (), *, starts_in_think: bool = False) -> Reading:
+    """The plan a whole response commits to: its final region (:func:`~finereason.reading.final_region`)
+    read by :func:`plan_reading` over :func:`plan_objects`. The one plan reader of every path (the end-to-end
+    verdict, ``plan-check``, feedback)."""
+    if not isinstance(text, str):
+        return Reading(None, f"must be a string, not {type(text).__name__}")
+    region = final_region(text, starts_in_think=starts_in_think)
+    if region is None:
+        return Reading(None, UNFINISHED)
+    return plan_reading(region, domain, plan_objects(objects))
+
+
+__all__ = ["HEDGED", "answer_end", "committed_plan", "plan_objects", "plan_reading", "plan_signals", "plan_statements"]

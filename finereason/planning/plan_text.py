@@ -3,20 +3,22 @@
 A *step* is written in any of these notations (case-insensitive, markdown emphasis ignored):
 
 - PDDL: ``(unstack d c)``, ``(unstack yellow orange)`` (PlanBench's colour names for the objects);
-- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``;
+- function notation: ``unstack(red, blue)``, ``put_down(red)``, ``pick_up(a)``, ``feast(b from a)``,
+  ``feast(d) from c``;
 - a sentence: ``unstack the yellow block from on top of the orange block``, ``Unstack blue from
   orange``, ``Put down yellow on the table``, ``Put C down``; Mystery Blocksworld: ``feast object d from
-  object c``. What follows the step's own words is a remark, never an argument: a parenthesis, a dash, a
-  colon, a comma or a sentence end, and words like ``so``/``which``/``to free`` (``Unstack the blue block
-  from the red block (now holding the blue block)`` has two arguments).
+  object c``, or the subject first: ``Object d feasts from object c``. What follows the step's own words
+  is a remark, never an argument: a parenthesis, a dash, a colon, a comma or a sentence end, and words
+  like ``so``/``which``/``to free``/``provides`` (``Unstack the blue block from the red block (now
+  holding the blue block)`` has two arguments).
 
 Steps stand one per line, numbered (``1.``, ``Step 1:``), bulleted or bold, or several on one line:
 parenthesised, or sentences joined by ``then``, commas or semicolons (``unstack the red block from
 the blue block, then put down the red block``). :func:`line_steps` reads one line;
 :mod:`finereason.planning.plan_answers` finds the plans of a response and which one it commits to.
 
-:func:`read_plan` is the plain reader of a plan text (a plan file, one candidate): every step line,
-or the inside of its last ``[PLAN] ... [PLAN END]`` block.
+There is one plan reader: :func:`finereason.planning.plan_answers.committed_plan` (the end-to-end verdict,
+``plan-check`` and feedback all read plans with it); this module is its step syntax.
 
 Reading is bounded (steps per plan, characters per step) and linear in the text; nothing is evaluated.
 """
@@ -29,7 +31,6 @@ from typing import Iterable
 
 from .pddl import Domain, Problem
 
-MAX_PLAN_CHARS = 200_000
 MAX_STEPS = 1_000
 MAX_STEP_TEXT = 80
 
@@ -45,10 +46,10 @@ ITEM_PREFIX = re.compile(
     r"\s*(?:(?:step|action|move)\s{0,3}#?\s{0,2}(\d{1,4})\s{0,3}[:.)\-]?"
     r"|\(?(\d{1,4})\s{0,3}[.):\-|]|(\d{1,4})\s+(?=[a-z(])|[a-h][.)](?=\s)|[-+\u2022>•·▪◦|]|#{1,6}|\\item)\s*")
 _CONNECTIVES = frozenset({"then", "next", "first", "firstly", "finally", "and", "now", "lastly", "afterwards", "i",
-                          "we", "will", "second", "third", "after", "that", "so", "also", "last"})
+                          "we", "will", "second", "third", "after", "that", "so", "also", "last", "perform", "execute"})
 _LEADING = re.compile(r"(?:(?:" + "|".join(sorted(_CONNECTIVES)) + r")(?![a-z0-9])[\s,.:;]*)*")
 _SPLIT_VERB = re.compile(r"^(pick|put)\s+((?:the\s+|object\s+)?[a-z0-9]+(?:\s+block)?)\s+(up|down)\b")
-_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
+_SPLIT_AFTER = re.compile(r"(?:[,;:.→>|•]|\bthen|\band|\bnext|\bfinally|\bfirst|\blastly|\bafterwards|\bnow"
                           r"|\bafter that)[ \t]*$")
 # where a sentence step's own words end and a remark begins
 _REMARK = re.compile(
@@ -57,12 +58,21 @@ _REMARK = re.compile(
     r"form|create|complete|satisfy|meet|ensure|keep|have|be|move)\b|\bin order\b|\bas\b|\bfor\b|\bthis\b|\bthat\b"
     r"|\bthen\b|\buntil\b|\bafter\b|\bbefore\b|\bthus\b|\bhence\b|\bwhere\b|\bif\b|\bbut\b|\bnext to\b"
     r"|\bbeside\b|\bnear\b|\bwhere\b|\bthereby\b|\bresulting\b|\bgoal\b|\bnote\b"
-    r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b")
+    r"|\b(?:is|was|does|doesn't|doesn’t|won't|fails)\b|" + r"\b(?:you|we)\b|\b(?:" + "|".join((
+        "sets", "set up", "re-establishes", "establishes", "changes", "enables", "provides", "allows", "gives", "creates",
+        "adds", "removes", "restores", "makes", "generates", "produces", "results", "achieves", "ensures", "satisfies",
+        "frees", "clears", "gains", "regains", "induces", "introduces", "turns")) + r")\b")
+# a remark that makes the line a sentence about the step ("**Attack c** provides pain", "After X, you regain ..."):
+# outside a numbered list such a line is explanation, not a step
+_CLAUSE = re.compile(r"[\s,]*(?:" + "|".join(("sets", "set up", "re-establishes", "establishes", "changes", "enables",
+                                                     "provides", "allows", "gives", "creates", "generates", "produces",
+                                                     "ensures", "induces", "introduces")) + r")\b")
+_AFTER_CLAUSE = re.compile(r"[\s,]*(?:you|we)\b")  # "After X, you regain ...": a sentence led by "after"
+# "Object a feasts from object c", "Object c attacks": the subject first, the verb conjugated
+_SUBJECT = re.compile(r"(?:the\s{1,3})?(?:object|block)\s{1,3}([a-z0-9]{1,20})\s{1,3}([a-z][a-z_-]{1,30})(?![a-z0-9_-])")
+_CALL_FILLER = frozenset({"from", "on", "onto", "to", "of", "the", "object", "block", "top", "and", "with"})
+_CALL_MORE = re.compile(r"[ \t]{0,3}(?:from|on|onto|to)[ \t]{1,3}(?:(?:the|object|block)[ \t]{1,3}){0,2}([a-z0-9]{1,20})\b")
 _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "|"})
-
-
-class PlanTextError(ValueError):
-    """Plan text that cannot be read (too long, too many steps)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +120,9 @@ def syntax_of(domain: Domain, objects: Iterable[str]) -> Syntax:
 
 
 def clean(line: str) -> str:
-    return line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+    """``line`` in lower case without markdown emphasis and math delimiters (``\\( a \\)``)."""
+    line = line.lower().replace("*", " ").replace("`", " ").replace("\\_", "_")
+    return line.replace("\\(", "  ").replace("\\)", "  ") if "\\" in line else line
 
 
 def _object(word: str, objects: frozenset[str]) -> str | None:
@@ -135,10 +147,15 @@ def _sentence_args(words: list[str], objects: frozenset[str]) -> tuple[str, ...]
 
 
 def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
-    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")))
+    """The arguments of ``(verb ...)`` / ``verb(...)``: every word but fillers (``feast(b from a)``); a word
+    that names no object is kept (the validator names it)."""
+    return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")) if w not in _CALL_FILLER)
 
 
 def clip(step: Step) -> Step:
+    """``step`` with its name, arguments and text cut to :data:`MAX_STEP_TEXT` characters (itself when they fit)."""
+    if len(step.name) <= MAX_STEP_TEXT and len(step.text) <= MAX_STEP_TEXT and all(len(a) <= MAX_STEP_TEXT for a in step.args):
+        return step
     return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
 
 
@@ -152,6 +169,7 @@ class LineRead:
     steps: list[Step]
     tail: int = 0
     hedged: bool = False
+    prose: bool = False  # the first step's remark is a clause about it ("... provides pain", "..., you regain")
 
 
 # between two steps of one line: they are offered as alternatives, not done one after the other
@@ -167,9 +185,17 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
     """The steps of one (cleaned, prefix-stripped) line: parenthesised/function steps when the line
     starts with one, else sentence steps starting at the line start or after a separator."""
     body = text.lstrip(" \t\"'“”‘’[")
-    body = body[_LEADING.match(body).end():]
+    lead = _LEADING.match(body).end()
+    after = body.startswith("after")
+    body = body[lead:]
     if body.startswith(("put ", "pick ")):
         body = _SPLIT_VERB.sub(r"\1 \3 \2", body, count=1)  # "put C down on the table"
+    elif body.startswith(("object", "block", "the ")):
+        subject = _SUBJECT.match(body)
+        word = "" if subject is None else re.sub(r"[_-]", "", subject.group(2))
+        verb = next((syntax.verbs[w] for w in (word[:-1], word[:-2]) if word.endswith("s") and w in syntax.verbs), None)
+        if verb is not None:  # "object a feasts from object c" -> "feast a from object c"
+            body = f"{verb} {subject.group(1)}{body[subject.end():]}"
     call = syntax.call_re.match(body)
     if call is not None:
         steps, hedged, last_end = [], False, 0
@@ -177,8 +203,12 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
             if steps and not hedged and _ALTERNATIVE_GAP.search(body, last_end, m.start()):
                 hedged = True
             verb, inside = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-            steps.append(Step(_name(syntax, verb), _call_args(inside, syntax), m.group().strip()))
+            name, args = _name(syntax, verb), _call_args(inside, syntax)
             last_end = m.end()
+            more = _CALL_MORE.match(body, last_end) if len(args) < syntax.arity.get(name, 0) else None
+            if more is not None:  # "feast(d) from c"
+                args, last_end = (*args, _object(more.group(1), syntax.objects) or more.group(1)), more.end()
+            steps.append(Step(name, args, body[m.start():last_end].strip()))
         return LineRead(steps, len(body) - last_end, hedged)
     first = syntax.verb_re.match(body)
     if first is None:
@@ -198,6 +228,8 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         remark = _REMARK.search(head)
         if remark is not None:
             head = head[:remark.start()]
+        if k == 0:
+            remark_of_first = None if remark is None else m.end() + remark.start()
         args = _sentence_args(WORD.findall(head), syntax.objects)
         if k and not args:
             continue  # "... and stack it": no step of its own
@@ -205,50 +237,6 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         tail = 0 if capped else len(body) - (m.end() + len(head))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
-    return LineRead(steps, tail)
-
-
-def _plan_block(text: str) -> str:
-    low = text.lower()
-    end = low.find("[plan end]")
-    if end >= 0:
-        start = low.rfind("[plan]", 0, end)
-        return text[start + len("[plan]") if start >= 0 else 0:end]
-    start = low.rfind("[plan]")
-    return text[start + len("[plan]"):] if start >= 0 else text
-
-
-_BARE_CALL = re.compile(r"\(\s{0,3}([a-z][a-z0-9_-]*)([^()\n]{0,200})\)")
-
-
-def read_plan(text: str, domain: Domain, problem: Problem) -> list[Step]:
-    """The steps of a plan text (possibly none): every step line, or the inside of the last
-    ``[PLAN] ... [PLAN END]`` block. A line that is only a parenthesised step is a step even with an
-    unknown action (the validator rejects it), and a sentence naming no object is a step without
-    arguments. :class:`PlanTextError` when over the limits."""
-    if not isinstance(text, str):
-        raise PlanTextError(f"must be a string, not {type(text).__name__}")
-    if len(text) > MAX_PLAN_CHARS:
-        raise PlanTextError(f"too long ({len(text)} characters, limit {MAX_PLAN_CHARS})")
-    syntax = syntax_of(domain, problem.objects)
-    steps: list[Step] = []
-    for raw in _plan_block(text).splitlines():
-        line = clean(raw)
-        for _ in range(3):
-            m = ITEM_PREFIX.match(line)
-            if m is None or not m.group().strip():
-                break
-            line = line[m.end():]
-        line = line.strip()
-        if not line:
-            continue
-        found = line_steps(line, syntax)
-        if not found:
-            whole = _BARE_CALL.fullmatch(line.rstrip(" .,;"))
-            if whole is not None:
-                found = [Step(whole.group(1), _call_args(whole.group(2), syntax), whole.group())]
-        for step in found:
-            if len(steps) >= MAX_STEPS:
-                raise PlanTextError(f"more than {MAX_STEPS} steps")
-            steps.append(clip(step))
-    return steps
+    prose = bool(steps) and remark_of_first is not None and (
+        _CLAUSE.match(body, remark_of_first) is not None or after and _AFTER_CLAUSE.match(body, remark_of_first) is not None)
+    return LineRead(steps, tail, prose=prose)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .pddl import Atom
-from .plan_text import PlanTextError, Step, read_plan
+from .plan_answers import committed_plan
+from .plan_text import Step
 from .strips import Task, apply
 
 _NOT_TRUE = {  # Blocksworld predicates in words, as a grader would say them
@@ -71,10 +72,11 @@ def validate(task: Task, steps: list[Step]) -> PlanVerdict:
     return PlanVerdict(False, tuple(reasons), None, len(steps), state)
 
 
-def check_plan(task: Task, text: str) -> PlanVerdict:
-    """Read ``text`` as a plan for ``task`` and validate it; unreadable text is an invalid plan."""
-    try:
-        steps = read_plan(text, task.domain, task.problem)
-    except PlanTextError as err:
-        return PlanVerdict(False, (f"plan text: {err}",), None, 0, task.init)
-    return validate(task, steps)
+def check_plan(task: Task, text: object) -> PlanVerdict:
+    """Read ``text`` with the end-to-end plan reader (:func:`~finereason.planning.plan_answers.committed_plan`:
+    the plan the text commits to) and validate it. Text that commits to no plan is an invalid plan whose
+    one reason is the reader's (``plan text: the plan is withdrawn after it is given (...)``)."""
+    reading = committed_plan(text, task.domain, task.problem.objects)
+    if reading.value is None:
+        return PlanVerdict(False, (f"plan text: {reading.reason}",), None, 0, task.init)
+    return validate(task, list(reading.value))

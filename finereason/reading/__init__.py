@@ -8,7 +8,8 @@ lists its answer statements: options (:mod:`~finereason.reading.choice`), state 
 (:mod:`~finereason.reading.lists`), FOLIO labels (:mod:`~finereason.reading.labels`), self-verdicts
 (:mod:`~finereason.reading.verdicts`), math ``\\boxed{}`` answers (:mod:`~finereason.reading.boxed`), an
 ASP actor's program and query blocks (:mod:`~finereason.reading.blocks`); domains add theirs (Game-of-24
-expressions, plans). Hedges come from one table (:mod:`~finereason.reading.hedges`).
+expressions, plans). Hedges come from one table (:mod:`~finereason.reading.hedges`). What changes a
+reading besides the text (``starts_in_think``) is one :class:`~finereason.reading.context.ReadContext`.
 
 This package sits below the engines and imports no registry.
 """
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 from .choice import Choice, choice_reading, read_choice
 from .commit import Reading, Statement, commit
+from .context import ReadContext, read_context_of, resolve_context
 from .lists import NEXT_STATE_MARKS, SOLUTION_MARKS, list_end, list_reading, next_state_payload, solution_payload
 from .region import THINK_CLOSE, THINK_OPEN, UNFINISHED, Unfinished, answer_region, blank_tags, final_region
 from .withdrawals import Signals, find_signals
 
-__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "Reading",
+__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "ReadContext", "Reading",
            "Signals", "Statement", "Unfinished", "answer_region", "blank_tags", "choice_reading", "commit",
-           "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "read_choice",
-           "solution_payload"]
+           "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "read_choice", "read_context_of",
+           "resolve_context", "solution_payload"]

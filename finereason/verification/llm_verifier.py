@@ -34,6 +34,7 @@ from ..common.verdict import Verdict
 from ..core.engine import get_engine
 from ..core.literals import strip_thinking
 from ..core.puzzle_sources import rng_for
+from ..reading.context import ReadContext, resolve_context
 from .feedback import read_self_verdict
 from .metrics import VERIFY, VERIFY_RECORD, compute, metric_list_yaml, task_metrics
 from .scoring import row_puzzle
@@ -169,10 +170,12 @@ class VerifyScore:
         return (self.truth, self.accepted, self.critique_ok)
 
 
-def score_verify(doc: dict, response: str) -> VerifyScore:
-    """Verify one model response to one verify document (never raises on the response)."""
+def score_verify(doc: dict, response: str, *, context: ReadContext | None = None) -> VerifyScore:
+    """Verify one model response to one verify document (never raises on the response), read in the
+    run's ``context``: a response whose reasoning never closes has no verdict."""
     text = response if isinstance(response, str) else ""
-    accepted = read_self_verdict(text)
+    finished = not resolve_context(context).unfinished(text)
+    accepted = read_self_verdict(text) if finished else None
     truth = bool(doc["candidate_correct"])
     critique_ok = None
     if accepted is False and not truth:

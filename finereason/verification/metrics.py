@@ -7,7 +7,11 @@ A :class:`Metric` holds its public name, the tasks that report it, its direction
 - ``ratio``: the sum of the per-row value over the sum of the per-row ``over`` (the rows that count);
 - ``f1``: the harmonic mean of two other metrics of the task (``of``).
 
-Every empty denominator gives 0.0. A row (what the per-row functions read) is the task's answer
+**Undefined is undefined**: a metric whose denominator is empty (precision when nothing is predicted
+unsolvable, recall or a per-class accuracy when the class has no row, any rate over no rows) is
+:data:`UNDEFINED` (NaN), never 0.0; an F1 of an undefined precision or recall is undefined (an F1 of
+two zeros is 0.0). JSON written by finereason holds ``null`` for it (:func:`json_value`), lm-eval's
+results ``NaN``; tables show "—"; an undefined value is never averaged (:func:`is_undefined`). A row (what the per-row functions read) is the task's answer
 record unless the metric names another ``record``:
 
 - ``verdict``: a puzzle-task answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
@@ -25,6 +29,7 @@ per-row function); then regenerate the task YAMLs (``python -m finereason.lm_eva
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -108,9 +113,23 @@ class Metric:
         return float(self.value(row))
 
 
+UNDEFINED = math.nan
+"""The value of a metric whose denominator is empty (NaN: lm-eval's results are floats)."""
+
+
+def is_undefined(value: Any) -> bool:
+    """Whether a metric value is undefined (``None`` or NaN)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def json_value(value: Any) -> Any:
+    """A metric value for JSON: ``None`` (``null``) when undefined, else the value."""
+    return None if is_undefined(value) else value
+
+
 def ratio(num: float, den: float) -> float:
-    """``num / den``, or 0.0 for an empty denominator (every rate of an empty set is 0.0)."""
-    return num / den if den else 0.0
+    """``num / den``, or :data:`UNDEFINED` for an empty denominator (the one rule for every metric)."""
+    return num / den if den else UNDEFINED
 
 
 # ------------------------------------------------------------------ per-row functions
@@ -230,7 +249,7 @@ def compute(task: str, rows: Sequence[Any], record: str, *, have: Iterable[str] 
     for m in chosen:
         if m.aggregation == F1:
             p, r = (out[name] for name in m.of)
-            out[m.name] = ratio(2 * p * r, p + r)
+            out[m.name] = UNDEFINED if is_undefined(p) or is_undefined(r) else 2 * p * r / (p + r) if p + r else 0.0
         else:
             num = sum(m.value(row) for row in rows)
             out[m.name] = ratio(num, sum(m.over(row) for row in rows) if m.aggregation == RATIO else len(rows))
@@ -251,8 +270,8 @@ def metric_list_yaml(task: str, hooks: str) -> str:
 def set_aggregations(tasks: Iterable[str], summaries: dict[str, Callable[[list], dict[str, float]]]
                      ) -> dict[str, Callable[[list], float]]:
     """``{"agg_<name>": aggregation}`` for every set-level (not ``per_row``) metric of ``tasks``: each
-    turns lm-eval's list of row records into the metric with ``summaries[record](records)`` (``0.0``
-    when the summary leaves it out). The lm-eval hook modules serve these as module attributes."""
+    turns lm-eval's list of row records into the metric with ``summaries[record](records)``
+    (:data:`UNDEFINED` when the summary leaves it out). The lm-eval hook modules serve these as module attributes."""
     out: dict[str, Callable[[list], float]] = {}
     for task in tasks:
         for m in task_metrics(task):
@@ -279,7 +298,7 @@ def hook_attributes(module: str, aggregations: dict[str, Callable[[list], float]
 
 def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Callable[[list], float]:
     def aggregate_metric(items: list) -> float:
-        return summary(items).get(name, 0.0)
+        return summary(items).get(name, UNDEFINED)
 
     aggregate_metric.__name__ = f"agg_{name}"
     return aggregate_metric
@@ -287,5 +306,5 @@ def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Call
 
 __all__ = ["ACC", "ACC_PAPER", "ACC_SOLVABLE", "ACC_UNSOLVABLE", "F1_UNSOLVABLE", "PARSE_ERROR_RATE",
            "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "PAPER", "PROCESS",
-           "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
-           "metric", "metric_list_yaml", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]
+           "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "UNDEFINED", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
+           "is_undefined", "json_value", "metric", "metric_list_yaml", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]

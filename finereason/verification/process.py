@@ -12,7 +12,8 @@ Glossary:
 - *invalid step*: the engine calls the move ``invalid``, or several moves made at once reach a state
   that already breaks a rule, or the text names a move that cannot be made at all (a false
   calculation, a cell or vertex that does not exist: a :class:`~finereason.core.engine.BrokenStep`).
-  Reading stops there: later states grow from a broken one.
+  Verifying stops there (later states grow from a broken one), but the steps written after it are
+  counted: an answer whose first step breaks a rule and goes on writing steps shows a process.
 - *dead end*: a state reached by a valid step from which the oracle says no solution can be reached.
   Backtracking out of a dead end is a valid step; the first dead end entered is what is reported.
 - *undecided*: the oracle's work budget ran out; the walk stops and nothing after it is reported.
@@ -29,7 +30,7 @@ from ..common.verdict import ParseError, StateError, Undecided
 from ..common.vocabulary import END_TO_END
 from ..core.engine import BrokenStep, Engine, StepKind, get_engine
 from ..core.steps import MAX_STEPS
-from ..reading import final_region
+from ..reading.context import ReadContext, resolve_context
 from .metrics import PROCESS, compute, task_metrics
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
@@ -46,7 +47,8 @@ class ProcessVerdict:
     """Where a written solution process first goes wrong.
 
     ``first_invalid_step`` / ``first_dead_end_step`` are 1-based step numbers (``None``: no such step
-    among those verified); ``steps_read`` counts the steps read, ``reasons`` explain the first invalid step
+    among those verified); ``steps_read`` counts the steps the answer shows (those after the first invalid
+    step are counted, not verified), ``reasons`` explain the first invalid step
     (the engine's words) and ``undecided`` is set when the oracle gave up (nothing after it is verified).
     """
 
@@ -96,15 +98,29 @@ def _verify_step(eng: Engine, puzzle: Any, prev: Any, cur: Any) -> tuple[str, tu
         return "invalid", (f"the step cannot be judged: {err}",)
 
 
+def _shown(number: int, prev: Any, rest: Sequence[Any], max_steps: int) -> int:
+    """``number`` plus the steps written after the first invalid one (counted, never verified): each
+    broken step and each state that differs from the one before it, up to ``max_steps`` in all."""
+    for state in rest:
+        if number >= max_steps:
+            break
+        if isinstance(state, BrokenStep) or state != prev:
+            number += 1
+        if not isinstance(state, BrokenStep):
+            prev = state
+    return number
+
+
 def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
-                  starts_in_think: bool = False) -> ProcessVerdict:
+                  context: ReadContext | None = None, starts_in_think: bool | None = None) -> ProcessVerdict:
     """Read the steps of an end-to-end ``response`` and verify them (never raises on the response).
 
     Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
-    ``starts_in_think`` a response without ``</think>`` is unfinished reasoning).
+    the run's ``context`` starting in think, or ``starts_in_think=True``, a response without ``</think>``
+    is unfinished reasoning).
     """
     eng = get_engine(engine)
-    text = final_region(response, starts_in_think=starts_in_think) or ""
+    text = resolve_context(context, starts_in_think).region(response) or ""
     try:
         states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
     except (ParseError, StateError, ValueError, TypeError, RecursionError):
@@ -112,17 +128,18 @@ def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps
     prev = eng.initial(puzzle)
     number = 0
     first_dead: int | None = None
-    for state in states:
+    for at, state in enumerate(states):
         if number >= max_steps:
             return ProcessVerdict(None, first_dead, number, truncated=True)
         if isinstance(state, BrokenStep):
-            return ProcessVerdict(number + 1, first_dead, number + 1, tuple(state.reasons))
+            return ProcessVerdict(number + 1, first_dead, _shown(number + 1, prev, states[at + 1:], max_steps),
+                                  tuple(state.reasons))
         kind, reasons = _verify_step(eng, puzzle, prev, state)
         if kind == "none":
             continue
         number += 1
         if kind == "invalid":
-            return ProcessVerdict(number, first_dead, number, reasons)
+            return ProcessVerdict(number, first_dead, _shown(number, state, states[at + 1:], max_steps), reasons)
         prev = state
         if first_dead is None:
             try:

@@ -24,6 +24,7 @@ from ..core.engine import Engine
 from ..core.rows import row_item, row_puzzle
 from ..data.official_files import engine_for_file, iter_items, read_records
 from ..data.state_labels import oracle_label
+from ..reading.context import ReadContext, resolve_context
 from .aggregation import category_counts, summarize
 from .scoring import RowScore, aggregate, score_row
 from .verifiers import MODES
@@ -106,10 +107,11 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
     return OfficialBatch(str(official), engine, task, records, tuple(read))
 
 
-def score_official(batch: OfficialBatch, *, mode: str = "strict", starts_in_think: bool = False,
-                   progress: Progress = no_progress) -> Iterator[ScoredResponse]:
-    """Verify each response of ``batch`` against its state, labelled by our oracle; ``mode`` picks the
-    reported state-transition verdict (``strict`` or ``paper``)."""
+def score_official(batch: OfficialBatch, *, mode: str = "strict", context: ReadContext | None = None,
+                   starts_in_think: bool | None = None, progress: Progress = no_progress) -> Iterator[ScoredResponse]:
+    """Verify each response of ``batch`` against its state, labelled by our oracle, read in ``context``
+    (``starts_in_think=`` is an alias); ``mode`` picks the reported state-transition verdict (``strict`` or ``paper``)."""
+    context = resolve_context(context, starts_in_think)
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
     engine = batch.engine
@@ -117,7 +119,7 @@ def score_official(batch: OfficialBatch, *, mode: str = "strict", starts_in_thin
         row = official_row(engine, batch.records[index], batch.task, None)
         item = row_item(row)
         row["label"] = _label(oracle_label(engine, item.puzzle, item.current))
-        score = score_row(row, text, starts_in_think=starts_in_think)
+        score = score_row(row, text, context=context)
         verdict = score.paper if mode == "paper" and score.paper is not None else score.verdict
         yield ScoredResponse(index, score, verdict)
 
@@ -142,21 +144,22 @@ def read_config_rows(data: str | Path, config: str) -> dict[str, dict]:
     return {row["id"]: row for row in folder.read_table(config).to_pylist()}
 
 
-def score_config(rows: dict[str, dict], responses: str, *, data: str, config: str, starts_in_think: bool = False,
-                 process: bool = False) -> Iterator[ScoredResponse]:
+def score_config(rows: dict[str, dict], responses: str, *, data: str, config: str, context: ReadContext | None = None,
+                 starts_in_think: bool | None = None, process: bool = False) -> Iterator[ScoredResponse]:
     """Verify each response of ``responses`` (JSON Lines keyed by row ``id``; ``-``: standard input)
-    against its row, one at a time; ``data`` and ``config`` name the rows in error messages.
-    ``process``: also verify the steps each end-to-end answer shows (:mod:`finereason.verification.process`).
+    against its row, one at a time, read in ``context`` (``starts_in_think=`` is an alias); ``data`` and
+    ``config`` name the rows in error messages. ``process``: also verify the steps each end-to-end
+    answer shows (:mod:`finereason.verification.process`), in the same context.
 
     Raises :class:`~finereason.common.input_errors.InputError` at once when ``process`` is asked of a config
     that is not end-to-end, and while iterating at the first bad line or when there is none.
     """
     if process and any(row.get("task") != END_TO_END for row in rows.values()):
         raise InputError(f"--process needs an end_to_end config, not {config}")
-    return _score_config(rows, responses, data, config, starts_in_think, process)
+    return _score_config(rows, responses, data, config, resolve_context(context, starts_in_think), process)
 
 
-def _score_config(rows: dict[str, dict], responses: str, data: str, config: str, starts_in_think: bool,
+def _score_config(rows: dict[str, dict], responses: str, data: str, config: str, context: ReadContext,
                   process: bool) -> Iterator[ScoredResponse]:
     seen: set[str] = set()
     for lineno, obj in iter_json_lines(responses, "responses", InputError):
@@ -170,19 +173,19 @@ def _score_config(rows: dict[str, dict], responses: str, data: str, config: str,
         seen.add(rid)
         try:
             text = obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or "")
-            score = score_row(rows[rid], text, starts_in_think=starts_in_think)
+            score = score_row(rows[rid], text, context=context)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
             raise InputError(f"{data}: config {config}, row {rid!r} cannot be scored: {err}") from None
-        yield ScoredResponse(rid, score, score.verdict, _process(rows[rid], text) if process else None)
+        yield ScoredResponse(rid, score, score.verdict, _process(rows[rid], text, context) if process else None)
     if not seen:
         raise InputError(f"{responses}: no responses")
 
 
-def _process(row: dict, text: str) -> Any:
+def _process(row: dict, text: str, context: ReadContext) -> Any:
     """The process verdict of one end-to-end answer (``score --process``)."""
     from .process import process_score
 
-    return process_score(row["puzzle"], row_puzzle(row), text)
+    return process_score(row["puzzle"], row_puzzle(row), text, context=context)
 
 
 def config_metrics(scored: Sequence[ScoredResponse]) -> dict[str, float]:

@@ -14,6 +14,7 @@ from ..common.verdict import SOLVABLE, Verdict
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ..core.engine import get_engine
 from ..core.rows import row_item, row_puzzle
+from ..reading.context import ReadContext, resolve_context
 from .aggregation import summarize_rows
 from .verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
@@ -43,25 +44,28 @@ class RowScore:
         return cls(task, Verdict(bool(correct), category, (), prediction), None if paper is None else Verdict(bool(paper[0]), paper[1]), solvable)
 
 
-def score_row(row: dict, response: str, *, starts_in_think: bool = False) -> RowScore:
+def score_row(row: dict, response: str, *, context: ReadContext | None = None,
+              starts_in_think: bool | None = None) -> RowScore:
     """Verify one model response to one row (never raises on the response).
 
-    ``starts_in_think``: the prompt already opened ``<think>`` (R1-distill-style chat templates), so a
-    response without ``</think>`` is unfinished reasoning and a ``parse_error``.
+    ``context``: the run's :class:`~finereason.reading.context.ReadContext`; with ``starts_in_think``
+    (the prompt already opened ``<think>``, R1-distill-style chat templates; also accepted as the
+    keyword ``starts_in_think=``) a response without ``</think>`` is unfinished reasoning and a ``parse_error``.
     """
+    context = resolve_context(context, starts_in_think)
     task = row["task"]
     engine = get_engine(row["puzzle"])
     if not isinstance(response, str):
         response = "" if response is None else str(response)
     if task == END_TO_END:
-        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, starts_in_think=starts_in_think), None, None)
+        return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, context=context), None, None)
     item = row_item(row)
     solvable = row.get("label") == SOLVABLE if row.get("label") else None
     if task == STATE_CHECKING:
-        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, starts_in_think=starts_in_think), None, solvable)
+        return RowScore(task, verify_state_checking(engine, item, response, solvable=solvable, context=context), None, solvable)
     if task == STATE_TRANSITION:
         both = verify_state_transition_modes(engine, item, response, ("strict", "paper"), solvable=solvable,
-                                             starts_in_think=starts_in_think)
+                                             context=context)
         return RowScore(task, both["strict"], both["paper"], solvable)
     raise ValueError(f"unknown task {task!r}")
 

@@ -6,7 +6,8 @@ runs out of its work budget (:class:`~finereason.common.verdict.Undecided`) give
 (no credit, never a guessed category). Model text is
 read by :mod:`finereason.reading` (the one answer reader): only the final region after the reasoning
 counts, and unfinished reasoning is a ``parse_error``. Callers whose prompt already opened ``<think>``
-(R1-distill, QwQ, Qwen3 thinking templates) pass ``starts_in_think=True``.
+(R1-distill, QwQ, Qwen3 thinking templates) pass ``context=ReadContext(starts_in_think=True)`` (the run's
+:class:`~finereason.reading.context.ReadContext`; the keyword ``starts_in_think=True`` is an alias).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ..core.engine import Engine, StateItem, StepKind, get_engine
 from ..core.literals import parse_literal
 from ..core.oracle import is_solvable
-from ..reading import UNFINISHED, choice_reading, final_region, read_choice
+from ..reading import UNFINISHED, choice_reading, read_choice
+from ..reading.context import ReadContext, resolve_context
 from ..reading.lists import task_list_reading
 
 MODES = ("strict", "paper")
@@ -30,7 +32,7 @@ def _unfinished() -> Verdict:
 
 def verify_state_checking(
     engine: Engine | str, item: StateItem, response: str, *, solvable: bool | None = None,
-    starts_in_think: bool = False,
+    context: ReadContext | None = None, starts_in_think: bool | None = None,
 ) -> Verdict:
     """Verify a state-checking answer ("(A)" solvable / "(B)" unsolvable).
 
@@ -39,7 +41,7 @@ def verify_state_checking(
     """
     eng = get_engine(engine)
     try:
-        reading = read_choice(response, starts_in_think=starts_in_think)
+        reading = read_choice(response, starts_in_think=resolve_context(context, starts_in_think).starts_in_think)
     except (ParseError, RecursionError) as err:
         return Verdict(False, Category.PARSE_ERROR.value, (str(err),))
     choice = reading.choice
@@ -64,7 +66,8 @@ def verify_state_transition(
     mode: str = "strict",
     *,
     solvable: bool | None = None,
-    starts_in_think: bool = False,
+    context: ReadContext | None = None,
+    starts_in_think: bool | None = None,
 ) -> Verdict:
     """Verify a state-transition answer ("Next state: ...") as exactly one category.
 
@@ -72,7 +75,7 @@ def verify_state_transition(
     the child is solvable. ``paper``: the official release's scoring, where only the given
     unsolvable child counts as ``unsolvable_child``.
     """
-    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable,
+    return verify_state_transition_modes(engine, item, response, (mode,), solvable=solvable, context=context,
                                          starts_in_think=starts_in_think)[mode]
 
 
@@ -83,7 +86,8 @@ def verify_state_transition_modes(
     modes: tuple[str, ...] = MODES,
     *,
     solvable: bool | None = None,
-    starts_in_think: bool = False,
+    context: ReadContext | None = None,
+    starts_in_think: bool | None = None,
 ) -> dict[str, Verdict]:
     """The verdict of one answer in several modes, reading and classifying the move only once."""
     for mode in modes:
@@ -93,7 +97,7 @@ def verify_state_transition_modes(
     puzzle = item.puzzle
     malformed: str | None = None
     proposed: Any = None
-    region = final_region(response, starts_in_think=starts_in_think)
+    region = resolve_context(context, starts_in_think).region(response)
     if region is None:
         return dict.fromkeys(modes, _unfinished())
     try:
@@ -163,10 +167,11 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
 
 
 # ------------------------------------------------------------------ end to end
-def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, starts_in_think: bool = False) -> Verdict:
+def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, context: ReadContext | None = None,
+                      starts_in_think: bool | None = None) -> Verdict:
     """Verify a full solution against the puzzle's rules (any valid solution counts)."""
     eng = get_engine(engine)
-    region = final_region(response, starts_in_think=starts_in_think)
+    region = resolve_context(context, starts_in_think).region(response)
     if region is None:
         return _unfinished()
     try:
@@ -189,7 +194,8 @@ __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_st
 
 
 # ------------------------------------------------------------------ format check (rewards)
-def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: str | None = None) -> bool:
+def format_ok(task: str, text: str, *, context: ReadContext | None = None, starts_in_think: bool | None = None,
+              puzzle: str | None = None) -> bool:
     """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked as the
     task's prompt asks (``Answer:``, ``Next state:``, ``Solution:``, ``\\boxed{}``), in a form the
     verifier reads without a parse error.
@@ -201,7 +207,7 @@ def format_ok(task: str, text: str, *, starts_in_think: bool = False, puzzle: st
     ``Next state:`` list; end_to_end: the named ``puzzle``'s answer syntax (a plain list literal
     when no puzzle is named).
     """
-    region = final_region(text, starts_in_think=starts_in_think)
+    region = resolve_context(context, starts_in_think).region(text)
     if region is None:
         return False
     if task == STATE_CHECKING:

@@ -23,8 +23,9 @@ from ..common.input_errors import InputError
 from ..data.folio import LABELS, problem_text
 from ..reading.blocks import block_readings
 from ..reading.blocks import fenced_blocks as read_fenced_blocks
+from ..reading.context import DEFAULT, ReadContext
 from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
-from ..reading.region import final_region
+from ..reading.region import UNFINISHED, final_region
 from .actor_prompt import instructions
 
 MAX_RESPONSE_CHARS = 200_000
@@ -159,10 +160,12 @@ def first_message(doc: dict, tests: bool = True) -> str:
     return f"{instructions(tests)}\n{problem_text(doc)}"
 
 
-def critique(text: str, limits: Limits, tests: bool = True) -> tuple[Report | None, ActorOutput, str, bool]:
-    """Run the critic on one response: (report, parsed output, feedback text, done). Without tests
-    (the ablation) a run is done when the program runs and answers the conclusion."""
-    out = parse_actor(text, tests)
+def critique(text: str, limits: Limits, tests: bool = True,
+             context: ReadContext = DEFAULT) -> tuple[Report | None, ActorOutput, str, bool]:
+    """Run the critic on one response, read in the run's ``context`` (unfinished reasoning offers no
+    program): (report, parsed output, feedback text, done). Without tests (the ablation) a run is done
+    when the program runs and answers the conclusion."""
+    out = ActorOutput(None, None, [], [UNFINISHED]) if context.unfinished(text) else parse_actor(text, tests)
     if out.program is None:
         return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
     report = run_program(out.program, out.tests if tests else [], out.query, limits=limits)
@@ -190,9 +193,9 @@ def _generate(generate: Callable, batch: list) -> list[str]:
 
 def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
             rounds: int = 4, limits: Limits = Limits(), jobs: int = 1, tests: bool = True,
-            progress: Callable[[int, int], None] | None = None) -> list[Dialog]:
+            progress: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[Dialog]:
     """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``;
-    ``tests=False`` is the ablation without test generation."""
+    ``tests=False`` is the ablation without test generation; responses are read in ``context``."""
     dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
     for r in range(1, rounds + 1):
         active = [d for d in dialogs if not d.done]
@@ -201,13 +204,13 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
         batch = [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in active]
         responses = _generate(generate, batch)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = list(pool.map(lambda t: critique(t, limits, tests), responses))
+            results = list(pool.map(lambda t: critique(t, limits, tests, context), responses))
         for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):
             dialog.messages.append({"role": "assistant", "content": text})
             answer = report.answer if report is not None and report.status == "ok" else None
-            tests = report.tests if report is not None else []
+            ran = report.tests if report is not None else []  # not `tests`: the next round's critique reads that
             dialog.rounds.append(Round(r, text, report.status if report else "no_program", answer,
-                                       sum(t.passed for t in tests), len(tests), feedback, done))
+                                       sum(t.passed for t in ran), len(ran), feedback, done))
             if not done and r < rounds:
                 dialog.messages.append({"role": "user", "content": feedback})
         if progress:

@@ -24,6 +24,7 @@ from ..asp.critic import Limits
 from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
 from ..data.folio import FolioError, load_folio_versioned, problem_text
+from ..reading.context import DEFAULT, ReadContext
 from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
 
 SUMMARY = "summary.json"
@@ -109,13 +110,14 @@ class ArcRun:
 
 def run_folio(load_model: Callable[[], Callable], out: Path, *, model: str, model_args: str = "", data: str | None = None,
               split: str = "validation", limit: int | None = None, rounds: int = 4, time_limit: float = 10.0,
-              jobs: int = 1, tests: bool = True, sft_out: Path | None = None, progress: Callable[..., Any] | None = None
-              ) -> ArcRun:
+              jobs: int = 1, tests: bool = True, sft_out: Path | None = None, progress: Callable[..., Any] | None = None,
+              context: ReadContext = DEFAULT) -> ArcRun:
     """LLM-ARC on FOLIO ``split``: ``OUT/transcripts.jsonl``, ``OUT/summary.json`` and, when
     ``sft_out`` is given, the successful dialogs there (:func:`export_sft`).
 
     ``load_model()`` returns the generate function; it is called once FOLIO is loaded.
     ``progress(items, total, desc)`` (e.g. :func:`finereason.common.progress.progress_bar`) shows the rounds.
+    ``context``: the run's read context (the actor's responses are read in it; recorded in the summary).
     """
     try:
         docs, version = load_folio_versioned(data, split)
@@ -127,13 +129,14 @@ def run_folio(load_model: Callable[[], Callable], out: Path, *, model: str, mode
     update = getattr(bar, "update", None)
     start = time.perf_counter()
     dialogs = run_arc(docs, generate, rounds=rounds, limits=Limits(time_s=time_limit), jobs=jobs, tests=tests,
-                      progress=(lambda r, n: update(1)) if update else None)
+                      progress=(lambda r, n: update(1)) if update else None, context=context)
     getattr(bar, "close", lambda: None)()
     out = Path(out)
     write_transcripts(dialogs, out / TRANSCRIPTS)
     summary: dict[str, Any] = accuracy_by_round(dialogs, rounds)
     summary.update({"model": model, "model_args": model_args, "split": split, "rounds": rounds,
-                    "folio_version": version, "tests": tests, "round_statistics": round_statistics(dialogs, rounds)})
+                    "folio_version": version, "tests": tests, "read_context": context.to_dict(),
+                    "round_statistics": round_statistics(dialogs, rounds)})
     summary["sft_exported"] = export_sft(dialogs, Path(sft_out), split=split, version=version) if sft_out else None
     write_text(out / SUMMARY, json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return ArcRun(summary, dialogs, version, time.perf_counter() - start)

@@ -20,8 +20,10 @@ instance and round, appended and fsync'd after every round, so an interrupted ru
 last completed round), ``summary.json`` (that condition's summary); ``OUT/summary.json`` (accuracy by
 round per condition, rounds in numeric order, tokens spent: every condition run into ``OUT`` by the
 same run) and ``OUT/accuracy_by_round.png`` (Figure 2 of the paper, when matplotlib is installed).
-An ``OUT`` holding another run (another model, domain, data, temperature, ...) is refused unless
-``overwrite`` (:func:`prepare_out`).
+An ``OUT`` holding another run (another model, domain, data, temperature, read context, ...) is refused
+unless ``overwrite`` (:func:`prepare_out`). Every response (answers and self-verdicts) is read in the run's
+:class:`~finereason.reading.context.ReadContext` (``starts_in_think``), recorded as ``read_context`` in
+``run.json`` and the summaries.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from ..common.atomic_io import atomic_file, check_output, write_bytes
 from ..common.input_errors import InputError
 from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
+from ..reading.context import DEFAULT, ReadContext
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
@@ -151,8 +154,10 @@ def _ask(generate: Generate, batch: list[tuple[dict, list[dict]]]) -> list[str]:
     return [str(t if t is not None else "")[:MAX_RESPONSE_CHARS] for t in responses]
 
 
-def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, counter: Counter) -> list[dict]:
-    """One round for each dialog (each at its own next round): ask, verify, build feedback; the new records."""
+def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, counter: Counter,
+               context: ReadContext = DEFAULT) -> list[dict]:
+    """One round for each dialog (each at its own next round): ask, verify, build feedback; the new records.
+    Answers and self-verdicts are read in ``context``."""
     requests = [({**d.row, "id": f"{d.id}@{d.next_round}"}, d.messages(condition)) for d in dialogs]
     responses = _ask(generate, requests)
     critiques: list[str | None] = [None] * len(dialogs)
@@ -165,14 +170,14 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
     records = []
     for i, (dialog, (_doc, msgs), text) in enumerate(zip(dialogs, requests, responses)):
         puzzle = row_puzzle(dialog.row)
-        verdict = verify_end_to_end(dialog.engine, puzzle, text)
+        verdict = verify_end_to_end(dialog.engine, puzzle, text, context=context)
         prompt = counter.text(msgs)
         rec: dict[str, Any] = {"id": dialog.id, "round": dialog.next_round, "condition": condition, "response": text,
                                "correct": verdict.correct, "verdict": verdict.to_dict()}
         prompts, outputs = [prompt], [text]
         if condition == "self":
             critique = critiques[i] or ""
-            accepted = read_self_verdict(critique)
+            accepted = None if context.unfinished(critique) else read_self_verdict(critique)
             prompts.append(counter.text(verify_requests[i][1]))
             outputs.append(critique)
             rec.update(critique=critique, accepted=accepted, done=accepted is True,
@@ -180,7 +185,8 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
         elif condition == SAMPLING:
             rec.update(done=verdict.correct, feedback=None)
         else:
-            process = process_score(dialog.engine, puzzle, text) if condition == "first_error" and not verdict.correct else None
+            process = (process_score(dialog.engine, puzzle, text, context=context)
+                       if condition == "first_error" and not verdict.correct else None)
             rec.update(done=verdict.correct,
                        feedback=None if verdict.correct else sound_feedback(dialog.engine, puzzle, verdict, condition, process))
         ptoks = [counter.tokens(p) for p in prompts]
@@ -251,8 +257,10 @@ def _check_run(folder: Path, run: dict) -> bool:
 
 
 def run_condition(rows: Sequence[dict], generate: Generate, condition: str, folder: Path, *, max_rounds: int = 15,
-                  run: dict | None = None, progress: Callable[[int], None] | None = None) -> list[Dialog]:
-    """Play (or resume) one condition into ``folder``; returns every instance's dialog."""
+                  run: dict | None = None, progress: Callable[[int], None] | None = None,
+                  context: ReadContext = DEFAULT) -> list[Dialog]:
+    """Play (or resume) one condition into ``folder``, reading responses in ``context``; returns every
+    instance's dialog."""
     if condition not in CONDITIONS:
         raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
     dialogs = {str(r["id"]): Dialog(r, get_engine(r["puzzle"])) for r in rows}
@@ -266,7 +274,7 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
         active = [d for d in dialogs.values() if not d.finished(max_rounds)]
         if not active:
             break
-        records = play_round(active, generate, condition, counter)
+        records = play_round(active, generate, condition, counter, context)
         for dialog, rec in zip(active, records):
             dialog.records.append(rec)
         _append(folder / TRANSCRIPTS, records)
@@ -436,12 +444,13 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
              data: str | None = None, limit: int | None = None, feedback: Sequence[str] | None = None,
              sampling: bool = False, max_rounds: int = 15, temperature: float | None = None, overwrite: bool = False,
              apply_chat_template: bool = False, max_gen_toks: int = 2048,
-             progress: Callable[..., Any] | None = None) -> LoopRun:
+             progress: Callable[..., Any] | None = None, context: ReadContext = DEFAULT) -> LoopRun:
     """Run (or resume) every condition of a loop run into ``out``, then write ``summary.json`` and the plot.
 
     ``load_model(temperature)`` returns the generate function; it is called once the data and ``out``
     are checked. ``temperature`` defaults to 1 when ``sampling`` is the only condition, else 0.
     ``progress(items, total, desc)`` (e.g. :func:`finereason.common.progress.progress_bar`) shows a bar per condition.
+    ``context``: the run's read context (recorded in ``run.json`` and the summaries).
     """
     if max_rounds < 1 or (limit is not None and limit < 1):
         raise LoopError("--max-rounds and --limit must be at least 1")
@@ -458,7 +467,7 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
     rows, source = load_rows(engine.name, data, limit)
     run = {"model": model, "model_args": model_args, "domain": engine.name, "temperature": temperature,
            "apply_chat_template": apply_chat_template, "max_gen_toks": max_gen_toks,
-           "data": {k: source.get(k) for k in ("config", "config_fingerprint")}}
+           "data": {k: source.get(k) for k in ("config", "config_fingerprint")}, "read_context": context.to_dict()}
     facts = {**run, "data": source, "max_rounds": max_rounds, "limit": limit}
     summaries = prepare_out(out, facts, overwrite=overwrite)  # earlier conditions of the same run are kept
     generate = load_model(temperature)
@@ -467,7 +476,7 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
         total = len(rows) * max_rounds
         bar = progress(range(total), total, f"loop {condition}") if progress else None
         dialogs = run_condition(rows, generate, condition, out / condition, max_rounds=max_rounds, run=run,
-                                progress=getattr(bar, "update", None))
+                                progress=getattr(bar, "update", None), context=context)
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize(dialogs, max_rounds)
     write_summary(out, summaries, facts)

@@ -3,14 +3,35 @@
 Data: ``FINEREASON_FOLIO`` (a folder such as ``../shared/folio``, a ``.jsonl`` file or a Hub id),
 else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are read by
 ``finereason.data.folio.read_label``: the last committed True/False/Uncertain after any ``</think>``;
-a hedge or no answer scores 0.
+a hedge or no answer scores 0. The run's read context (``--metadata '{"starts_in_think": true}'``: the chat
+template opened ``<think>``, so an answer without ``</think>`` before it is unfinished) is set once when
+the task loads and recorded as ``metadata.read_context``.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from lm_eval.api.task import ConfigurableTask
+
 from finereason.data.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
+from finereason.reading.context import RECORD_KEY, ReadContext, resolve_context
 from finereason.verification.aggregation import ACC, PARSE_ERROR_RATE
+
+
+class FolioTask(ConfigurableTask):
+    """A FOLIO task that reads its answers in the run's read context (recorded in its metadata)."""
+
+    def __init__(self, config: dict | None = None, **kwargs: Any) -> None:
+        super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        self.read_context = ReadContext.from_metadata(self.config.metadata)  # set once per run, recorded
+        self.config.metadata = {**(self.config.metadata or {}), RECORD_KEY: self.read_context.to_dict()}
+        super().download(dataset_kwargs, **kwargs)
+
+    def process_results(self, doc: dict, results: list[str]) -> dict[str, float]:
+        context = getattr(self, "read_context", None) or ReadContext.from_metadata(self.config.metadata)
+        return process_results(doc, results, context=context)
 
 
 def load_dataset(**kwargs: Any) -> Any:
@@ -35,6 +56,8 @@ def doc_to_text_cot(doc: dict) -> str:
     return cot_prompt(doc)
 
 
-def process_results(doc: dict, results: list[str]) -> dict[str, float]:
-    answer = read_label(results[0] if results else "")
+def process_results(doc: dict, results: list[str], *, context: ReadContext | None = None) -> dict[str, float]:
+    """``acc`` and ``parse_error_rate`` of one answer, read in the run's ``context``."""
+    text = results[0] if results else ""
+    answer = None if resolve_context(context).unfinished(text) else read_label(text)
     return {ACC: float(answer == doc["label"]), PARSE_ERROR_RATE: float(answer is None)}

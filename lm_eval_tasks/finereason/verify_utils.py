@@ -4,7 +4,9 @@
 The documents are made from the domain's end-to-end rows when the task loads (same data source as the
 end-to-end task). ``--metadata`` options: ``verify_seed`` (int, default 0: which mutations are drawn)
 and ``candidates`` (a JSON Lines file of ``{"id": end-to-end row id, "response": text}``: a real model's
-answers, added as ``model`` candidates).
+answers, added as ``model`` candidates) and ``starts_in_think`` (the chat template opened ``<think>``: a
+verdict without ``</think>`` before it is no verdict), the run's read context, recorded as
+``metadata.read_context``.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 from lm_eval.api.task import ConfigurableTask
 
 from finereason.data.resolve import load_config_with_source
+from finereason.reading.context import RECORD_KEY, ReadContext
 from finereason.verification.llm_verifier import read_model_answers, score_verify, summarize_verify, verify_docs
 from finereason.verification.metrics import VERIFY, VERIFY_RECORD, hook_attributes, set_aggregations, task_metrics
 
@@ -35,16 +38,19 @@ class VerifyTask(ConfigurableTask):
                                     for split in data})
         self.config.dataset_path = source.repo or source.path
         self.config.dataset_name = config
-        self.config.metadata = {**meta, "data_source": facts}
+        self.read_context = ReadContext.from_metadata(meta)  # set once per run, recorded
+        self.config.metadata = {**meta, "data_source": facts, RECORD_KEY: self.read_context.to_dict()}
 
     def process_results(self, doc: dict, results: list[str]) -> dict[str, Any]:
-        return process_results(doc, results)
+        context = getattr(self, "read_context", None) or ReadContext.from_metadata(self.config.metadata)
+        return process_results(doc, results, context=context)
 
 
-def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
+def process_results(doc: dict, results: list[str], *, context: ReadContext | None = None) -> dict[str, Any]:
     """Every verify metric (``finereason.verification.metrics``): a per-row metric (``acc``) gets its
-    float value per document, the others the verdict tuple, aggregated by ``agg_<name>`` below."""
-    score = score_verify(doc, results[0] if results else "")
+    float value per document, the others the verdict tuple, aggregated by ``agg_<name>`` below;
+    ``context``: the run's read context."""
+    score = score_verify(doc, results[0] if results else "", context=context)
     record = score.as_tuple()
     return {m.name: m.row_value(score) if m.per_row else record for m in task_metrics(VERIFY)}
 

@@ -28,6 +28,10 @@ Args:
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
         Other columns are ignored; rows of different puzzles may be mixed.
+    starts_in_think (`bool`, optional): the chat template's prompt already opened ``<think>``
+        (R1-distill, QwQ, Qwen3 thinking), so an answer without ``</think>`` is unfinished (no credit).
+    read_context (`finereason.reading.ReadContext` or its ``to_dict()`` record, optional): the run's
+        read context, in place of ``starts_in_think``.
 Returns:
     acc (`float`): share of valid solutions.
     parse_error_rate (`float`): share of answers with no readable solution.

@@ -31,6 +31,10 @@ Args:
         dataset; parsed objects are re-encoded).
         ``label`` (Solvable/Unsolvable) gives the per-class metrics.
         Other columns are ignored; rows of different puzzles may be mixed.
+    starts_in_think (`bool`, optional): the chat template's prompt already opened ``<think>``
+        (R1-distill, QwQ, Qwen3 thinking), so an answer without ``</think>`` is unfinished (no credit).
+    read_context (`finereason.reading.ReadContext` or its ``to_dict()`` record, optional): the run's
+        read context, in place of ``starts_in_think``.
 Returns:
     acc (`float`): share of correct choices.
     parse_error_rate (`float`): share of answers with no readable choice.

@@ -32,6 +32,10 @@ Args:
         dataset; parsed objects are re-encoded).
         ``label`` (Solvable/Unsolvable) gives acc_solvable / acc_unsolvable.
         Other columns are ignored; rows of different puzzles may be mixed.
+    starts_in_think (`bool`, optional): the chat template's prompt already opened ``<think>``
+        (R1-distill, QwQ, Qwen3 thinking), so an answer without ``</think>`` is unfinished (no credit).
+    read_context (`finereason.reading.ReadContext` or its ``to_dict()`` record, optional): the run's
+        read context, in place of ``starts_in_think``.
 Returns:
     acc (`float`): strict accuracy (a forward move must keep the state solvable).
     acc_paper (`float`): accuracy under the official (paper) scoring.

@@ -94,7 +94,19 @@ def test_dry_run_prints_the_commands(tmp_path, capsys, monkeypatch):
         assert "--gen_kwargs max_gen_toks=1024" in line          # the paper's generation length by default
         assert "--limit 10" in line and "--apply_chat_template" in line and "--include_path" not in line
         assert f"--output_path {tmp_path / 'ev' / label}" in line
+        assert "--metadata" not in line  # the default read context
     assert not (tmp_path / "ev").exists()
+
+
+def test_starts_in_think_sets_the_runs_read_context(tmp_path, capsys):
+    """An R1-style template opens <think>: every run reads in that context, passed as lm-eval --metadata."""
+    code = E.main(["--models", "base=B", "trained=T", "--starts_in_think", "true", "--skip", "GSM8K", "MATH",
+                   "--output_dir", str(tmp_path / "ev"), "--dry-run"])
+    assert code == 0
+    commands = [shlex.split(line) for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert len(commands) == 2
+    for argv in commands:
+        assert json.loads(argv[argv.index("--metadata") + 1]) == {"starts_in_think": True}
 
 
 def test_models_in_order_and_offline_notes(tmp_path, capsys):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from finereason.reading import ReadContext, read_context_of
 from finereason.commands import main
 from finereason.integrations.leaderboard.suites import DEFAULT_SUITE, suite_tasks, task_version
 from finereason.core.prompts import PROMPT_VERSION
@@ -104,6 +105,9 @@ def test_dry_run_submission_of_every_baseline_validates(runs, tmp_path, capsys):
         counts = results["config"]["counts"]["finereason_sudoku_state_checking"]
         assert counts["n_solvable"] + counts["n_unsolvable"] == results["config"]["n_samples"]["finereason_sudoku_state_checking"]
         assert results["config"]["prompt_version"] == PROMPT_VERSION
+        # the read context the runs were scored in is recorded, and the board reads it back
+        assert request["read_context"] == results["config"]["read_context"] == ReadContext().to_dict()
+        assert read_context_of(results) == ReadContext()
         assert all(v == task_version(t) for t, v in results["config"]["task_versions"].items())
         assert "path" not in results["config"]["data_source"]  # no local paths leak into a public data set
         # the numbers are lm-eval's own, without filters or stderr entries
@@ -293,7 +297,8 @@ def test_markdown_lists_every_row_with_intervals(runs, board):
     table = json.loads((board / "leaderboard.json").read_text())
     assert "## Generated benchmark" in md and ("## Official release" in md) == runs["official"] and "Average" in md
     for r in table["rows"]:
-        assert f"| {r['model']} | main | {r['precision']} |" in md
+        shown = "—" if r["precision"] == "Missing" else r["precision"]  # no weights' precision to name: "—"
+        assert f"| {r['model']} | main | {shown} |" in md
     assert " ± " in md and "| 0 |" not in md
 
 
@@ -427,3 +432,18 @@ def test_bad_submission_options_are_one_line_errors(runs, tmp_path, capsys):
     assert main(["leaderboard", "space", "--out", str(tmp_path / "sp"), "--source", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "not a finereason source tree" in err and "\n" not in err
+
+
+def test_a_submission_names_one_read_context():
+    """The suite's tasks must have been read in one context, the one the submission records."""
+    from types import SimpleNamespace
+
+    from finereason.integrations.leaderboard import LeaderboardError
+    from finereason.integrations.leaderboard.submit import _read_context
+
+    def model(*flags):
+        return SimpleNamespace(tasks={f"t{i}": SimpleNamespace(context=ReadContext(f)) for i, f in enumerate(flags)})
+
+    assert _read_context(model(True, True), ["t0", "t1"]) == ReadContext(True)
+    with pytest.raises(LeaderboardError, match="different read contexts"):
+        _read_context(model(True, False), ["t0", "t1"])

@@ -117,6 +117,25 @@ def test_replay_reproduces_finereason_score(env, tmp_path):
         assert harness[f"rate_{category},none"] == pytest.approx(sum(x["category"] == category for x in lines) / len(lines))
 
 
+def test_replay_refuses_ids_it_has_no_response_for(env, tmp_path, capsys):
+    """A request whose id the replay file lacks is an error (exit 2, one line naming the first missing
+    ids), never an empty answer scored as a parse error."""
+    from finereason.integrations.lm_eval.models import our_tasks_only
+    from finereason.dataset_builders.layout import read_config
+
+    config = "sudoku_state_checking"
+    rows = read_config(env, config)
+    responses = tmp_path / "partial.jsonl"
+    responses.write_text("".join(json.dumps({"id": r["id"], "response": "Answer: (A)"}) + "\n" for r in rows[2:]))
+    with our_tasks_only():
+        code = main(["eval", "--model", "finereason-replay", "--tasks", f"finereason_{config}", "--model_args",
+                     f"path={responses}", "--output_path", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and not list((tmp_path / "out").rglob("results_*.json"))
+    assert err[-1].startswith("finereason: error:") and "2 of" in err[-1], err[-1]
+    assert rows[0]["id"] in err[-1] and rows[1]["id"] in err[-1] and str(responses) in err[-1]
+
+
 def test_hostile_responses_never_crash_a_run(env, tmp_path):
     from hostile import hostile_responses
 
@@ -155,6 +174,17 @@ def test_starts_in_think_metadata_grades_unfinished_reasoning(env, tmp_path):
     task = f"finereason_{config}"
     meta = ["--metadata", json.dumps({"starts_in_think": True})]
     assert run_eval(tmp_path / "a", "finereason-replay", task, "--model_args", f"path={plain}")["results"][task]["acc,none"] == 1.0
-    unfinished = run_eval(tmp_path / "b", "finereason-replay", task, "--model_args", f"path={plain}", *meta)["results"][task]
+    whole = run_eval(tmp_path / "b", "finereason-replay", task, "--model_args", f"path={plain}", *meta)
+    unfinished = whole["results"][task]
     assert unfinished["acc,none"] == 0.0 and unfinished["parse_error_rate,none"] == 1.0
     assert run_eval(tmp_path / "c", "finereason-replay", task, "--model_args", f"path={closed}", *meta)["results"][task]["acc,none"] == 1.0
+    # the context is recorded in the results, and re-scoring the logged samples (reports, the board) honours it
+    from finereason.integrations.report.results import load_models, load_samples
+    from finereason.reading import ReadContext, read_context_of
+
+    assert whole["configs"][task]["metadata"]["read_context"] == ReadContext(True).to_dict()
+    assert read_context_of(whole) == ReadContext(True)
+    for folder, credited in (("a", 1.0), ("b", 0.0)):
+        (model,), _ = load_models([tmp_path / folder])
+        scores = load_samples(model.tasks[task])
+        assert len(scores) == len(rows) and all(s.verdict.correct == bool(credited) for _, s in scores), folder

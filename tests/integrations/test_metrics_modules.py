@@ -194,3 +194,24 @@ def test_modules_are_thin_and_have_cards():
         for name in metric_names(task):
             assert f"`{name}`" in card or (name.startswith("rate_") and "`rate_" in card), (task, name)
     assert (METRICS / "README.md").is_file()
+
+
+@pytest.mark.parametrize("how", ["starts_in_think", "read_context"])
+@pytest.mark.parametrize("task", TASKS)
+def test_the_reader_contract_corpus_scores_alike_in_both_read_contexts(task, how, offline):
+    """The corpus of tests/test_one_reader_contract.py, through the modules under both read contexts:
+    the numbers are those of its verdicts, and each answer alone gets its verdict."""
+    from test_one_reader_contract import CONTEXTS, corpus, reference
+
+    metric = load(task)
+    picked = [i for i, case in enumerate(corpus()) if case.row["task"] == task]
+    refs = [corpus()[i].row for i in picked]
+    preds = [corpus()[i].text for i in picked]
+    for context in CONTEXTS:
+        kwargs = {how: context.starts_in_think if how == "starts_in_think" else context.to_dict()}
+        scores = [reference(context)[i] for i in picked]
+        want = {k: v for k, v in aggregate(scores).items() if k != "n"}
+        assert metric.compute(predictions=preds, references=refs, **kwargs) == want, context
+        for ref, pred, score in zip(refs, preds, scores):
+            assert metric._compute([pred], [metric.encode_reference(ref)], **kwargs)["acc"] == float(score.verdict.correct)
+    assert offline == []

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import shared_path
-from finereason.planning import Task, check_plan, read_domain, read_plan, read_problem, validate
+from finereason.planning import Task, check_plan, read_domain, read_problem
 from finereason.planning.feedback import FEEDBACK_LEVELS, INVALID, VALID, plan_feedback
 from finereason.planning.pddl import parse_problem
 
@@ -21,7 +21,7 @@ def bw_domain():
 
 
 def reads_as_valid(task: Task, text: str) -> bool:
-    return validate(task, read_plan(text, task.domain, task.problem)).valid
+    return check_plan(task, text).valid
 
 
 def test_levels():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from finereason.planning import PDDLError, Task, check_plan, plan, read_plan
+from finereason.planning import PDDLError, Task, check_plan, committed_plan, plan
 from finereason.planning.pddl import parse_domain, parse_problem
 
 DOMAIN = """(define (domain blocksworld-4ops) (:requirements :strips)
@@ -26,7 +26,8 @@ GOOD = ["unstack b a", "stack b c", "pick-up a", "stack a b"]
 
 
 def steps(text: str) -> list[str]:
-    return [" ".join((s.name, *s.args)) for s in read_plan(text, TASK.domain, TASK.problem)]
+    value = committed_plan(text, TASK.domain, TASK.problem.objects).value
+    return [" ".join((s.name, *s.args)) for s in value or ()]
 
 
 @pytest.mark.parametrize("text", [
@@ -36,7 +37,7 @@ def steps(text: str) -> list[str]:
     "Plan:\n1. Unstack the blue block from on top of the red block.\n2. Stack the blue block on top of the orange block.\n"
     "3. Pick up the red block.\n4. Stack the red block on top of the blue block.\nDone!",
     "- **Step 1:** unstack b from a\n- **Step 2:** stack b on c\n- **Step 3:** pickup a\n- **Step 4:** stack a on b",
-    "[PLAN]\n(unstack b a)\n(stack b c)\n(pick-up a)\n(stack a b)\n[PLAN END]\n(put-down a)",
+    "[PLAN]\n(unstack b a)\n(stack b c)\n(pick-up a)\n(stack a b)\n[PLAN END]\n\n[STATEMENT]\n(put-down a)",
     "My plan is as follows:\n\n[PLAN]\nunstack b a\nthen stack b c\nnext pick up a\nfinally stack a b\n",
 ])
 def test_plan_styles(text):
@@ -46,10 +47,11 @@ def test_plan_styles(text):
 
 def test_articles_and_prose_are_not_objects():
     assert steps("Pick up a red block") == ["pick-up a"]
-    assert steps("pick up a block") == ["pick-up"]      # no object named: the step is invalid
+    assert steps("pick up a block") == []      # naming no object, a line alone is no step
     assert steps("I think this works.\nThe red block is clear.") == []
-    verdict = check_plan(TASK, "pick up a block")
-    assert verdict.reasons == ("step 1 (pick-up): pick-up takes 1 argument(s), got 0",)
+    assert check_plan(TASK, "pick up a block").reasons == ("plan text: no final plan found",)
+    assert check_plan(TASK, "1. (unstack b a)\n2. (stack b c)\n3. pick up a block.").reasons == (
+        "step 3 (pick-up): pick-up takes 1 argument(s), got 0",)  # in a plan: a step short of its object (cut off when the text ends there)
 
 
 def test_ambiguous_steps_get_no_credit():
@@ -58,13 +60,12 @@ def test_ambiguous_steps_get_no_credit():
 
 
 def test_unknown_action_and_object():
-    assert check_plan(TASK, "(fly a)").reasons == ("step 1 (fly a): unknown action 'fly'",)
+    assert check_plan(TASK, "(fly a)").reasons == ("plan text: no final plan found",)  # not an action of the domain
     assert check_plan(TASK, "(pick-up z)").reasons == ("step 1 (pick-up z): unknown object 'z'",)
 
 
 def test_goal_reasons_and_empty_plan():
-    assert check_plan(TASK, "").reasons == ("no actions found in the plan text", "goal not reached: a is not on b",
-                                            "goal not reached: b is not on c")
+    assert check_plan(TASK, "").reasons == ("plan text: no final plan found",)
     assert check_plan(TASK, "(unstack b a)\n(stack b c)").reasons == ("goal not reached: a is not on b",)
 
 
@@ -368,3 +369,57 @@ def test_property_a_correction_wins_and_its_cut_never_falls_back(first, second, 
 def test_property_two_plans_offered_never_commit(first, second, style):
     text = "Answer:\n" + render(first, style) + "\n\nAlternatively:\n" + render(second, style)
     assert committed(text) is None or first == second
+
+
+# ---------------------------------------------------------------- plan-check reads with the end-to-end reader
+def test_plan_check_reads_the_committed_plan(tmp_path, capsys):
+    """A detailed numbered plan then the same actions as bullets is one plan (not two joined); the
+    reader's reason is the reason when nothing commits; PlanBench's one-shot form ends at a new statement."""
+    import json
+
+    from finereason.commands import main
+
+    detailed = "\n\n".join(f"{i}. **{s}**\n   - Preconditions: the hand is empty\n   - Effects: the block moves"
+                           for i, s in enumerate(["Unstack the blue block from the red block", "Stack the blue block on "
+                                                  "the orange block", "Pick up the red block", "Stack the red block on "
+                                                  "the blue block"], start=1))
+    restated = detailed + "\n\n**Actions in the plan:**\n- unstack blue from red\n- stack blue on orange\n" \
+                          "- pick up red\n- stack red on blue\n"
+    assert check_plan(TASK, restated).valid and steps(restated) == GOOD
+    one_shot = "\n".join(GOOD[i] for i in range(4)).replace("pick-up", "pick up") + \
+        "\n[PLAN END]\n\n[STATEMENT]\nAs initial conditions I have that ...\n[PLAN]\n(pick-up c)\n[PLAN END]"
+    assert check_plan(TASK, one_shot).valid
+    withdrawn = "Answer:\n" + "\n".join(f"({s})" for s in GOOD) + "\n\nWait, that's wrong."
+    assert check_plan(TASK, withdrawn).reasons == ("plan text: the plan is withdrawn after it is given ('wait')",)
+    assert check_plan(TASK, "<think>(unstack b a)").reasons[0].startswith("plan text: reasoning is unfinished")
+    domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
+    domain.write_text(DOMAIN)
+    problem.write_text(PROBLEM)
+    plans = tmp_path / "plans.jsonl"
+    plans.write_text("".join(json.dumps({"domain": str(domain), "problem": str(problem), "plan": p}) + "\n"
+                             for p in (restated, withdrawn)))
+    assert main(["plan-check", "--input", str(plans)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == [{"valid": True, "reasons": []},
+                     {"valid": False, "reasons": ["plan text: the plan is withdrawn after it is given ('wait')"]}]
+
+
+def test_explanation_bullets_about_steps_are_not_a_plan():
+    """Bullets that talk about a step after the plan ("**X** provides ...", "After X, you regain ...") are
+    explanation; a plan's own bullets with a remark ("..., we now hold blue") stay steps."""
+    plan = "1. Unstack b from a\n2. Put down b\n3. Pick up a\n4. Stack a on c"
+    explained = plan + "\n\n**Explanation:**\n- After **Put down b**, you regain an empty hand.\n" \
+                       "- **Unstack b from a** provides a clear a.\n- **Stack a on c** enables the goal."
+    assert committed(explained) == committed(plan) == ["(unstack b a)", "(put-down b)", "(pick-up a)", "(stack a c)"]
+    remarks = "- Unstack the blue block from the red block, we now hold blue\n- Put down the blue block, we now have an empty hand"
+    assert committed(remarks) == ["(unstack b a)", "(put-down b)"]
+
+
+def test_the_goal_declared_out_of_reach_withdraws_the_plan():
+    plan = "**Plan:**\n1. (unstack b a)\n2. (put-down b)\n\n"
+    for tail in ("However, it is **not possible** to achieve the goal with these actions.",
+                 "We cannot proceed further to achieve the full goal.", "Therefore, no plan can achieve the goal.",
+                 "A complete plan for all three goals isn't feasible."):
+        assert committed(plan + tail) is None, tail
+    assert committed("It is not possible to unstack a first.\n\n" + plan) == ["(unstack b a)", "(put-down b)"]
+    assert committed(plan + "This is possible because b is clear.") == ["(unstack b a)", "(put-down b)"]

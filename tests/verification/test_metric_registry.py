@@ -85,20 +85,23 @@ def test_summary_matches_hand_computation(seed):
     tp = sum(v.prediction == UNSOLVABLE and s is False for v, s in pairs)
     pred = sum(v.prediction == UNSOLVABLE and s is not None for v, s in pairs)
     pos = sum(s is False for s in labels)
-    p, r = (tp / pred if pred else 0.0), (tp / pos if pos else 0.0)
-    assert got["precision_unsolvable"] == p and got["recall_unsolvable"] == r
-    assert got["f1_unsolvable"] == (2 * p * r / (p + r) if p + r else 0.0)
+    p, r = (tp / pred if pred else None), (tp / pos if pos else None)
+    same = lambda value, want: value != value if want is None else value == want  # noqa: E731 (undefined: NaN)
+    assert same(got["precision_unsolvable"], p) and same(got["recall_unsolvable"], r)
+    assert same(got["f1_unsolvable"], None if p is None or r is None else 2 * p * r / (p + r) if p + r else 0.0)
     solv = [v.correct for v, s in pairs if s is True]
-    assert got["acc_solvable"] == (sum(solv) / len(solv) if solv else 0.0)
+    assert same(got["acc_solvable"], sum(solv) / len(solv) if solv else None)
     assert got["acc"] == sum(v.correct for v in verdicts) / 30
     # summaries list section by section; lm-eval and YAMLs in declaration order
     assert list(got) == ["n", "acc", "parse_error_rate", "acc_solvable", "acc_unsolvable", "precision_unsolvable",
                          "recall_unsolvable", "f1_unsolvable"]
 
 
-def test_empty_sets_give_zero():
-    assert set(M.compute(M.VERIFY, [], M.VERIFY_RECORD).values()) == {0.0}
-    assert set(process.summarize_process([]).values()) == {0.0}
+def test_empty_sets_are_undefined():
+    """One rule: an empty denominator is undefined (NaN), never 0.0, for every metric of every record."""
+    for values in (M.compute(M.VERIFY, [], M.VERIFY_RECORD).values(), process.summarize_process([]).values()):
+        assert values and all(M.is_undefined(v) for v in values)
+    assert M.is_undefined(None) and not M.is_undefined(0.0) and M.json_value(M.UNDEFINED) is None
 
 
 # ------------------------------------------------------------------ lm-eval: hooks and YAMLs
@@ -164,7 +167,7 @@ def test_process_results_reports_every_registered_metric(rows, task):
     for m in metrics:  # lm-eval's mean of the per-row values, or the hook's aggregation: the library's numbers
         values = [r[m.name] for r in results]
         got = sum(values) / len(values) if m.per_row else getattr(utils, f"agg_{m.name}")(values)
-        assert got == pytest.approx(expected[m.name], abs=1e-12), m.name
+        assert got == pytest.approx(expected[m.name], abs=1e-12, nan_ok=True), m.name
 
 
 def test_verify_process_results_reports_every_registered_metric(rows):

@@ -92,16 +92,29 @@ def test_state_checking_mixed_confusion_matrix():
             assert got[name] == pytest.approx(value, abs=1e-12), name
 
 
+def _undefined(value) -> bool:
+    return value is None or value != value  # null in JSON, NaN in lm-eval's float results
+
+
 def test_state_checking_without_a_positive_prediction_or_row():
-    """Empty denominators are 0.0 (documented), not NaN and not an error."""
+    """An empty denominator is undefined on every path (NaN, null in JSON), never 0.0: precision when
+    nothing is predicted unsolvable, recall and per-class accuracy when a class has no row, F1 with them."""
     solvable, unsolvable = sudoku_rows("state_checking")
-    rows = solvable[:3]
-    got = aggregate([score_row(r, "Answer: (A)") for r in rows])
-    assert (got["acc"], got["precision_unsolvable"], got["recall_unsolvable"], got["f1_unsolvable"]) == (1.0, 0.0, 0.0, 0.0)
-    assert (got["acc_solvable"], got["acc_unsolvable"]) == (1.0, 0.0)
-    # every row unsolvable, every answer a parse error: recall 0, precision 0 (no positive predicted)
-    got = aggregate([score_row(r, "no idea") for r in unsolvable[:3]])
-    assert (got["acc"], got["parse_error_rate"], got["precision_unsolvable"], got["recall_unsolvable"]) == (0.0, 1.0, 0.0, 0.0)
+    rows, answers = solvable[:3], ["Answer: (A)"] * 3
+    for got in every_path(rows, answers):
+        assert (got["acc"], got["acc_solvable"]) == (1.0, 1.0)
+        for name in ("precision_unsolvable", "recall_unsolvable", "f1_unsolvable", "acc_unsolvable"):
+            assert _undefined(got[name]), (name, got[name])
+    # every row unsolvable, every answer a parse error: recall 0 (defined), precision undefined (none predicted)
+    rows, answers = unsolvable[:3], ["no idea"] * 3
+    for got in every_path(rows, answers):
+        assert (got["acc"], got["parse_error_rate"], got["recall_unsolvable"]) == (0.0, 1.0, 0.0)
+        assert _undefined(got["precision_unsolvable"]) and _undefined(got["f1_unsolvable"])
+        assert _undefined(got["acc_solvable"]) and got["acc_unsolvable"] == 0.0
+    # precision and recall both 0 (defined): F1 is 0, not undefined
+    rows, answers = unsolvable[:1] + solvable[:1], ["Answer: (A)", "Answer: (B)"]
+    for got in every_path(rows, answers):
+        assert (got["precision_unsolvable"], got["recall_unsolvable"], got["f1_unsolvable"]) == (0.0, 0.0, 0.0)
 
 
 # ------------------------------------------------------------------ state transition

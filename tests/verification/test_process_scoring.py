@@ -148,7 +148,7 @@ G24 = Game24Puzzle((4, 6, 8, 8), 24)
 @pytest.mark.parametrize("text, expected", [
     ("1. 4 * 6 = 24\n2. 8 / 8 = 1\n3. 24 * 1 = 24\nAnswer: (4 * 6) * (8 / 8) = 24", (None, None, 3)),
     ("Step 1: 8 - 8 = 0. Step 2: 4 × 6 = 24. Step 3: 24 + 0 = 24", (None, None, 3)),
-    ("4*6=25\n8/8=1", (1, None, 1)),
+    ("4*6=25\n8/8=1", (1, None, 2)),  # the step after a false one is counted, not verified
     ("4 + 6 = 10\n10 + 8 = 18\n18 - 8 = 10", (None, 1, 3)),
     ("8 / 8 = 1\n4 * 5 = 20", (2, None, 2)),
     ("[4, 6, 8, 8] -> [24, 8, 8] -> [24, 1] -> [24]", (None, None, 3)),
@@ -164,8 +164,8 @@ def test_game24_step_lists(text, expected):
 
 def test_game24_reasons_name_the_false_step():
     v = process_score(GAME24, G24, "4*6=25\n8/8=1")
-    assert v.reasons == ("4 * 6 = 24, not 25",)
-    assert v.first_error() is None  # one step is a final answer, not a process
+    assert v.reasons == ("4 * 6 = 24, not 25",) and v.first_error().startswith("Step 1 breaks a rule: 4 * 6 = 24, not 25")
+    assert process_score(GAME24, G24, "4*6=25").first_error() is None  # one step is a final answer, not a process
     v = process_score(GAME24, G24, "8 / 8 = 1\n4 * 5 = 20")
     assert "5 is not among the numbers" in v.reasons[0] and v.first_error().startswith("Step 2 breaks a rule")
 
@@ -184,7 +184,8 @@ def test_hostile_text_is_bounded():
     read = list(bracketed_lists("[[[[[[[[[[[[[[1]]]]]]]]]]]]]] [1, 2] [oops"))
     assert read[-1] == (30, [1, 2]) and len(read) == 2 and str(read[0][1]).count("[") <= 8  # nesting limit
     many = "\n".join(f"{n} - {n} = 0" for n in range(1, 5000))
-    assert process_score(GAME24, G24, many).steps_read <= 1
+    v = process_score(GAME24, G24, many)
+    assert v.first_invalid_step == 1 and v.steps_read <= 400
 
 
 # ------------------------------------------------------------------ metrics
@@ -194,7 +195,7 @@ def test_summarize_process_hand_computed():
     m = summarize_process(verdicts)
     assert m == {"process_rate_readable": 5 / 6, "process_rate_invalid_step": 2 / 5, "process_rate_dead_end": 2 / 5,
                  "process_rate_undecided": 1 / 5, "process_steps_read": 17 / 6}
-    assert summarize_process([])["process_steps_read"] == 0.0
+    assert summarize_process([])["process_steps_read"] != summarize_process([])["process_steps_read"]  # undefined: NaN
     assert MIN_PROCESS_STEPS == 2
 
 
@@ -238,8 +239,14 @@ def test_score_cli_process(tmp_path):
     assert main(["score", "--data", str(out), "--config", f"{GAME24}_end_to_end", "--responses", str(responses),
                  "--out", str(scored), "--process"]) == 0
     lines = [json.loads(x) for x in scored.read_text().splitlines()]
-    assert [ln["process"]["steps_read"] for ln in lines] == [1, 0]
+    assert [ln["process"]["steps_read"] for ln in lines] == [2, 0]
     assert lines[0]["process"]["first_invalid_step"] == 1
+    # --starts-in-think: the prompt opened <think>, so steps without </think> are unfinished reasoning
+    assert main(["score", "--data", str(out), "--config", f"{GAME24}_end_to_end", "--responses", str(responses),
+                 "--out", str(scored), "--process", "--starts-in-think"]) == 0
+    lines = [json.loads(x) for x in scored.read_text().splitlines()]
+    assert [ln["process"]["steps_read"] for ln in lines] == [0, 0]
+    assert [ln["category"] for ln in lines] == ["parse_error", "parse_error"]
     assert main(["score", "--data", str(out), "--config", f"{GAME24}_state_checking", "--responses", str(responses),
                  "--process"]) == 2
 
@@ -274,3 +281,28 @@ def test_lm_eval_end_to_end_tasks_report_process_metrics():
     assert [r["acc"] for r in results] == [1.0, 1.0, 1.0]
     unfinished = utils.process_results(row, [answers[0].replace("Answer", "Maybe")], starts_in_think=True)
     assert unfinished["process_rate_readable"][2] == 0  # no </think>: unfinished reasoning shows no steps
+
+
+# ------------------------------------------------------------------ an invalid first step
+def test_invalid_first_step_followed_by_more_steps_is_read_and_counted():
+    """A process whose very first step breaks a rule shows a process: it is readable, invalid at step 1,
+    counted by ``process_rate_invalid_step``, and the first-error feedback points at step 1."""
+    eng, pz, sol, init, empty = sudoku_case()
+    given = next(i for i in range(81) if init[i])
+    wrong = next(d for d in range(1, 10) if d != init[given])  # overwrite a given with another digit
+    text = "\n".join([fill(given, wrong)] + [fill(i, sol[i], k) for k, i in enumerate(empty[:3], 1)])
+    v = process_score(eng, pz, text)
+    assert (v.first_invalid_step, v.steps_read, v.readable) == (1, 4, True), v
+    assert summarize_process([v])["process_rate_invalid_step"] == 1.0
+    verdict = verify_end_to_end(eng, pz, text + "\nAnswer: " + eng.render(pz, sol))
+    feedback = sound_feedback(eng, pz, verdict, "first_error", v)
+    assert "Step 1 breaks a rule" in feedback
+    # a broken first step (a cell that does not exist) followed by more steps, in graph coloring
+    cg = get_engine(COLORING)
+    gp = puzzle_of(COLORING)
+    gsol = cg.solve(gp)
+    v = process_score(cg, gp, "\n".join([f"vertex {gp.n}: color 1"] + [f"vertex {u}: color {gsol[u]}" for u in range(3)]))
+    assert (v.first_invalid_step, v.steps_read, v.readable) == (1, 4, True), v
+    # one written step that breaks a rule is still a final answer, not a process
+    v = process_score(eng, pz, fill(given, wrong))
+    assert (v.first_invalid_step, v.steps_read, v.readable) == (1, 1, False)

@@ -73,6 +73,7 @@ def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
     assert "| 1 | 0.3333 | 3 | 2 | 1 | 6/7 |" in printed and "accuracy (FOLIO v0.0 train)" in printed
     assert "of FOLIO v0.0 train" in printed and "3 successful dialogs exported" in printed
     assert summary["folio_version"] == "v0.0" and summary["tests"] is True
+    assert summary["read_context"] == {"read_context_version": 1, "starts_in_think": False}  # the run's read context
     assert summary["round_statistics"][1] == {"round": 2, "active": 2, "compiled": 2, "all_tests_passed": 2,
                                               "tests_passed": 7, "tests_total": 7, "test_pass_rate": 1.0, "done": 2}
     transcripts = {t["id"]: t for t in read_jsonl(out / "transcripts.jsonl")}

@@ -45,6 +45,27 @@ def test_another_domain_is_refused_until_overwrite(e2e_dataset, tmp_path, capsys
     assert not (out / "binary").exists()  # the old run's folders went with --overwrite
 
 
+def test_the_read_context_is_the_runs_and_is_recorded(e2e_dataset, tmp_path, capsys):
+    """--starts-in-think: the oracle's answers carry no </think>, so none is finished; the context is
+    recorded, and resuming the run in another context is refused."""
+    out = tmp_path / "out"
+    assert run(e2e_dataset, out, "--domain", "sudoku", "--feedback", "binary", "--starts-in-think") == 0
+    record = {"read_context_version": 1, "starts_in_think": True}
+    assert summary(out)["read_context"] == record
+    assert json.loads((out / "binary" / "run.json").read_text(encoding="utf-8"))["read_context"] == record
+    rounds = [json.loads(line) for line in (out / "binary" / "transcripts.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rounds) == 2 and {r["verdict"]["category"] for r in rounds} == {"parse_error"}
+    assert summary(out)["conditions"]["binary"]["final"] == 0.0
+    capsys.readouterr()
+    message = one_line_error(capsys, [*BASE, "--data", str(e2e_dataset), "--out", str(out), "--domain", "sudoku",
+                                      "--feedback", "binary"])
+    assert "read_context" in message
+    fresh = tmp_path / "fresh"
+    assert run(e2e_dataset, fresh, "--domain", "sudoku", "--feedback", "binary") == 0
+    assert summary(fresh)["conditions"]["binary"]["final"] == 1.0
+    assert summary(fresh)["read_context"] == {"read_context_version": 1, "starts_in_think": False}
+
+
 def test_conditions_of_the_same_run_are_kept(e2e_dataset, tmp_path):
     out = tmp_path / "out"
     assert run(e2e_dataset, out, "--domain", "sudoku", "--feedback", "binary") == 0

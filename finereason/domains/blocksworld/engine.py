@@ -36,8 +36,7 @@ from ...common.verdict import ParseError, StateError, Undecided
 from ...common.vocabulary import END_TO_END
 from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Problem
-from ...planning.plan_answers import plan_reading
-from ...planning.plan_text import LETTERS
+from ...planning.plan_answers import plan_objects, plan_reading
 from ...planning.plan_text import Step as PlanStep
 from ...planning.strips import GroundAction, apply
 from ...planning.validate import describe_unmet, execute, validate
@@ -154,8 +153,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         :meth:`read_answer`, which knows no puzzle, reads the same plan)."""
         if not isinstance(text, str):
             raise ParseError("response is not a string")
-        objects = frozenset(LETTERS) | frozenset(problem.objects)
-        reading = plan_reading(text, pddl_domain(self.vocabulary), objects)
+        reading = plan_reading(text, pddl_domain(self.vocabulary), plan_objects(problem.objects))
         if reading.value is None:
             raise ParseError(reading.reason)
         return reading.value
@@ -170,8 +168,11 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
 
     def read_steps(self, puzzle: BlocksPuzzle, text: str) -> list[Any]:
         """The states after each action of the committed plan (:meth:`read_answer`); an action that cannot
-        be applied is a :class:`BrokenStep` naming its unmet preconditions, and reading stops there.
+        be applied is a :class:`BrokenStep` naming its unmet preconditions (the actions after it are applied
+        to the state before it, so that every written step is listed; process scoring verifies none of them).
         Actions past the step budget are not read (the dead end they follow is already reported)."""
+        from ...core.steps import MAX_STEPS
+
         try:
             steps = self._read_answer_plan(text, puzzle.problem)
         except ParseError:
@@ -179,12 +180,12 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         out: list[Any] = []
         state = self.initial(puzzle)
         for step in steps:
-            if state.steps >= puzzle.budget:
+            if state.steps >= puzzle.budget or len(out) > MAX_STEPS:
                 break
             after, why = execute(puzzle.task, state.atoms, step)
-            if after is None:
+            if after is None:  # listed, and the actions after it too (counted, not verified)
                 out.append(BrokenStep(tuple(f"{step}: {reason}" for reason in why)))
-                break
+                continue
             state = BlocksState(after, state.steps + 1)
             out.append(state)
         return out

@@ -6,6 +6,12 @@ Rows are ranked by **Average**: the unweighted mean of the task accuracies of ev
 board (state checking, strict state transition and end-to-end), defined only when all of them are.
 A row's rank is 1 + the number of rows whose Average interval lies wholly above its own, so rows
 whose 95 % intervals overlap share a rank (marked as a tie).
+
+What may share a view: every entry's tasks in a view were run on **one data set** (the fingerprint our
+tasks record in ``metadata.data_source``) and **read in one context** (``starts_in_think``); a board
+that would mix them is refused with one line naming both (:func:`check_comparable`; build one board per
+data set or context). A run with ``--limit`` (lm-eval's ``config.limit``, or fewer items than the task
+has) keeps its row, marked with the limit, and is never ranked.
 """
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from ..report.results import ReportError, load_models, puzzle_order, puzzle_titl
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
 from .submit import _precision, clean_metrics
+from .submit import recorded_starts_in_think as _starts_in_think
 
 VIEWS = {"generated": ("finereason", "generated benchmark (finereason_* tasks, with end-to-end)"),
          "official": ("finereason_official", "official release (finereason_official_* tasks)")}
@@ -38,6 +45,9 @@ class TaskData:
     n: int | None
     counts: dict[str, int] = field(default_factory=dict)
     samples: Path | None = None
+    fingerprint: str | None = None      # the data set's fingerprint (metadata.data_source)
+    starts_in_think: bool = False       # the read context the responses were read in
+    limit: int | float | None = None    # lm-eval's --limit, when the run did not cover every item
 
 
 @dataclass
@@ -69,6 +79,14 @@ class Entry:
         return [v for v, (prefix, _) in VIEWS.items()
                 if any(_view_of(t) == v for t in self.tasks)]
 
+    def in_view(self, view: str) -> list[TaskData]:
+        return [d for t, d in self.tasks.items() if _view_of(t) == view]
+
+    def limit(self, view: str) -> int | float | None:
+        """The largest ``--limit`` among the entry's tasks in ``view`` (``None``: every item was run)."""
+        limits = [d.limit for d in self.in_view(view) if d.limit is not None]
+        return max(limits) if limits else None
+
 
 def _view_of(task: str) -> str:
     return "official" if task.startswith("finereason_official_") else "generated"
@@ -92,6 +110,24 @@ def _arg(args: str, key: str) -> str | None:
     return dict(p.split("=", 1) for p in args.split(",") if "=" in p).get(key) or None
 
 
+def _limit(value: Any) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+def _run_facts(data: dict, task: str) -> dict[str, Any]:
+    """``fingerprint``, ``starts_in_think`` and ``limit`` of ``task`` in an lm-eval results file."""
+    meta = ((data.get("configs") or {}).get(task) or {}).get("metadata") or {}
+    source = meta.get("data_source") if isinstance(meta, dict) else None
+    limit = _limit((data.get("config") or {}).get("limit"))
+    counts = (data.get("n-samples") or {}).get(task) or {}
+    if limit is None and isinstance(counts, dict) and counts.get("effective") != counts.get("original"):
+        limit = _limit(counts.get("effective"))
+    return {"fingerprint": str(source["fingerprint"]) if isinstance(source, dict) and source.get("fingerprint") else None,
+            "starts_in_think": _starts_in_think(meta), "limit": limit}
+
+
 def _add(entries: dict, entry: Entry) -> Entry:
     have = entries.setdefault(entry.key, entry)
     if have is not entry:
@@ -113,12 +149,15 @@ def _submission(path: Path, data: dict, entries: dict) -> None:
                                 float(params) if isinstance(params, (int, float)) and params > 0 else None,
                                 str(config.get("submitted_time") or stamp)))
     ns, counts = config.get("n_samples") or {}, config.get("counts") or {}
+    source = config.get("data_source") if isinstance(config.get("data_source"), dict) else {}
+    think = _starts_in_think(config.get("read_context"))
     for task, metrics in data["results"].items():
         if isinstance(metrics, dict):
             samples = path.parent / f"samples_{task}_{stamp}.jsonl"
             n = ns.get(task)
             entry.tasks[task] = TaskData(clean_metrics(metrics), n if isinstance(n, int) else None,
-                                         counts.get(task) or {}, samples if samples.is_file() else None)
+                                         counts.get(task) or {}, samples if samples.is_file() else None,
+                                         str(source["fingerprint"]) if source.get("fingerprint") else None, think)
 
 
 def collect(root: str | os.PathLike) -> list[Entry]:
@@ -152,18 +191,50 @@ def collect(root: str | os.PathLike) -> list[Entry]:
             raise LeaderboardError(str(err)) from None
         for model in models:
             name, args = model.key
-            dates = [json.loads(f.read_text(encoding="utf-8")).get("date") for f in model.files]
+            raw = {f: json.loads(f.read_text(encoding="utf-8")) for f in model.files}
+            dates = [d.get("date") for d in raw.values()]
             entry = _add(entries, Entry(model.label, _arg(args, "revision") or "main", _precision(args),
                                         "Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original",
                                         "baseline" if name.startswith("finereason-") else "",
                                         None, max((_iso(d) for d in dates if d), default="")))
             for task, r in model.tasks.items():
                 entry.tasks[task] = TaskData(clean_metrics(r.metrics), r.n,
-                                             sample_counts(r.samples_file, r.task, r.suite, r.puzzle), r.samples_file)
+                                             sample_counts(r.samples_file, r.task, r.suite, r.puzzle, r.context),
+                                             r.samples_file, **_run_facts(raw.get(r.results_file) or {}, task))
     found = [e for e in entries.values() if e.tasks]
     if not found:
         raise LeaderboardError(f"{root}: no lm-eval or submission results files (results_*.json) found")
+    check_comparable(found)
     return found
+
+
+def _data_name(fingerprint: str | None) -> str:
+    return f"data {fingerprint[:12]}" if fingerprint else "no data fingerprint recorded (re-run with this finereason)"
+
+
+def check_comparable(entries: list[Entry]) -> dict[str, dict[str, Any]]:
+    """``{view: {"fingerprint": ..., "starts_in_think": ...}}``: the one data set and read context of each
+    view; raises :class:`LeaderboardError` (one line naming two runs that differ) when a view mixes them."""
+    out: dict[str, dict[str, Any]] = {}
+    for view, (_, title) in VIEWS.items():
+        prints: dict[str | None, str] = {}
+        thinks: dict[bool, str] = {}
+        for e in entries:
+            for d in e.in_view(view):
+                prints.setdefault(d.fingerprint, e.model)
+                thinks.setdefault(d.starts_in_think, e.model)
+        if len(prints) > 1:
+            (fa, ma), (fb, mb) = list(prints.items())[:2]
+            raise LeaderboardError(f"runs made on different data cannot be ranked together ({title}): {ma} on "
+                                   f"{_data_name(fa)}, {mb} on {_data_name(fb)}; build one board per data set")
+        if len(thinks) > 1:
+            (ta, ma), (tb, mb) = list(thinks.items())[:2]
+            raise LeaderboardError(f"runs read in different contexts cannot be ranked together ({title}): {ma} with "
+                                   f"starts_in_think {str(ta).lower()}, {mb} with starts_in_think {str(tb).lower()}; "
+                                   "build one board per read context")
+        if prints:
+            out[view] = {"fingerprint": next(iter(prints)), "starts_in_think": next(iter(thinks))}
+    return out
 
 
 # ------------------------------------------------------------------ columns and rows
@@ -226,20 +297,28 @@ class Row:
     rank: int | None = None
     tied: bool = False
 
+    @property
+    def limit(self) -> int | float | None:
+        """The run's ``--limit`` in this view (such a row is never ranked)."""
+        return self.entry.limit(self.view)
 
-INFO_KEYS = ("rank", "rank_tied", "model", "revision", "precision", "weight_type", "model_type", "params", "date", "view")
+
+INFO_KEYS = ("rank", "rank_tied", "model", "revision", "precision", "weight_type", "model_type", "params", "date", "view",
+             "data_fingerprint", "starts_in_think", "limit")
 
 
 def rows(entries: list[Entry], cols: list[Column]) -> list[Row]:
-    """One row per entry and view it has results in, ranked by Average within the view."""
+    """One row per entry and view it has results in, ranked by Average within the view (rows of
+    ``--limit`` runs are listed, unranked, and take no part in the others' ranks)."""
     out: list[Row] = []
     for view, (prefix, _) in VIEWS.items():
         group = [Row(e, view, {c.key: c.cell(e, prefix) for c in cols}) for e in entries if view in e.views()]
-        for row in group:
+        ranked = [r for r in group if r.limit is None]
+        for row in ranked:
             avg = row.cells["average"]
             if avg.value is not None:
                 row.rank = 1 + sum(o.cells["average"].value is not None and o.cells["average"].lo is not None
-                                   and avg.hi is not None and o.cells["average"].lo > avg.hi for o in group)
+                                   and avg.hi is not None and o.cells["average"].lo > avg.hi for o in ranked)
         for row in group:
             row.tied = row.rank is not None and sum(o.rank == row.rank for o in group) > 1
         group.sort(key=lambda r: (r.rank is None, r.rank or 0, -(r.cells["average"].value or 0.0), r.entry.key))
@@ -247,11 +326,24 @@ def rows(entries: list[Entry], cols: list[Column]) -> list[Row]:
     return out
 
 
+def unranked_note(row: Row) -> str:
+    """Why a row has no rank: the run's ``--limit``."""
+    return f"--limit {row.limit}: not ranked"
+
+
+def shown_precision(entry: Entry) -> str:
+    """The weights' precision as tables show it: "—" when there is none to name (baselines, unknown dtype)."""
+    return "—" if entry.precision in ("", "Missing") else entry.precision
+
+
 def flat(row: Row, cols: list[Column]) -> dict[str, Any]:
     """A row as the JSON and CSV files hold it: facts, then ``key``, ``key_n``, ``key_lo``, ``key_hi`` per column."""
     e = row.entry
+    shown = e.in_view(row.view)
     out: dict[str, Any] = dict(zip(INFO_KEYS, (row.rank, row.tied, e.model, e.revision, e.precision, e.weight_type,
-                                               e.model_type, e.params, e.date, row.view)))
+                                               e.model_type, e.params, e.date, row.view,
+                                               shown[0].fingerprint if shown else None,
+                                               bool(shown) and shown[0].starts_in_think, row.limit)))
     for c in cols:
         cell = row.cells[c.key]
         out.update({c.key: cell.value, f"{c.key}_n": cell.n, f"{c.key}_lo": cell.lo, f"{c.key}_hi": cell.hi})

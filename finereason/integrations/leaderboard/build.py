@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ...common.atomic_io import atomic_file
 from ..report.results import md_table
-from .board import INFO_KEYS, RANKED_BY, VIEWS, Column, Entry, Row, board_puzzles, collect, columns, flat, rows
+from .board import (INFO_KEYS, RANKED_BY, VIEWS, Column, Entry, Row, board_puzzles, check_comparable, collect, columns, flat,
+                    rows, shown_precision, unranked_note)
 from .html import detail_page, main_page
 
 __all__ = ["build", "collect", "board_puzzles", "columns", "table"]
@@ -41,17 +42,29 @@ def to_csv(records: list[dict]) -> str:
     return buffer.getvalue()
 
 
-def markdown(board_rows: list[Row], cols: list[Column]) -> str:
+def data_line(facts: dict | None) -> str:
+    """The data set and read context of one view, in words."""
+    if not facts:
+        return ""
+    fingerprint = facts.get("fingerprint")
+    data = f"data `{fingerprint[:12]}`" if fingerprint else "data of unknown fingerprint"
+    return f"Every row: {data}, read with starts_in_think {str(bool(facts.get('starts_in_think'))).lower()}."
+
+
+def markdown(board_rows: list[Row], cols: list[Column], data: dict | None = None) -> str:
     parts = ["# FineReason leaderboard", "",
-             f"Accuracies in %, ± the half-width of the 95 % interval; — is undefined. {RANKED_BY}.", ""]
+             f"Accuracies in %, ± the half-width of the 95 % interval; — is undefined. {RANKED_BY}. "
+             "Runs with --limit are listed but not ranked.", ""]
     shown = [c for c in cols if c.puzzle is None]
     for view, (_, title) in VIEWS.items():
         group = [r for r in board_rows if r.view == view]
         if not group:
             continue
-        body = [[(f"{r.rank}=" if r.tied else str(r.rank)) if r.rank else "—", r.entry.model, r.entry.revision,
-                 r.entry.precision] + [r.cells[c.key].text() for c in shown] for r in group]
-        parts += [f"## {title[0].upper() + title[1:]}", "",
+        body = [[(f"{r.rank}=" if r.tied else str(r.rank)) if r.rank else "—",
+                 r.entry.model + (f" ({unranked_note(r)})" if r.limit is not None else ""), r.entry.revision,
+                 shown_precision(r.entry)] + [r.cells[c.key].text() for c in shown] for r in group]
+        note = data_line((data or {}).get(view))
+        parts += [f"## {title[0].upper() + title[1:]}", ""] + ([note, ""] if note else []) + [
                   md_table(["Rank", "Model", "Revision", "Precision"] + [c.title for c in shown], body, left=4), ""]
     return "\n".join(parts)
 
@@ -81,6 +94,7 @@ def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
     """Write the board into ``out``; return the paths of the files written (samples copies excepted)."""
     entries = collect(root)
     cols, board_rows, puzzles = table(entries)
+    facts = check_comparable(entries)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for stale in ("models", "samples"):  # pages of models no longer on the board must not linger
@@ -88,14 +102,14 @@ def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
             shutil.rmtree(folder / stale)
     links = _copy_samples(entries, folder)
     records = [flat(r, cols) for r in board_rows]
-    data = {"ranked_by": RANKED_BY, "views": {v: t for v, (_, t) in VIEWS.items()},
+    data = {"ranked_by": RANKED_BY, "views": {v: t for v, (_, t) in VIEWS.items()}, "data": facts,
             "columns": [{"key": c.key, "title": c.title, "description": c.tip, "puzzle": c.puzzle,
                          "higher_is_better": c.higher_is_better} for c in cols],
             "rows": records}
-    written = [_write(folder / "index.html", main_page(board_rows, cols, puzzles)),
+    written = [_write(folder / "index.html", main_page(board_rows, cols, puzzles, [data_line(f) for f in facts.values()])),
                _write(folder / "leaderboard.csv", to_csv(records)),
                _write(folder / "leaderboard.json", json.dumps(data, indent=2) + "\n"),
-               _write(folder / "leaderboard.md", markdown(board_rows, cols))]
+               _write(folder / "leaderboard.md", markdown(board_rows, cols, facts))]
     for entry in entries:
         written.append(_write(folder / "models" / f"{entry.slug}.html",
                               detail_page(entry, [r for r in board_rows if r.entry is entry], cols, puzzles, links)))

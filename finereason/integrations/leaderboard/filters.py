@@ -4,7 +4,7 @@ filter and the column selector, sorting with undefined values last)."""
 from __future__ import annotations
 
 from ..report.results import puzzle_title
-from .board import VIEWS, Column, Row
+from .board import VIEWS, Column, Row, shown_precision
 
 SHORT = {"generated": "generated benchmark (with E2E)", "official": "official release"}
 INFO = (("type", "Type", "model type (weight type when not given)"), ("params", "Params (B)", "parameters, billions"),
@@ -27,7 +27,7 @@ def info(row: Row) -> dict[str, str]:
     """The model facts shown beside the numbers."""
     e = row.entry
     return {"type": e.model_type or e.weight_type or "unknown", "params": "" if e.params is None else f"{e.params:g}",
-            "precision": e.precision, "revision": e.revision, "date": e.date[:10]}
+            "precision": shown_precision(e), "revision": e.revision, "date": e.date[:10]}
 
 
 def facts(row: Row) -> dict[str, str]:
@@ -47,7 +47,7 @@ def filter_options(board_rows: list[Row], puzzles: list[str]) -> list[tuple[str,
     for key, label in (("type", "Type"), ("size", "Size"), ("precision", "Precision")):
         values = sorted({f[key] for f in all_facts})
         if any(v not in ("unknown", "Missing") for v in values):
-            out.append((key, label, [("", "all")] + [(v, v) for v in values]))
+            out.append((key, label, [("", "all")] + [(v, "—" if v == "Missing" else v) for v in values]))
     return out
 
 

@@ -8,7 +8,7 @@ from ...common.verdict import TRANSITION_CATEGORIES
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ...verification.aggregation import METRICS, rate_name
 from ..report.results import CATEGORY_COLORS, puzzle_title
-from .board import RANKED_BY, VIEWS, Column, Entry, Row, hub_url
+from .board import RANKED_BY, VIEWS, Column, Entry, Row, hub_url, shown_precision, unranked_note
 from .filters import INFO, default_hidden, facts, filter_options
 from .filters import info as _info
 from .filters import selectable
@@ -65,6 +65,8 @@ def table_markup(board_rows: list[Row], cols: list[Column], info_keys: list[str]
         url = hub_url(e.model)
         hub = f' <a class="hub" href="{esc(url)}" title="{esc(e.model)} on the Hugging Face Hub">Hub ↗</a>' if url else ""
         name = f'<a class="drill" href="{drill}{esc(e.slug)}.html">{esc(e.model)}</a>' if drill is not None else esc(e.model)
+        if r.limit is not None:
+            name += f' <span class="pm" title="a run over part of the items is never ranked">({esc(unranked_note(r))})</span>'
         rank = MISSING if r.rank is None else f"{r.rank}=" if r.tied else str(r.rank)
         tip = "tied: its 95 % interval overlaps another row's of this rank" if r.tied else "rank by Average"
         attrs = "".join(f' data-{k}="{esc(v)}"' for k, v in fact.items())
@@ -78,7 +80,7 @@ def table_markup(board_rows: list[Row], cols: list[Column], info_keys: list[str]
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def main_page(board_rows: list[Row], cols: list[Column], puzzles: list[str]) -> str:
+def main_page(board_rows: list[Row], cols: list[Column], puzzles: list[str], data_notes: list[str] | None = None) -> str:
     """The main page: controls, the ranked table (all views; the suite filter shows one) and how to submit."""
     script = resources.files("finereason.integrations.leaderboard").joinpath("page.js").read_text(encoding="utf-8")
     controls = ['<label>Search <input type="search" id="search" placeholder="model, revision, precision…" '
@@ -100,7 +102,8 @@ def main_page(board_rows: list[Row], cols: list[Column], puzzles: list[str]) -> 
 {esc(RANKED_BY)}. SC: state checking; ST strict: state transition where the child must stay solvable;
 ST paper: the official scoring; E2E: end-to-end; SC P/R/F1 treat <em>unsolvable</em> as positive; Parse err:
 unreadable answers (lower is better). Click a header, or focus it and press Enter or Space, to sort.
-Click a model for its drill-down page.</p>
+Click a model for its drill-down page. Runs with <code>--limit</code> are listed but never ranked.</p>
+{"".join(f'<p class="note">{esc(n)}</p>' for n in dict.fromkeys(data_notes or []) if n)}
 <p>Download: <a id="csv-link" href="leaderboard.csv" download>leaderboard.csv</a> ·
 <a href="leaderboard.json">leaderboard.json</a> · <a href="leaderboard.md">leaderboard.md</a></p>
 <div class="controls">{"".join(controls)}</div>
@@ -156,7 +159,7 @@ def detail_page(entry: Entry, own_rows: list[Row], cols: list[Column], puzzles: 
     url = hub_url(entry.model)
     parts = [f"<h1>{esc(entry.model)}</h1>",
              f'<p><a href="../index.html">← leaderboard</a>{f" · <a href={chr(34)}{esc(url)}{chr(34)}>on the Hub ↗</a>" if url else ""}</p>',
-             f"<p>Revision <code>{esc(entry.revision)}</code> · precision {esc(entry.precision)} · type "
+             f"<p>Revision <code>{esc(entry.revision)}</code> · precision {esc(shown_precision(entry))} · type "
              f"{esc(entry.model_type or entry.weight_type or 'unknown')} · params "
              f"{MISSING if entry.params is None else f'{entry.params:g} B'} · date {esc(entry.date or MISSING)}</p>",
              '<p class="note">Values in %; the interval is the 95 % Wilson interval (F1: approximate); n is the '

@@ -18,6 +18,7 @@ from ...common.verdict import UNSOLVABLE
 from ...verification.aggregation import ACC_SOLVABLE, ACC_UNSOLVABLE, F1_UNSOLVABLE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 
 if TYPE_CHECKING:
+    from ...reading.context import ReadContext
     from ...verification.scoring import RowScore
 
 COUNT_KEYS = ("n_solvable", "n_unsolvable", "n_pred_unsolvable")
@@ -49,15 +50,19 @@ def metric_cell(name: str, metrics: dict[str, float], n: int | None, counts: dic
     return proportion(value, n)
 
 
-def sample_counts(samples_file: Path | None, task: str, suite: str = "", puzzle: str = "") -> dict[str, int]:
+def sample_counts(samples_file: Path | None, task: str, suite: str = "", puzzle: str = "",
+                  context: ReadContext | None = None) -> dict[str, int]:
     """``n_solvable``/``n_unsolvable``/``n_pred_unsolvable`` of a state task from its logged samples
-    (re-verified by the one verdict function); ``{}`` without samples or for end-to-end tasks."""
+    (re-verified by the one verdict function in the run's read ``context``); ``{}`` without samples or
+    for end-to-end tasks."""
     from ...common.vocabulary import STATE_TASKS
+    from ...reading.context import DEFAULT
     from ..report.results import TaskResult, load_samples
 
     if samples_file is None or task not in STATE_TASKS:
         return {}
-    scores = load_samples(TaskResult(suite, puzzle, task, {}, None, Path(samples_file), Path(samples_file)))
+    scores = load_samples(TaskResult(suite, puzzle, task, {}, None, Path(samples_file), Path(samples_file),
+                                     context=context or DEFAULT))
     return counts_of([s for _, s in scores])
 
 

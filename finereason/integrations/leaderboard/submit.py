@@ -11,12 +11,14 @@ Results (with the logged samples beside them, when the run has them)::
 
     results/<org>/<name>/<revision>_<precision>_<suite>/results_<time>.json
     {"config": {"model_name": ..., "model_sha": ..., "model_dtype": ..., "revision": ..., "precision": ...,
-                "suite": ..., "data_source": ..., "n_samples": {task: n}, "counts": {task: {...}}},
+                "suite": ..., "data_source": ..., "read_context": {...}, "n_samples": {task: n},
+                "counts": {task: {...}}},
      "results": {task: {metric: value}}}
 
 A submission is refused (one line naming the reason) unless every task of the suite is present, the
 run had no ``--limit``, every task version and the prompt version are current, and every task names
-the same data fingerprint in its ``metadata.data_source``.
+the same data fingerprint in its ``metadata.data_source`` and was read in the same read context
+(``read_context``: how responses were read, e.g. ``starts_in_think``; recorded in the request and results).
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from typing import Any, Sequence
 from ...common.atomic_io import atomic_file
 from ...common.redact import redact
 from ...core.prompts import PROMPT_VERSION
+from ...reading.context import ReadContext
 from . import LeaderboardError
 from .stats import sample_counts
 from .suites import DEFAULT_SUITE, suite_tasks, task_version
@@ -64,6 +67,16 @@ def clean_metrics(metrics: dict[str, Any]) -> dict[str, float]:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
             out[name] = float(value)
     return out
+
+
+def recorded_starts_in_think(meta: Any) -> bool:
+    """``starts_in_think`` of the read context recorded with a run: a task's lm-eval metadata
+    (:meth:`ReadContext.from_metadata`) or a submission's ``read_context`` record; false when absent."""
+    if not isinstance(meta, dict):
+        return False
+    if "read_context_version" in meta:
+        return ReadContext.from_dict(meta).starts_in_think
+    return ReadContext.from_metadata(meta).starts_in_think
 
 
 def _model_choice(models: list, wanted: str | None):
@@ -152,6 +165,15 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     return results, facts, warnings
 
 
+def _read_context(model, tasks) -> Any:
+    """The one read context the suite's tasks were scored in (a submission records it)."""
+    contexts = {model.tasks[t].context for t in tasks}
+    if len(contexts) > 1:
+        raise LeaderboardError(f"the tasks were read in {len(contexts)} different read contexts "
+                               f"({', '.join(sorted(c.describe() for c in contexts))}); run the whole suite in one")
+    return contexts.pop()
+
+
 def _safe(part: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", part).strip("._") or "model"
 
@@ -181,21 +203,23 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
     model_type = model_type or ("baseline" if chosen.key[0].startswith("finereason-") else "")
     if params is not None and not (params > 0 and params == params):
         raise LeaderboardError(f"--params must be a positive number of billions, got {params}")
+    context = _read_context(chosen, results)
     counts = {t: c for t in results if (c := sample_counts(chosen.tasks[t].samples_file, chosen.tasks[t].task,
-                                                             chosen.tasks[t].suite, chosen.tasks[t].puzzle))}
+                                                             chosen.tasks[t].suite, chosen.tasks[t].puzzle, context))}
     when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     org, _, short = name.rpartition("/")
     request = {"model": name, "base_model": base_model, "revision": revision, "precision": precision,
                "weight_type": weight_type, "status": "PENDING", "submitted_time": when, "model_type": model_type,
                "likes": 0, "params": params or 0, "license": "", "private": False, "suite": suite,
                "lm_eval_model": chosen.key[0], "model_args": redact(args), "prompt_version": PROMPT_VERSION,
-               "data_fingerprint": facts["fingerprint"]}
+               "data_fingerprint": facts["fingerprint"], "read_context": context.to_dict()}
     payload = {"config": {"model_name": name, "model_sha": revision, "model_dtype": f"torch.{precision}"
                           if precision in ("float16", "bfloat16", "float32") else precision,
                           "revision": revision, "precision": precision, "weight_type": weight_type,
                           "model_type": model_type, "params": params, "submitted_time": when,
                           "suite": suite, "prompt_version": PROMPT_VERSION, "task_versions":
                           {t: task_version(t) for t in results}, "data_source": facts,
+                          "read_context": context.to_dict(),
                           "n_samples": {t: chosen.tasks[t].n for t in results}, "counts": counts},
                "results": results}
     root = Path(out)

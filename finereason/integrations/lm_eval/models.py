@@ -3,7 +3,8 @@
 
 They read each request's document (``Instance.doc``), so they answer any FineReason task without a
 neural network; ``finereason-replay`` replays responses from a JSONL file keyed by the row ``id``
-(``model_args: path=responses.jsonl``), so outputs from any API or batch runner can be scored.
+(``model_args: path=responses.jsonl``), so outputs from any API or batch runner can be scored; an id
+the file lacks is an error.
 """
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ class ShallowLM(_DocModel):
 
 @register_model("finereason-replay")
 class ReplayLM(_GenerateOnly):
-    """Replays ``{"id": ..., "response": ...}`` lines; a missing id answers "" (a parse error)."""
+    """Replays ``{"id": ..., "response": ...}`` lines; a request whose id has no line is an error
+    (:class:`InputError` naming the first missing ids), never an empty answer."""
 
     name = "finereason-replay"
 
@@ -101,6 +103,7 @@ class ReplayLM(_GenerateOnly):
         super().__init__()
         if not path:
             raise InputError("finereason-replay needs model_args path=RESPONSES.jsonl")
+        self.path = path
         self.responses: dict[str, str] = {}
         for lineno, obj in iter_json_lines(path, "replay responses", InputError):
             if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
@@ -108,7 +111,13 @@ class ReplayLM(_GenerateOnly):
             self.responses[str(obj["id"])] = str(obj["response"])
 
     def generate_until(self, requests: list, disable_tqdm: bool = False) -> list[str]:
-        return [self.responses.get(str(request.doc.get("id")), "") for request in requests]
+        ids = [str(request.doc.get("id")) for request in requests]
+        missing = list(dict.fromkeys(i for i in ids if i not in self.responses))
+        if missing:
+            shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+            raise InputError(f"finereason-replay: {len(missing)} of {len(set(ids))} requested ids have no response in "
+                             f"{self.path} (first missing: {shown})")
+        return [self.responses[i] for i in ids]
 
 
 @contextlib.contextmanager

@@ -67,6 +67,7 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
              "marked *paper*; Table 4 treats **unsolvable** as the positive class. Every accuracy is followed by "
              "the task's parse-error rate, `(pe …)`: the share of answers that could not be read. Plots show 95 % "
              "Wilson intervals.", ""]
+    parts += limit_marks(models)
     parts += runs_section(models)
     suites = [s for s in SUITES if any(r.suite == s for m in models for r in m.tasks.values())]
     for suite in suites:
@@ -102,6 +103,30 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
     except OSError as err:
         raise ReportError(f"cannot write {summary}: {err.strerror or err}") from None
     return Report(markdown, [summary] + written)
+
+
+def limit_marks(models: list[Model]) -> list[str]:
+    """The header's mark of runs made with lm-eval's ``--limit`` (their numbers cover part of each task)."""
+    import json
+
+    marks = []
+    for model in models:
+        shown: dict[str, tuple] = {}
+        for name, result in model.tasks.items():
+            data = json.loads(result.results_file.read_text(encoding="utf-8"))
+            limit = (data.get("config") or {}).get("limit")
+            counts = (data.get("n-samples") or {}).get(name) or {}
+            effective, original = counts.get("effective"), counts.get("original")
+            if limit or (effective is not None and effective != original):
+                shown[name] = (limit, effective, original)
+        if shown:
+            limit, effective, original = max(shown.values(), key=lambda v: v[2] or 0)
+            value = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+            marks.append(f"- **{model.label}: a `--limit` run**" + (f" (`--limit {value}`" if value else " (")
+                         + (f"; {effective} of {original} items" if effective is not None else "")
+                         + f" in {len(shown)} of {len(model.tasks)} tasks): its numbers cover part of each task and "
+                         "are not comparable with full runs.")
+    return marks + [""] if marks else []
 
 
 def _check_stored(model: Model, result: TaskResult, notes: list[str]) -> None:

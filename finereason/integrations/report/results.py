@@ -3,7 +3,9 @@ logged samples with :func:`finereason.verification.scoring.score_row`, and the c
 
 Models are told apart by lm-eval's ``config.model`` and ``config.model_args`` (lm-eval names the
 output sub-folder after ``pretrained=``/``path=`` or else a random id, so folders are not models).
-When a model/task pair appears in several runs, the newest results file wins.
+When a model/task pair appears in several runs, the newest results file wins. Logged samples are
+re-read in the read context their results file recorded (:func:`finereason.reading.context.read_context_of`),
+so a re-scored sample gets the verdict it got in the run.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ...common.redact import redact
 from ...common.verdict import Category
 from ...common.vocabulary import DIFFICULTY_FIELDS, TASKS
 from ...core.engine import engine_names, get_engine
+from ...reading.context import DEFAULT, ReadContext, read_context_of
 from ...verification.aggregation import ACC, PARSE_ERROR_RATE
 from ...verification.scoring import RowScore, score_row
 
@@ -82,6 +85,7 @@ class TaskResult:
     results_file: Path
     samples_file: Path | None
     scores: list[tuple[dict, RowScore]] | None = None  # (difficulty fields, verdicts), when samples exist
+    context: ReadContext = DEFAULT  # how the run read its responses (recorded in the results file)
 
 
 @dataclass
@@ -207,7 +211,8 @@ def load_models(paths: Sequence[str | os.PathLike]) -> tuple[list[Model], list[s
                     ignored.add(name)
                 continue
             model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], metrics,
-                                           _sample_count(name, metrics, data), path, samples.get(name))
+                                           _sample_count(name, metrics, data), path, samples.get(name),
+                                           context=_context(path, data, name))
         for name, metrics in (data.get("groups") or {}).items():
             if isinstance(metrics, dict):
                 model.groups[name] = metrics
@@ -216,6 +221,14 @@ def load_models(paths: Sequence[str | os.PathLike]) -> tuple[list[Model], list[s
     ordered = sorted(models.values(), key=lambda m: first_seen[m.key])
     _assign_labels(ordered)
     return ordered, notes
+
+
+def _context(path: Path, data: dict, task: str) -> ReadContext:
+    """The read context ``task`` was scored in, as its results file recorded it."""
+    try:
+        return read_context_of(data, task)
+    except ValueError as err:
+        raise ReportError(f"{path}: {task}: {err}") from None
 
 
 def _assign_labels(models: list[Model]) -> None:
@@ -252,7 +265,8 @@ def _response(record: dict) -> str:
 
 
 def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
-    """Re-verify every logged response of one task (one filter: ``none`` when present)."""
+    """Re-verify every logged response of one task (one filter: ``none`` when present), in the read
+    context its run recorded (``result.context``)."""
     path = result.samples_file
     assert path is not None
     rows: list[tuple[str | None, dict, str]] = []
@@ -268,7 +282,7 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
         if filt != keep:
             continue
         try:
-            score = score_row(doc, response)
+            score = score_row(doc, response, context=result.context)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
             raise ReportError(f"{path}: cannot score doc {doc.get('id')!r}: {err or type(err).__name__}") from None
         out.append(({k: doc.get(k) for k in DIFFICULTY_FIELDS}, score))

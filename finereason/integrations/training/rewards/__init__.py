@@ -12,8 +12,9 @@ Modules: :mod:`.registry` (``@register_reward(name, columns=...)``, :func:`get_r
 :mod:`.math` (``math``), :mod:`.math_reading` (the committed ``\\boxed{}`` answer, read by the math
 answer kind of the reader, :mod:`finereason.reading.boxed`) and :mod:`.math_worker` (bounded, silent
 math-verify). :func:`get_rewards` takes ``partial_credit`` (state-transition credit per error
-category) and ``starts_in_think`` (the chat template's generation prompt already opened ``<think>``,
-as for R1-distill, QwQ and Qwen3 thinking models: see :func:`prompt_opens_think`).
+category) and the run's read ``context`` (a :class:`finereason.reading.ReadContext`; ``starts_in_think=``
+is an alias): with ``starts_in_think`` the chat template's generation prompt already opened ``<think>``,
+as for R1-distill, QwQ and Qwen3 thinking models (see :func:`prompt_opens_think`).
 
 Rules, for every reward:
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from finereason.reading.context import ReadContext, resolve_context
+
 Reward = Callable[..., list]
 
 
@@ -64,12 +66,15 @@ def _bound(func: Callable[..., list], starts_in_think: bool) -> Reward:
 
 
 def get_rewards(names: Iterable[str], *, partial_credit: Mapping[str, float] | None = None,
-                starts_in_think: bool = False) -> list[Reward]:
+                context: ReadContext | None = None, starts_in_think: bool | None = None) -> list[Reward]:
     """Reward functions for ``names``; an unknown name fails with one clear line.
 
-    ``starts_in_think``: the prompt already opened ``<think>`` (see ``prompt_opens_think``), so a
-    completion without ``</think>`` is unfinished reasoning and earns 0 from every reward.
+    ``context``: the run's :class:`~finereason.reading.context.ReadContext` (``starts_in_think=`` is an
+    alias). With ``starts_in_think`` the prompt already opened ``<think>`` (see ``prompt_opens_think``),
+    so a completion without ``</think>`` is unfinished reasoning and earns 0 from every reward; each
+    reward gets it as its keyword ``starts_in_think``.
     """
+    starts_in_think = resolve_context(context, starts_in_think).starts_in_think
     names = list(names)
     if not names:
         raise RewardConfigError("no reward functions named (reward_funcs is empty)")
