@@ -438,7 +438,7 @@ def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = Fa
         if lo > 0:
             line = region.find("\n", lo, lo + TAIL_CHARS // 4)
             lo = line + 1 if line >= 0 else lo
-        statements = mark_unclosed_boxes(region, mark_hedges(region, _ChoiceReader(region, lo).statements()))
+        statements = mark_unclosed_boxes(region, mark_hedges(region, _ChoiceReader(region, lo).statements(), sentence=False))
         if every and len(statements) > MAX_STATEMENTS:  # option spam: no single committed answer
             return replace(commit(statements[-MAX_STATEMENTS:], signals, what="answer"), live=2)
         reading = commit(statements, signals, what="answer")
