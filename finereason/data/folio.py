@@ -1,4 +1,4 @@
-"""FOLIO (Han et al. 2022): loading, prompts and a careful reader of True/False/Uncertain answers.
+"""FOLIO (Han et al. 2022): loading, prompts and the reading of True/False/Uncertain answers.
 
 Sources (``load_folio(source, split)``):
 
@@ -21,19 +21,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..common.input_errors import InputError
-from ..core.literals import strip_thinking
 from .reference import ENV as REFERENCE_ENV
 from .reference import reference_path
+from ..reading.labels import LABEL_WORDS, label_reading
 
 DEFAULT_HUB_ID = "yale-nlp/FOLIO"
 ENV_SOURCE = "FINEREASON_FOLIO"
 LABELS = ("True", "False", "Uncertain")
-LABEL_MAP = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
+LABEL_MAP = LABEL_WORDS  # "unknown" reads "Uncertain"
 
 
 class FolioError(InputError):
@@ -162,39 +161,14 @@ def cot_prompt(doc: dict) -> str:
 
 
 # ------------------------------------------------------------------ answer reading
-_WORD = r"(true|false|uncertain|unknown)"
-_TAGGED = re.compile(r"(?:final\s+)?answer(?:\s+is)?\s*[:：]?[\s*_`$\\{}:\[\]]*(?:\\text(?:bf)?\{|\\boxed\{)?\s*" + _WORD + r"\b",
-                     re.IGNORECASE)
-_BOXED = re.compile(r"\\boxed\{\s*(?:\\text(?:bf)?\{)?\s*" + _WORD + r"\b", re.IGNORECASE)
-_HEDGE = re.compile(r"[\s*_`)\]}.,;:-]*(?:/|\bor\b|\(|\band/or\b|\bpossibly\b|\bmaybe\b|\bperhaps\b|\bbut\b)[^\n.]{0,40}?\b"
-                    + _WORD + r"\b", re.IGNORECASE)
-_BARE = re.compile(r"^[\s*_`#>\"'(\[]*" + _WORD + r"[\s*_`\"').\]!]*$", re.IGNORECASE)
-MAX_ANSWER_CHARS = 200_000
-
-
-def read_label(text: str) -> str | None:
+def read_label(text: str, *, starts_in_think: bool = False) -> str | None:
     """The committed label of a response, read as a careful grader would, or ``None``.
 
-    Only text after the last ``</think>`` counts. The last ``Answer: X`` (or ``\\boxed{X}``) wins;
-    when none is tagged, the last non-empty line must be the bare word. A hedge (another label on the
-    same line as the committed one, e.g. "Answer: True or Uncertain") gets no credit.
+    The FOLIO label answer kind of the reader (:mod:`finereason.reading.labels`), under the one
+    commitment rule: only text after the last ``</think>`` counts; the last ``Answer: X`` (or
+    ``\\boxed{X}``, or a line holding only the label after it) is the candidate, and it commits only if
+    nothing after it withdraws it ("Wait, that is wrong."); a later different label replaces it, a
+    conditional after it is explanation. A hedge (another label offered on its line, "Answer: True or
+    Uncertain", or a hedge word, "My best guess for the answer: True") gets no credit.
     """
-    if not isinstance(text, str):
-        return None
-    body = strip_thinking(text[-MAX_ANSWER_CHARS:])
-    last = None
-    for pattern in (_TAGGED, _BOXED):
-        for m in pattern.finditer(body):
-            if last is None or m.start() > last.start():
-                last = m
-    if last is not None:
-        word = LABEL_MAP[last.group(1).lower()]
-        hedge = _HEDGE.match(body, last.end())
-        if hedge is not None and LABEL_MAP[hedge.group(1).lower()] != word:
-            return None
-        return word
-    lines = [ln for ln in body.splitlines() if ln.strip()]
-    if not lines:
-        return None
-    m = _BARE.match(lines[-1])
-    return LABEL_MAP[m.group(1).lower()] if m else None
+    return label_reading(text, starts_in_think=starts_in_think).value

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
-from ..reading.hedges import conditional, may_be_conditional, sentence_before
+from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
                         read_line, syntax_of)
@@ -88,8 +88,9 @@ _REJECTION = re.compile(
     r"(?:wrong|incorrect|invalid|illegal|not[ \t]{1,3}(?:valid|correct|right|legal|possible|allowed))"
     r"|(?:does[ \t]{1,3}not|doesn't|doesn’t|won't|will[ \t]{1,3}not)[ \t]{1,3}work|fails?)\b", re.IGNORECASE)
 # a plan offered as a guess (in its introduction or its own lines): it never commits
-_GUESS = re.compile(r"\b(?:my\s{1,3}best\s{1,3}guess|i\s{1,3}guess|a\s{1,3}guess|probably|perhaps|maybe|might\s{1,3}work|"
-                    r"may\s{1,3}work|could\s{1,3}work|not\s{1,3}sure)\b", re.IGNORECASE)
+# (the one hedge table of reading.hedges, and "might work", "not sure")
+_GUESS = re.compile(r"\b(?:" + "|".join(HEDGE_WORDS) + r"|(?:" + "|".join(HEDGE_MODALS) + r")\s{1,3}(?:be|work)|not\s{1,3}sure)\b",
+                    re.IGNORECASE)
 GUESSED = "the plan is offered as a guess"
 # the block in hand left implicit: "stack it on ...", "put down it", "stack on the blue block"
 _IT = re.compile(r"[a-z]+(?:[ _-]?(?:up|down))?\s{1,3}(?:it\b|on\b|onto\b|atop\b)", re.IGNORECASE)
@@ -461,7 +462,9 @@ def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) 
         region = _SPACE.sub(" ", region)
     region = _spell_initials(region)
     signals = plan_signals(region)
-    return commit(plan_statements(region, syntax, signals), signals, what="plan")
+    statements = [replace(s, hedged=GUESSED) if s.rejects is None and not s.hedged and introduced_by_hedge(region, s.start)
+                  else s for s in plan_statements(region, syntax, signals)]  # "My best guess:" and a blank line
+    return commit(statements, signals, what="plan")
 
 
 def plan_objects(objects: Iterable[str] = ()) -> frozenset[str]:

@@ -5,7 +5,10 @@ final commitment*. The final region (after the reasoning, :mod:`~finereason.read
 to its end; the last answer statement is the candidate and commits only if nothing after it
 withdraws it (:mod:`~finereason.reading.withdrawals`). Each answer kind plugs in a scanner that
 lists its answer statements: options (:mod:`~finereason.reading.choice`), state lists
-(:mod:`~finereason.reading.lists`); domains add theirs (Game-of-24 expressions, plans). What changes a
+(:mod:`~finereason.reading.lists`), FOLIO labels (:mod:`~finereason.reading.labels`), self-verdicts
+(:mod:`~finereason.reading.verdicts`), math ``\\boxed{}`` answers (:mod:`~finereason.reading.boxed`), an
+ASP actor's program and query blocks (:mod:`~finereason.reading.blocks`); domains add theirs (Game-of-24
+expressions, plans). Hedges come from one table (:mod:`~finereason.reading.hedges`). What changes a
 reading besides the text (``starts_in_think``) is one :class:`~finereason.reading.context.ReadContext`.
 
 This package sits below the engines and imports no registry.

@@ -18,7 +18,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
+from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
+from .hedges import mark_hedges
 from .option_words import (
     _ARTICLE_FOLLOWERS_OK, _CLOSE, _CONDITION_AFTER, _CONDITION_BEFORE, _CONNECTOR_WORDS, _FILLER_MARKS,
     _FILLER_WORDS, _GLUE, _HEDGE_AFTER, _HEDGE_BEFORE, _HEDGE_MODALS, _HEDGE_WORDS, _HYPOTHETICAL_AFTER,
@@ -436,7 +438,7 @@ def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = Fa
         if lo > 0:
             line = region.find("\n", lo, lo + TAIL_CHARS // 4)
             lo = line + 1 if line >= 0 else lo
-        statements = _ChoiceReader(region, lo).statements()
+        statements = mark_unclosed_boxes(region, mark_hedges(region, _ChoiceReader(region, lo).statements(), sentence=False))
         if every and len(statements) > MAX_STATEMENTS:  # option spam: no single committed answer
             return replace(commit(statements[-MAX_STATEMENTS:], signals, what="answer"), live=2)
         reading = commit(statements, signals, what="answer")

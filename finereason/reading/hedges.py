@@ -23,8 +23,19 @@ _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in ca
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 # what every word of either pattern above starts with, lower case: a text without any has no conditional statement
 _CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "otherwise", "else")
-_HEDGE_BEFORE = re.compile(r"\b(?:might|may|could)[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:probably|possibly|perhaps|maybe"
-                           r"|likely|presumably|guess)\b", re.IGNORECASE)
+#: The one hedge table, for every answer kind: a word of :data:`HEDGE_WORDS` in an answer's sentence
+#: ("My best guess: ...", "probably (B)"), a modal of :data:`HEDGE_MODALS` followed by "be" ("it might be
+#: ...") or a word of :data:`HEDGE_AFTER` right after the answer ("(B), probably") makes it a guess, which
+#: never commits; :data:`HEDGE_ADVERBS` also offer an alternative after "or" ("[...] or maybe [...]").
+HEDGE_WORDS = ("probably", "possibly", "perhaps", "maybe", "likely", "presumably", "guess", "tentatively", "hopefully",
+               "unclear")
+HEDGE_MODALS = ("might", "may", "could")
+HEDGE_AFTER = ("probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely")
+HEDGE_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+_HEDGE_BEFORE = re.compile(r"\b(?:" + "|".join(HEDGE_MODALS) + r")[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:"
+                           + "|".join(HEDGE_WORDS) + r")\b", re.IGNORECASE)
+_HEDGE_AFTER = re.compile(r"[ \t,;:(*_–—-]{0,6}(?:(?:i|it's|it is|is|most|very|quite|but)[ \t]{1,3}){0,2}(?:"
+                          + "|".join(HEDGE_AFTER) + r")\b", re.IGNORECASE)
 
 
 def sentence_before(region: str, start: int) -> str:
@@ -83,6 +94,51 @@ def hedged(region: str, start: int, before: str | None = None) -> bool:
     return _HEDGE_BEFORE.search(before) is not None
 
 
+def hedge_in(text: str) -> bool:
+    """Whether ``text`` (a sentence, a line introducing an answer) holds a hedge of the table."""
+    return _HEDGE_BEFORE.search(text) is not None
+
+
+def hedged_after(region: str, stop: int) -> bool:
+    """Whether a word of :data:`HEDGE_AFTER` follows the statement ending at ``stop`` within a few words
+    of its sentence ("(1 + 2) * 8, I guess", "True (probably)")."""
+    return _HEDGE_AFTER.match(region, stop, min(len(region), stop + 40)) is not None
+
+
+def may_be_hedged(low: str) -> bool:
+    """Whether lower-case text ``low`` holds any hedge word at all (C-speed searches): without one, no
+    statement in it is hedged by the table and :func:`hedged` need not be asked."""
+    return any(word in low for word in HEDGE_WORDS) or any(word in low for word in HEDGE_MODALS)
+
+
+def introduced_by_hedge(region: str, start: int) -> bool:
+    """Whether the statement at ``start`` opens its line and the line before it introduces it with a
+    hedge ("My best guess:" and the answer on the next line)."""
+    line_start = region.rfind("\n", 0, start) + 1
+    if line_start == 0 or region[line_start:start].strip(" \t*_#>`-"):
+        return False
+    chunk = region[max(0, line_start - REACH):line_start].rstrip().rstrip("*_`")
+    if not chunk.endswith((":", "：")):
+        return False
+    return hedge_in(chunk[chunk.rfind("\n") + 1:])
+
+
+def mark_hedges(region: str, statements: list, *, sentence: bool = True) -> list:
+    """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`,
+    :func:`introduced_by_hedge`) marked ``hedged``: for scanners that find their statements without
+    looking at the sentence around them (``sentence=False``: a scanner that looks at the words before
+    a statement itself asks only about the words after it and its introducing line)."""
+    if not statements or len(statements) > 8 and not may_be_hedged(region.lower()):
+        return statements
+    out = []
+    for s in statements:
+        if s.rejects is None and not s.hedged and ((sentence and hedged(region, s.start)) or hedged_after(region, s.end)
+                                                   or introduced_by_hedge(region, s.start)):
+            s = replace(s, hedged="the final answer is hedged")
+        out.append(s)
+    return out
+
+
 _SENTENCE_BREAK = re.compile(r"[.!?;](?=\s|$)")
 
 
@@ -108,7 +164,7 @@ class SentenceHedges:
 
 
 _JUNK = " \t\r\n*_`$:,("
-_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+_ADVERBS = HEDGE_ADVERBS
 _OFFERING = ("either", "or", "alternatively", "otherwise")
 
 

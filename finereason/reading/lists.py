@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 
 from ..common.verdict import ParseError
+from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
-from .hedges import conditional, hedged, offered_after_another, sentence_before
+from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
+                     sentence_before)
 from .region import blank_tags
 from .withdrawals import Signals, find_signals, signal_words
 
@@ -43,7 +45,7 @@ _INTRO = re.compile(
 )
 _HEDGE = re.compile(
     r"[\s*_`$.,;/|]{0,40}(?:\(?(?:or|and/or|and|alternatively|otherwise)\b[\s*_`$:,]{0,20}"
-    r"(?:(?:maybe|possibly|perhaps|probably)\b[\s*_`$:,]{0,20})?)?(?:\\\[\s{0,10})?\[",
+    r"(?:(?:" + "|".join(HEDGE_ADVERBS) + r")\b[\s*_`$:,]{0,20})?)?(?:\\\[\s{0,10})?\[",
     re.IGNORECASE,
 )
 _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
@@ -215,6 +217,12 @@ def _key(payload: str) -> str:
 
 
 def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
+    """The list answer statements of ``region`` in text order (see the module docstring), marked when
+    the one hedge table hedges them or a ``\\boxed{`` around them never closes."""
+    return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare)))
+
+
+def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
     """The list answer statements of ``region`` in text order (see the module docstring).
 
     ``marks``: the answer markers of the task; ``bare``: a region without any marked list may answer
@@ -318,6 +326,8 @@ def _one_plain_answer(region: str, low: str) -> Reading | None:
         return None
     before = sentence_before(region, at)
     if (before and hedged(region, at, before)) or conditional(region, at, stop, before):
+        return None
+    if hedged_after(region, stop) or introduced_by_hedge(region, at):  # mark_hedges' other looks
         return None
     statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
     return Reading(payload, "", statement, 1, (statement,))

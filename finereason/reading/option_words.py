@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-_HEDGE_BEFORE = frozenset({"guess", "probably", "possibly", "perhaps", "maybe", "likely", "presumably", "tentatively",
-                           "unclear", "hopefully"})
-_HEDGE_MODALS = frozenset({"might", "may", "could"})  # hedges when followed by "be" ("the answer might be (A)")
-_HEDGE_AFTER = frozenset({"probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely"})
+from .hedges import HEDGE_AFTER, HEDGE_MODALS, HEDGE_WORDS
+
+# the one hedge table (:mod:`finereason.reading.hedges`), as token sets
+_HEDGE_BEFORE = frozenset(HEDGE_WORDS)
+_HEDGE_MODALS = frozenset(HEDGE_MODALS)  # hedges when followed by "be" ("the answer might be (A)")
+_HEDGE_AFTER = frozenset(HEDGE_AFTER)
 _HYPOTHETICAL_AFTER = frozenset({"would", "could", "might", "may", "means", "mean", "meaning", "implies", "requires",
                                  "require", "corresponds", "stands", "refers", "represents", "denotes", "says"})
 _HYPOTHETICAL_BEFORE = frozenset({"would", "unlike", "than", "instead", "rather", "avoid", "avoids",

@@ -8,12 +8,12 @@ read as a valid solution (falling back to the binary message if it ever could).
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..common.verdict import Verdict
 from ..core.engine import Engine
 from ..core.literals import strip_thinking
+from ..reading.verdicts import verdict_reading
 from .process import ProcessVerdict
 from .verifiers import verify_end_to_end
 
@@ -60,7 +60,6 @@ VERIFY_INSTRUCTIONS = (
     "If it is wrong, name each error you find. Do not write a corrected solution. "
     'End your response with "Verdict: correct" or "Verdict: incorrect".'
 )
-_VERDICT = re.compile(r"verdict\s*[:=]\s*\**\s*(correct|incorrect|wrong|valid|invalid)\b", re.I)
 
 
 def verify_prompt(problem: str, answer: str) -> str:
@@ -68,16 +67,15 @@ def verify_prompt(problem: str, answer: str) -> str:
     return f"{VERIFY_INSTRUCTIONS}\n\nPuzzle:\n{problem}\n\nProposed answer:\n{answer}"
 
 
-def read_self_verdict(text: str) -> bool | None:
-    """The model's own verdict: True (accepts), False (rejects), None (no clear verdict: not accepted).
+def read_self_verdict(text: str, *, starts_in_think: bool = False) -> bool | None:
+    """The model's own verdict: True (accepts), False (rejects), None (no committed verdict: not accepted).
 
-    Only the last "Verdict:" after any reasoning counts; an unclear verdict is never read as acceptance.
+    The self-verdict answer kind of the reader (:mod:`finereason.reading.verdicts`), under the one
+    commitment rule: the last ``Verdict:`` after the reasoning is the candidate; a withdrawal after it
+    ("Wait, actually step 2 is wrong") voids it, both verdicts at once ("correct or incorrect"), a
+    question or a hedge ("probably correct") never commit. An unclear verdict is never read as acceptance.
     """
-    body = strip_thinking(text if isinstance(text, str) else "")[-MAX_CRITIQUE_CHARS * 4:]
-    found = _VERDICT.findall(body)
-    if not found:
-        return None
-    return found[-1].lower() in ("correct", "valid")
+    return verdict_reading(text, starts_in_think=starts_in_think).value
 
 
 def self_feedback(critique: str) -> str:

@@ -20,10 +20,12 @@ from typing import Any, Callable, Sequence
 
 from ..asp.critic import Limits, Report, run_program
 from ..common.input_errors import InputError
-from ..core.literals import strip_thinking
 from ..data.folio import LABELS, problem_text
+from ..reading.blocks import block_readings
+from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
-from ..reading.region import UNFINISHED
+from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
+from ..reading.region import UNFINISHED, final_region
 from .actor_prompt import instructions
 
 MAX_RESPONSE_CHARS = 200_000
@@ -43,8 +45,8 @@ def clean_text(text: object) -> str:
     return _SURROGATE.sub("\ufffd", text) if not text.isascii() else text
 
 
-_TAG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
-_PROGRAM_TAGS = {"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""}
+_PROGRAM_TAGS = frozenset({"asp", "clingo", "lp", "prolog", "gringo", "answer-set", "answerset", ""})
+_SPEC_TAGS = frozenset({"json"})
 
 
 @dataclass
@@ -56,41 +58,31 @@ class ActorOutput:
 
 
 def fenced_blocks(body: str) -> list[tuple[str, str]]:
-    """``(tag, content)`` of every ```-fenced block, left to right. Linear: each search starts where
-    the previous one ended (an opening fence's tag runs to the end of its line; the block to the
-    next ```)."""
-    out, pos = [], 0
-    while True:
-        start = body.find("```", pos)
-        if start < 0:
-            return out
-        newline = body.find("\n", start + 3)
-        if newline < 0:
-            return out
-        end = body.find("```", newline + 1)
-        if end < 0:
-            return out
-        tag = _TAG.match(body, start + 3, newline).group(1).lower()
-        out.append((tag, body[newline + 1:end]))
-        pos = end + 3
+    """``(tag, content)`` of every closed ```-fenced block, left to right
+    (:func:`finereason.reading.blocks.fenced_blocks`)."""
+    return [(b.tag, b.content) for b in read_fenced_blocks(body) if b.content is not None]
 
 
-def parse_actor(text: str, tests: bool = True) -> ActorOutput:
-    """The last program block and the last JSON block of a response (after any ``</think>``);
-    ``tests=False`` (the no-test ablation) does not ask for tests."""
-    body = strip_thinking(text if isinstance(text, str) else "")[-MAX_RESPONSE_CHARS:]
-    program = spec = None
-    for tag, content in fenced_blocks(body):
-        if tag == "json":
-            spec = content
-        elif tag in _PROGRAM_TAGS:
-            program = content
+def parse_actor(text: str, tests: bool = True, *, starts_in_think: bool = False) -> ActorOutput:
+    """The committed program block and JSON block of a response (after any ``</think>``), each read by
+    the commitment rule (:mod:`finereason.reading.blocks`): a later block replaces an earlier one, a
+    withdrawal in the prose after a block voids it, a block cut off by the token limit is no block (the
+    withdrawn one before it is never run). ``tests=False`` (the no-test ablation) does not ask for tests."""
+    region = final_region(text, starts_in_think=starts_in_think) if isinstance(text, str) else ""
+    body = (region or "")[-MAX_RESPONSE_CHARS:]
+    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=LABEL_SIGNALS,
+                              reasons=UNCERTAIN_REASONS)
+    program, spec = readings["program"].value, readings["JSON block"].value
     problems: list[str] = []
     want_tests, query, tests = tests, None, []
     if program is None:
-        problems.append("no ```asp code block with the program was found")
+        why = readings["program"].reason
+        problems.append("no ```asp code block with the program was found" if not readings["program"].statements
+                        else f"no program is read: {why}")
     if spec is None:
-        problems.append('no ```json block with {"query": ...' + (', "tests": [...]' if tests else "") + "} was found")
+        why = readings["JSON block"].reason
+        problems.append('no ```json block with {"query": ...' + (', "tests": [...]' if tests else "") + "} was found"
+                        + (f" ({why})" if readings["JSON block"].statements else ""))
     elif len(spec) > MAX_JSON_CHARS:
         problems.append(f"the JSON block is longer than {MAX_JSON_CHARS} characters")
     else:

@@ -119,7 +119,7 @@ def test_errors_are_one_line(tmp_path):
     ("Answer: False, since it is not true that all cats bark.", "False"),
     ("It is true that cats are mammals.", None), ("", None), ("True or False?", None), (None, None),
     ("x " * 90_000 + "\nAnswer: True", "True"),
-    ("Answer: True " + "blah " * 100_000, None),  # only the last 200,000 characters are read
+    ("Answer: True " + "blah " * 100_000, "True"),  # the whole final region is read: no window
 ])
 def test_read_label(text, expected):
     assert read_label(text) == expected

@@ -40,8 +40,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...common.verdict import ParseError
+from ...reading.boxed import mark_unclosed_boxes
 from ...reading.commit import Reading, Statement, commit
-from ...reading.hedges import SentenceHedges, mark_conditions
+from ...reading.hedges import SentenceHedges, mark_conditions, mark_hedges
 from ...reading.lists import list_end
 from ...reading.region import blank_tags
 from ...reading.withdrawals import find_signals
@@ -473,7 +474,7 @@ def _hedge(statement: Statement, reason: str) -> Statement:
 def expression_reading(region: str, target: int = 24) -> Reading:
     """The committed end-to-end answer of a final region: an expression node or a list payload."""
     region = blank_tags(region)
-    statements = mark_conditions(region, expression_statements(region, target))
+    statements = mark_unclosed_boxes(region, mark_hedges(region, mark_conditions(region, expression_statements(region, target))))
     return commit(statements, find_signals(region, solving=True), what="expression")
 
 

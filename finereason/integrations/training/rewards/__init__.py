@@ -9,8 +9,8 @@ one answer reader), so a reward never pays for what a published score would not 
 Modules: :mod:`.registry` (``@register_reward(name, columns=...)``, :func:`get_rewards`,
 :func:`check_columns`), :mod:`.completions` (any completion shape as text), :mod:`.puzzle`
 (``state_checking``, ``state_transition``, ``end_to_end``, ``puzzle``), :mod:`.format` (``format``),
-:mod:`.math` (``math``), :mod:`.math_reading` (the committed ``\\boxed{}`` answer, read with the one
-boxed reader, :mod:`finereason.integrations.training.boxed`) and :mod:`.math_worker` (bounded, silent
+:mod:`.math` (``math``), :mod:`.math_reading` (the committed ``\\boxed{}`` answer, read by the math
+answer kind of the reader, :mod:`finereason.reading.boxed`) and :mod:`.math_worker` (bounded, silent
 math-verify). :func:`get_rewards` takes ``partial_credit`` (state-transition credit per error
 category) and the run's read ``context`` (a :class:`finereason.reading.ReadContext`; ``starts_in_think=``
 is an alias): with ``starts_in_think`` the chat template's generation prompt already opened ``<think>``,
@@ -23,8 +23,9 @@ Rules, for every reward:
 * ``format``: 1.0 only for exactly one committed final answer in the form the prompt asks for
   (``Answer: (A)``, ``Next state: [...]``, ``Answer: <solution>``, a final ``\\boxed{}`` for math).
   Hedging (``(A) or (B)``) and keyword spam earn 0.
-* ``math``: only ``\\boxed{}`` answers after the reasoning count (no last-number fallback); they must all
-  agree (``\\boxed{3} or \\boxed{5}`` earns 0). Verification is bounded (see :func:`math_answer`): the
+* ``math``: only ``\\boxed{}`` answers after the reasoning count (no last-number fallback), read by the
+  commitment rule (the math answer kind, :mod:`finereason.reading.boxed`): a later corrected box is the
+  answer; two boxes offered at once (``\\boxed{3} or \\boxed{5}``) or a hedged box earn 0. Verification is bounded (see :func:`math_answer`): the
   boxed text is capped, plain numbers and fractions are compared exactly without math-verify, explosive
   constructs are refused, math-verify runs under its own 1-second timeouts (signal-based; off the
   main thread in a worker process that is killed when it overruns) with its loggers silenced, so no

@@ -15,7 +15,7 @@ from finereason.verification.verifiers import format_ok
 @register_reward("format", columns=("task",))
 def format_reward(completions: list, *, starts_in_think: bool = False, **kwargs: Any) -> list:
     """1.0 for exactly one committed final answer in the requested form (puzzle rows:
-    ``verifiers.format_ok``; math rows: a committed final ``\\boxed{}`` answer that reads as math),
+    ``verifiers.format_ok``; math rows: one committed final ``\\boxed{}`` answer left standing that reads as math),
     right or wrong; else 0.0. ``None`` on rows of an unknown task."""
     n = len(completions)
     tasks = kwargs.get("task") or [None] * n
@@ -27,7 +27,7 @@ def format_reward(completions: list, *, starts_in_think: bool = False, **kwargs:
         if task in PUZZLE_TASKS:
             out.append(1.0 if format_ok(task, text, starts_in_think=starts_in_think, puzzle=puzzle) else 0.0)
         elif task == MATH_TASK:
-            guess = math_answer(text, starts_in_think=starts_in_think, gold=gold)
+            guess = math_answer(text, starts_in_think=starts_in_think, gold=gold, single=True)
             out.append(1.0 if guess is not None and readable_math(guess) else 0.0)
         else:
             out.append(None)

@@ -1,30 +1,26 @@
 """Reading a completion's math answer: the committed final ``\\boxed{}`` answer (:func:`math_answer`),
-read with bounds (capped, counted, depth-limited boxes through the one boxed reader,
-:mod:`finereason.integrations.training.boxed`; hedges and explosive constructs refused), and plain
-numbers and fractions as exact values."""
+read by the math answer kind of the reader (:func:`finereason.reading.boxed.boxed_reading`: capped,
+counted, depth-limited boxes under the one commitment rule, the one hedge table), with explosive
+constructs refused, and plain numbers and fractions as exact values."""
 from __future__ import annotations
 
 import re
 from fractions import Fraction
 
-from finereason.integrations.training.boxed import boxed_contents
-from finereason.reading import final_region, find_signals
+from finereason.reading.boxed import box_hedged, box_key, boxed_reading
 
 # Bounds of the math reward (issue: math verification of any completion within a fixed time budget).
 MAX_BOXED_CHARS = 256      # a longer boxed answer earns nothing (and is never parsed)
 MAX_BOXES = 32             # more boxed answers than this in the final region is spam: uncommitted
 MAX_BRACE_DEPTH = 8        # deeper nesting in a boxed answer is refused
 
-_SPACING = re.compile(r"\\[,!;: ]|\\quad|\\qquad|[\s$]")
-_HEDGE = re.compile(r"(?<![A-Za-z\\])(?:or|either|maybe|perhaps)(?![A-Za-z])|\\lor(?![A-Za-z])|\\vee(?![A-Za-z])|\?",
-                    re.IGNORECASE)
 _HEAVY = re.compile(r"\\(?:sum|prod|int|iint|oint|lim|binom|dbinom|tbinom|choose)(?![A-Za-z])|\*\*")
 _NUMBER = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|\.\d+)")
 _FRACTION = re.compile(r"([+-]?)\\[dt]?frac(?:\{([+-]?\d{1,30})\}\{([+-]?\d{1,30})\}|(\d)(\d))|([+-]?)(\d{1,30})/(\d{1,30})")
 
 
 def _normal(content: str) -> str:
-    return _SPACING.sub("", content).replace("{,}", ",").replace("\\left", "").replace("\\right", "").rstrip(".")
+    return box_key(content)
 
 
 def _exponents_explode(content: str) -> bool:
@@ -75,31 +71,26 @@ def _group_before(text: str, close: int) -> str:
     return text[:close + 1]
 
 
-def math_answer(text: str, *, starts_in_think: bool = False, gold: str | None = None) -> str | None:
-    """The committed final math answer of ``text``: the content of its ``\\boxed{}`` answers after
-    the reasoning, or ``None`` when there is none to grade.
+def math_answer(text: str, *, starts_in_think: bool = False, gold: str | None = None, single: bool = False) -> str | None:
+    """The committed final math answer of ``text``: the content of its final committed ``\\boxed{}``
+    after the reasoning, or ``None`` when there is none to grade.
 
-    ``None`` when: reasoning is unfinished; no box; a withdrawal after the last box (the commitment
-    rule of :mod:`finereason.reading`: "wait, that's wrong", "I'm not sure"); boxes that disagree (``\\boxed{3} or \\boxed{5}``)
-    or more than :data:`MAX_BOXES` of them; an empty, unclosed, over-long or over-nested box; a hedge
-    inside the box (``3 \\text{ or } 5``, ``?``) unless the reference answer has one too; sums,
-    products, integrals, limits, binomials or exponent towers the reference answer does not use.
+    The commitment rule of :mod:`finereason.reading` (:func:`~finereason.reading.boxed.boxed_reading`):
+    a later different box replaces an earlier one (``\\boxed{3} ... Wait, that's wrong ... \\boxed{5}``
+    reads 5). ``None`` when: reasoning is unfinished; no box; a withdrawal after the last box ("wait,
+    that's wrong", "I'm not sure"); two different boxes offered at once (``\\boxed{3} or \\boxed{5}``)
+    or more than :data:`MAX_BOXES` of them; a hedge around the box (``My best guess: \\boxed{5}``); an
+    empty, unclosed, over-long or over-nested last box; a hedge inside the box (``3 \\text{ or } 5``,
+    ``?``) unless the reference answer has one too; sums, products, integrals, limits, binomials or
+    exponent towers the reference answer does not use. ``single`` (the format reward): ``None`` also when
+    another answer is left standing (``\\boxed{3} ... \\boxed{5}`` with no withdrawal between).
     """
-    region = final_region(text, starts_in_think=starts_in_think)
-    if region is None:
-        return None
-    contents = boxed_contents(region, max_chars=MAX_BOXED_CHARS, max_depth=MAX_BRACE_DEPTH, max_boxes=MAX_BOXES)
-    if not contents or any(c is None for c in contents):
-        return None
-    if find_signals(region, solving=True).first(region.rfind("\\boxed")) is not None:
-        return None  # withdrawn after it is given ("wait, that's wrong", "I'm not sure")
-    normal = {_normal(c) for c in contents}
-    if len(normal) != 1 or not next(iter(normal)):
-        return None  # boxes that disagree, or an empty box
-    guess = contents[-1].strip()
     gold = gold if isinstance(gold, str) else ""
-    if _HEDGE.search(guess) and not _HEDGE.search(gold):
+    reading = boxed_reading(text, starts_in_think=starts_in_think, max_chars=MAX_BOXED_CHARS,
+                            max_depth=MAX_BRACE_DEPTH, max_boxes=MAX_BOXES, inner_hedge_ok=box_hedged(gold))
+    if reading.value is None or (single and not reading.single):
         return None
+    guess = reading.value
     if (_HEAVY.search(guess) and not _HEAVY.search(gold)) or _exponents_explode(guess):
         return None
     return guess

@@ -1,0 +1,87 @@
+"""One hedge table: no module outside ``finereason/reading/`` spells its own list of hedge words.
+
+A reader elsewhere (a domain's answer syntax, the FOLIO labels, the math reward, the self-verdict, the
+ASP actor) imports the table of :mod:`finereason.reading.hedges`; a second list would disagree with it
+sooner or later (``My best guess: ...`` was no answer for options and plans, and credited for a
+Game-of-24 answer, a FOLIO label, a math answer and a self-verdict). The check reads every module's
+string literals (docstrings and comments aside): one literal, or one literal collection, naming two
+hedge words or more is a hedge list.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from finereason.reading import hedges, option_words
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "finereason"
+READING = PACKAGE / "reading"
+# the words a hedge list would name (the table's words and the usual spellings of a guess)
+PROBES = frozenset(hedges.HEDGE_WORDS) | {"best guess"}
+_ESCAPES = re.compile(r"\\[a-z]")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree``."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                out.add(id(first.value))
+    return out
+
+
+def _named(text: str) -> set[str]:
+    low = _ESCAPES.sub(" ", text.lower())  # regex text: "\\bmaybe\\b" names maybe
+    return {p for p in PROBES if re.search(r"\b" + re.escape(p) + r"\b", low)}
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if ROOT in path.parents else path.name
+
+
+def hedge_lists(path: Path) -> list[str]:
+    """The literals of ``path`` that name two hedge words or more (one string, or one tuple/list/set of strings)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            if len(_named(node.value)) >= 2:
+                found.append(f"{_name(path)}:{node.lineno}: {node.value[:60]!r}")
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            words = set()
+            for elt in node.elts:
+                if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
+                    words |= _named(elt.value)
+            if len(words) >= 2:
+                found.append(f"{_name(path)}:{node.lineno}: {sorted(words)}")
+    return found
+
+
+def test_no_module_outside_reading_spells_a_hedge_list():
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if READING in path.parents:
+            continue
+        offenders.extend(hedge_lists(path))
+    assert offenders == [], "hedge words belong in finereason/reading/hedges.py:\n" + "\n".join(offenders)
+
+
+def test_the_check_finds_a_hedge_list(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""Docs may say probably and maybe."""\nimport re\n_HEDGE = re.compile(r"\\b(?:maybe|perhaps)\\b")\n'
+                      'WORDS = ("likely", "presumably")\nOK = "probably fine"\n')
+    found = hedge_lists(sample)
+    assert sorted(line.split(":")[1] for line in found) == ["3", "4"], found  # the docstring and one word are no list
+
+
+def test_the_readers_of_reading_use_the_table():
+    assert option_words._HEDGE_BEFORE == frozenset(hedges.HEDGE_WORDS)
+    assert option_words._HEDGE_AFTER == frozenset(hedges.HEDGE_AFTER)
+    assert option_words._HEDGE_MODALS == frozenset(hedges.HEDGE_MODALS)
+    for word in hedges.HEDGE_WORDS:
+        assert hedges.hedge_in(f"It is {word} so"), word
