@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
-from .withdrawals import Signals
+from .withdrawals import ALTERNATIVES, Signals
 
 NO_ANSWER = "no final answer found"
 
@@ -127,9 +127,6 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
     if before is not None and _offers_alternative(signals, before, candidate.start):
         return Reading(None, f"the final {what} is offered as an alternative", candidate, live, stated)
     return Reading(candidate.value, "", candidate, live, stated)
-
-
-ALTERNATIVES = frozenset({"alternatively", "or maybe", "or possibly", "or perhaps"})
 
 
 def _offers_alternative(signals: Signals, lo: int, hi: int) -> bool:
