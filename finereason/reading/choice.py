@@ -68,20 +68,24 @@ class _ChoiceReader:
     # -------------------------------------------------------------- single options
     def _negated(self, i: int) -> bool:
         """Whether the option starting at token ``i`` is negated ("not solvable", "isn't 3-colorable")."""
+        return self._negation_at(i) >= 0
+
+    def _negation_at(self, i: int) -> int:
+        """The token that negates the option starting at token ``i``, or -1."""
         low = self.t.low
         j = i - 1
         for _ in range(5):
             if j < 0:
-                return False
+                return -1
             tok = low[j]
             if tok in _NEGATIONS:
-                return True
+                return j
             if tok == "t" and j >= 1 and low[j - 1] in ("'", "’") and j >= 2 and low[j - 2].endswith("n"):
-                return True
+                return j - 2
             if tok not in _NEGATION_SKIP:
-                return False
+                return -1
             j -= 1
-        return False
+        return -1
 
     def _letter(self, i: int) -> str | None:
         w = self.t.words[i] if i < self.t.n else ""
@@ -152,8 +156,10 @@ class _ChoiceReader:
             return None
         if lw in _KEYWORDS:
             cls = _KEYWORDS[lw]
-            if self._negated(i):
+            negation = self._negation_at(i)
+            if negation >= 0:  # "not solvable" is (B): the statement spans its negation
                 cls = "B" if cls == "A" else "A"
+                return _Mention(cls, negation, i + 1, cls)
             return _Mention(cls, i, i + 1, cls)
         if lw in ("option", "choice") and i + 1 < t.n:
             nxt = i + 1

@@ -37,6 +37,7 @@ CATEGORIES = (
     "confidence",        # a stated confidence, read with its number ("confidence: 60%")
     "negation",          # "not", "不是"
     "scope",             # text addressed to another puzzle ("P.S.", "bonus", "for the harder version")
+    "instruction",       # prompt instructions echoed back ("answer with (A) or (B)")
     "turn",              # a simulated turn of another speaker ("User:", "Human:")
     "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
     "restatement",       # working or restatement after an answer ("for clarity", "in other words")

@@ -1,0 +1,229 @@
+"""What the text around a candidate answer means, read through the vocabulary of every language.
+
+The commitment rule (:mod:`finereason.reading.commit`) asks these questions about the candidate (the
+last answer statement); each is stated once here, for every answer kind:
+
+- :func:`negated`: a negated answer statement (``The answer is not [..]``, ``答案不是 ...``,
+  ``(B)ではない``) never commits what it negates: it is a rejection of it;
+- :func:`asked`: an open question about the answer (``... right?``, ``or is it?``, ``= ?``) never
+  commits; a question answered at once by a confirmation (``Is that right? Yes.``) confirms;
+- :func:`tried`: a try offered for evaluation (``Let's try X:``) cut off before its result never
+  commits;
+- :func:`split`: a probability split over answers (``70% A, 30% B``) is a hedge, and a stated confidence
+  below the threshold in the answer's line (``(A) (60%)``) is doubt;
+- :func:`working`: a statement introduced as working or a restatement (``Explanation:``, ``for
+  clarity``, ``in other words``) after a committed answer is explanation, not a new answer;
+- :func:`reference`: ``Final answer: the one from attempt 1`` / ``see above`` refer to an earlier answer;
+- :func:`unread_answer`: an answer-like line after the candidate that no rule classifies (ambiguous).
+
+Every look is bounded (a few hundred characters around the candidate), so the rule stays linear.
+"""
+from __future__ import annotations
+
+import re
+
+from . import vocabulary
+from .scope import line_start
+from .withdrawals import CONFIDENCE_THRESHOLD
+
+_REACH = 400          # characters after a candidate looked at for questions, references and answer lines
+_BEFORE = 80          # characters before a statement looked at in its sentence
+_SKIP = " \t*_`$.,:;!)]}>\"'“”’"
+_PERCENT = re.compile(r"(\d{1,3}(?:[.,]\d{1,3})?)[ \t]{0,2}%")
+_SENTENCE_END = "\n.!?。！？"
+
+
+def _words(category: str):
+    return vocabulary.words(category)
+
+
+def _has(low: str, category: str, lo: int, hi: int) -> tuple[int, str] | None:
+    """The first entry of ``category`` found in ``low[lo:hi]`` (offset, word), or ``None``."""
+    best: tuple[int, str] | None = None
+    for entry in _words(category):
+        word = entry.word
+        stop = hi if best is None else best[0]
+        at = low.find(word, lo, min(hi, stop + len(word)))
+        while 0 <= at < stop:
+            if vocabulary.found(entry, low, at):
+                best = (at, word)
+                break
+            at = low.find(word, at + 1, min(hi, stop + len(word)))
+    return best
+
+
+def sentence_lo(low: str, start: int) -> int:
+    """Where the sentence holding ``start`` begins (at most :data:`_BEFORE` characters back)."""
+    lo = max(0, start - _BEFORE)
+    best = lo
+    for mark in _SENTENCE_END:
+        at = low.rfind(mark, lo, start)
+        if at >= 0 and (mark == "\n" or at + 1 >= len(low) or low[at + 1] in " \t\n"):
+            best = max(best, at + 1)
+    return best
+
+
+def _ends_with_word(text: str, word: str, bounded: bool) -> bool:
+    if not text.endswith(word):
+        return False
+    k = len(text) - len(word)
+    return not bounded or k == 0 or not (text[k - 1].isalnum() and word[0].isalnum())
+
+
+def negated(low: str, start: int, end: int) -> bool:
+    """Whether the statement at ``[start, end)`` is negated: a negation ends the text between its
+    sentence start and its payload (``is not [...]``, ``isn't``, ``不是``), or, in a language that
+    negates afterwards, follows it (``ではない``)."""
+    lo = sentence_lo(low, start)
+    head = low[lo:start]
+    span = low[start:min(end, start + 48)]
+    if any(span.startswith(e.word) for e in _words("answer_markers")):
+        for k, ch in enumerate(span):  # the marker part of the statement ("answer is not ")
+            if ch in "[({0123456789\n":
+                head += span[:k]
+                break
+    head = head.rstrip(_SKIP + "-=")
+    for entry in _words("negation"):
+        if _ends_with_word(head, entry.word, entry.bounded):
+            return True
+    tail = low[end:end + 12].lstrip(_SKIP)
+    for lang in vocabulary.languages():
+        if lang.negation_follows:
+            for entry in lang.entries["negation"]:
+                if tail.startswith(entry.word) and len(entry.word) > 1:
+                    return True
+    return False
+
+
+def _next_sentence_end(low: str, at: int, hi: int) -> int:
+    best = hi
+    for mark in "?？":
+        k = low.find(mark, at, best)
+        if k >= 0:
+            best = k
+    return best
+
+
+def confirmed(low: str, at: int) -> bool:
+    """Whether a confirmation (``Yes.``, ``是的``) opens the text right after offset ``at``."""
+    rest = low[at:at + 40].lstrip(_SKIP + "\n")
+    for entry in _words("confirmation"):
+        if rest.startswith(entry.word) and vocabulary.found(entry, rest, 0):
+            return True
+    return False
+
+
+def asked(low: str, end: int, hi: int) -> bool:
+    """Whether the candidate ending at ``end`` is asked as an open question before ``hi`` (the next
+    statement or the end of its scope): a ``?`` right after it, or a question form about it, not
+    answered at once by a confirmation."""
+    hi = min(hi, end + _REACH)
+    rest = low[end:min(hi, end + 12)].lstrip(" \t*_`$=")
+    if rest.startswith(("?", "？")):
+        return not confirmed(low, low.find(rest[0], end) + 1)
+    found = _has(low, "question", end, hi)
+    if found is None:
+        return False
+    mark = _next_sentence_end(low, found[0], min(hi + 1, len(low)))
+    return not confirmed(low, mark + 1 if mark < len(low) else found[0] + len(found[1]))
+
+
+def tried(low: str, start: int, end: int) -> bool:
+    """Whether the statement at ``[start, end)`` is a try offered for evaluation (``Let's try X:``) with
+    nothing after it: cut off before its result."""
+    if low[end:].strip(_SKIP + "\n?？=…-") and len(low) - end > 0:
+        return False
+    return _has(low, "trial", sentence_lo(low, start), start) is not None
+
+
+def split(low: str, start: int, end: int) -> str:
+    """Why the candidate's line states a probability over answers (``70% A, 30% B``: a hedge) or a low
+    confidence (``(A) (60%)``: doubt); empty when it states neither."""
+    ls = low.rfind("\n", 0, start) + 1
+    le = low.find("\n", end)
+    le = min(len(low) if le < 0 else le, end + 120)
+    if low.find("%", ls, le) < 0:
+        return ""
+    numbers = [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(low, max(ls, start - 120), le)]
+    if len(numbers) >= 2 and all(n < 100 for n in numbers):
+        return "the final answer splits its probability over answers"
+    after = [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(low, end, le)]
+    if after and after[0] / 100 < CONFIDENCE_THRESHOLD:
+        return "the final answer is given with a low stated confidence"
+    return ""
+
+
+def working(low: str, start: int) -> bool:
+    """Whether the statement at ``start`` is introduced as working or a restatement (``Explanation:``,
+    ``for clarity``, ``in other words``) in its sentence or the line before it."""
+    lo = sentence_lo(low, start)
+    if low[lo:start].strip(_SKIP + "\n") == "" and lo > 0:  # a heading line right before ("For clarity:\n")
+        lo = max(low.rfind("\n", 0, max(0, lo - 1)) + 1, lo - _BEFORE)
+    return _has(low, "restatement", lo, start) is not None
+
+
+_ATTEMPT = re.compile(r"[ \t#*]{0,3}(\d{1,3})")
+
+
+def reference(low: str, end: int, hi: int) -> tuple[int, str, int | None] | None:
+    """A reference to an earlier answer after the candidate (before ``hi``): ``(offset, words,
+    number)``, ``number`` being the attempt it names (``the one from attempt 1``) or ``None``."""
+    found = _has(low, "reference", end, min(hi, end + _REACH))
+    if found is None:
+        return None
+    at, word = found
+    m = _ATTEMPT.match(low, at + len(word))
+    return at, word, int(m.group(1)) if m else None
+
+
+def attempt_span(low: str, word: str, number: int, before: int) -> tuple[int, int] | None:
+    """``(start, end)`` of attempt ``number``'s section before offset ``before``: from its heading
+    (``Attempt 1``, with the reference's own noun) to the next heading of the same noun."""
+    noun = word.split()[-1]
+    pattern = re.compile(re.escape(noun) + r"[ \t#*]{0,3}" + str(number) + r"\b")
+    at, hits = low.rfind(noun, 0, before), 0
+    head = None
+    while at >= 0 and hits < 64:
+        if pattern.match(low, at) and line_start(low, at):
+            head = at
+            break
+        at, hits = low.rfind(noun, 0, at), hits + 1
+    if head is None:
+        return None
+    nxt = re.compile(re.escape(noun) + r"[ \t#*]{0,3}\d")
+    k = low.find(noun, head + 1, before)
+    while 0 <= k:
+        if nxt.match(low, k) and line_start(low, k):
+            return head, k
+        k = low.find(noun, k + 1, before)
+    return head, before
+
+
+_NUMBER_ONLY = re.compile(r"[-+]?\d{1,12}(?:[.,]\d{1,12})?[.!]?")
+
+
+def _answer_like(body: str) -> bool:
+    """Whether the rest of a marker line could state an answer: not empty, not a bare number (a
+    result restated, ``Answer: 24``)."""
+    return bool(body) and _NUMBER_ONLY.fullmatch(body) is None
+
+
+def unread_answer(low: str, end: int, hi: int, candidate: str) -> int:
+    """Offset of an answer-like line after the candidate (before ``hi``) that no statement holds: a
+    line opening with an answer marker and a colon whose rest is neither empty, a bare number, nor part
+    of the candidate's own text; ``-1`` when there is none."""
+    hi = min(hi, len(low))
+    flat = "".join(candidate.split()).strip(_SKIP)
+    for entry in _words("answer_markers"):
+        at, hits = low.find(entry.word, end, hi), 0
+        while 0 <= at and hits < 16:
+            after = at + len(entry.word)
+            rest = low[after:after + 4].lstrip(" \t*_")
+            if rest[:1] in (":", "：") and vocabulary.found(entry, low, at) and line_start(low, at):
+                colon = low.find(rest[0], after)
+                le = low.find("\n", colon)
+                body = "".join(low[colon + 1:le if le >= 0 else hi].split()).strip(_SKIP)
+                if _answer_like(body) and body not in flat and flat not in body:
+                    return at
+            at, hits = low.find(entry.word, at + 1, hi), hits + 1
+    return -1

@@ -1,0 +1,104 @@
+"""What the answer's scope is: where text stops being about this puzzle's answer.
+
+Stated once for every answer kind, read by the commitment rule (:mod:`finereason.reading.commit`):
+
+- a *simulated turn* of another speaker (a line opening ``User:``, ``Human:``, ``### User``, the
+  vocabulary's ``turn`` category in every language) ends the reading: nothing after it is read;
+- text addressed to a *different puzzle* after an answer (a line or sentence opening ``P.S.``,
+  ``Bonus``, ``Variant``, ``For the harder version``: the ``scope`` category) is outside the answer: it
+  neither replaces nor withdraws it;
+- an *echoed option list* (the prompt's options written back, one per line: ``(A) solvable`` /
+  ``(B) unsolvable``) and an echoed instruction (``Answer with (A) or (B).``, the ``instruction``
+  phrases of the ``scope`` category's neighbours) are prompt text, not answer statements.
+
+Every search is ``str.find`` for a keyword plus a bounded look around it: linear in the text.
+"""
+from __future__ import annotations
+
+import re
+
+from . import vocabulary
+
+_MARKUP = " \t*_#>-`"
+_MAX_HITS = 64  # occurrences of one keyword examined
+_OPTION_LINE = re.compile(r"[ \t*_>-]{0,6}(?:\(([a-e])\)|\[([a-e])\]|([a-e])[.):])[ \t]{1,3}\S")
+
+
+def line_start(low: str, at: int) -> bool:
+    """Whether offset ``at`` opens its line (only markup and spaces before it on the line)."""
+    j = at
+    for _ in range(12):
+        if j == 0 or low[j - 1] == "\n":
+            return True
+        if low[j - 1] not in _MARKUP:
+            return False
+        j -= 1
+    return False
+
+
+def sentence_start(low: str, at: int) -> bool:
+    """Whether offset ``at`` opens a line or a sentence (after ``.``, ``!``, ``?`` and a space)."""
+    if line_start(low, at):
+        return True
+    j = at
+    while j > 0 and at - j < 8 and low[j - 1] in _MARKUP:
+        j -= 1
+    return j >= 2 and low[j - 1] in " \t" and low[j - 2] in ".!?。！？"
+
+
+def _first(low: str, category: str, lo: int, hi: int, where) -> int:
+    best = hi
+    for entry in vocabulary.words(category):
+        at = low.find(entry.word, lo, best)
+        hits = 0
+        while 0 <= at < best and hits < _MAX_HITS:
+            if vocabulary.found(entry, low, at) and where(low, at):
+                best = at
+                break
+            at = low.find(entry.word, at + 1, best)
+            hits += 1
+    return best
+
+
+def turn_at(low: str) -> int:
+    """Offset of the first simulated turn of another speaker (``len(low)``: none). A turn opening the
+    text is a quoted prompt, not a turn: it counts only after some other text."""
+    lead = len(low) - len(low.lstrip())
+    return _first(low, "turn", lead + 1, len(low), line_start)
+
+
+def answer_end(low: str, after: int) -> int:
+    """Where the answer's scope ends: the first simulated turn, or the first opener of text about a
+    different puzzle (line or sentence start) after offset ``after`` (the first answer statement);
+    ``len(low)`` when the whole text is in scope."""
+    stop = turn_at(low)
+    if after < stop:
+        stop = _first(low, "scope", after + 1, stop, sentence_start)
+    return stop
+
+
+def echoed_options(low: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` lies in an echoed option list: its line opens with an option label
+    (``(A) ...``, ``B. ...``) and the line before or after opens with a different one."""
+    ls = low.rfind("\n", 0, start) + 1
+    m = _OPTION_LINE.match(low, ls)
+    if m is None or start > m.end() + 2:
+        return False
+    mine = next(g for g in m.groups() if g)
+    le = low.find("\n", end)
+    neighbours = []
+    if ls >= 2:
+        prev = low.rfind("\n", 0, ls - 1) + 1
+        neighbours.append(_OPTION_LINE.match(low, prev, ls - 1))
+    if le >= 0:
+        nxt = low.find("\n", le + 1)
+        neighbours.append(_OPTION_LINE.match(low, le + 1, len(low) if nxt < 0 else nxt))
+    return any(n is not None and next(g for g in n.groups() if g) != mine for n in neighbours)
+
+
+def echoed_instruction(low: str, start: int) -> bool:
+    """Whether the statement at ``start`` is part of an echoed instruction ("Answer with (A) or (B).",
+    "Respond in the form 'Answer: ...'"): an ``instruction`` phrase of the vocabulary before it in its
+    line, within 80 characters."""
+    lo = max(low.rfind("\n", 0, start) + 1, start - 80)
+    return _first(low, "instruction", lo, start, lambda _low, _at: True) < start
