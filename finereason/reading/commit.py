@@ -132,6 +132,9 @@ def _candidate(stated: tuple[Statement, ...], low: str, signals: Signals
         if s.value is not None and (scope.echoed_options(low, s.start, s.end) or scope.echoed_instruction(low, s.start)):
             kept[k] = Statement(s.start, s.end, key=("echo", s.start), conditional=True, hedged="prompt text")
             continue
+        if not s.conditional and s.value is not None and meaning.conditioned(low, s.start):
+            s = kept[k] = Statement(s.start, s.end, s.value, s.key, s.marked, "the final answer is stated under a condition",
+                                    s.complete, conditional=True)
         if s.conditional:
             condition = condition or s
             continue
@@ -177,6 +180,8 @@ def _judge(candidate: Statement, stated: tuple[Statement, ...], signals: Signals
         return Reading(None, f"the final {what} is cut off before it ends", candidate, live, stated)
     if candidate.hedged:
         return Reading(None, candidate.hedged, candidate, live, stated)
+    if meaning.hedged(low, candidate.start):
+        return Reading(None, "the final answer is hedged", candidate, live, stated)
     before = max((s.end for s in stated if s.end <= candidate.start), default=None)
     if before is not None and _offers_alternative(signals, before, candidate.start):
         return Reading(None, f"the final {what} is offered as an alternative", candidate, live, stated)

@@ -95,6 +95,18 @@ def negated(low: str, start: int, end: int) -> bool:
     return False
 
 
+def hedged(low: str, start: int) -> bool:
+    """Whether a hedge word of any language (``probably``, ``quizás``, ``可能``) stands before the
+    statement at ``start`` in its sentence."""
+    return _has(low, "hedge", sentence_lo(low, start), start) is not None
+
+
+def conditioned(low: str, start: int) -> bool:
+    """Whether a condition word of any language (``if``, ``si``, ``wenn``, ``如果``) stands before the
+    statement at ``start`` in its sentence."""
+    return _has(low, "condition", sentence_lo(low, start), start) is not None
+
+
 def _next_sentence_end(low: str, at: int, hi: int) -> int:
     best = hi
     for mark in "?？":
