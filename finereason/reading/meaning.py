@@ -39,17 +39,8 @@ def _words(category: str):
 
 def _has(low: str, category: str, lo: int, hi: int) -> tuple[int, str] | None:
     """The first entry of ``category`` found in ``low[lo:hi]`` (offset, word), or ``None``."""
-    best: tuple[int, str] | None = None
-    for entry in _words(category):
-        word = entry.word
-        stop = hi if best is None else best[0]
-        at = low.find(word, lo, min(hi, stop + len(word)))
-        while 0 <= at < stop:
-            if vocabulary.found(entry, low, at):
-                best = (at, word)
-                break
-            at = low.find(word, at + 1, min(hi, stop + len(word)))
-    return best
+    hit = vocabulary.first(low, category, lo, hi)
+    return None if hit is None else (hit[0], hit[1].word)
 
 
 def sentence_lo(low: str, start: int) -> int:

@@ -20,7 +20,6 @@ import re
 from . import vocabulary
 
 _MARKUP = " \t*_#>-`"
-_MAX_HITS = 64  # occurrences of one keyword examined
 _OPTION_LINE = re.compile(r"[ \t*_>-]{0,6}(?:\(([a-e])\)|\[([a-e])\]|([a-e])[.):])[ \t]{1,3}\S")
 
 
@@ -47,17 +46,8 @@ def sentence_start(low: str, at: int) -> bool:
 
 
 def _first(low: str, category: str, lo: int, hi: int, where) -> int:
-    best = hi
-    for entry in vocabulary.words(category):
-        at = low.find(entry.word, lo, best)
-        hits = 0
-        while 0 <= at < best and hits < _MAX_HITS:
-            if vocabulary.found(entry, low, at) and where(low, at):
-                best = at
-                break
-            at = low.find(entry.word, at + 1, best)
-            hits += 1
-    return best
+    hit = vocabulary.first(low, category, lo, hi, where)
+    return hi if hit is None else hit[0]
 
 
 def turn_at(low: str) -> int:

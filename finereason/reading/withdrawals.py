@@ -116,11 +116,25 @@ class Signals:
     extra: tuple[tuple[int, str], ...] = ()  # a kind's own signals, sorted ("step 3 is invalid" for plans)
     _cache: dict = field(default_factory=dict, repr=False)
     _all: list | None = field(default=None, repr=False)
+    _phrases: list | None = field(default=None, repr=False)
+
+    def _present(self) -> list:
+        """The phrases whose first word occurs anywhere in the text (found once: the words of the
+        text's distinct whitespace-separated pieces), plus those without an ASCII first word when the
+        text is not ASCII."""
+        if self._phrases is None:
+            low = self.low
+            words: set[str] = set()
+            for piece in set(low.split()):
+                words.update(_TOKENS.findall(piece))
+            self._phrases = [p for w in _FIRST_WORDS.intersection(words) for p in _BY_FIRST_WORD[w]]
+            self._phrases += _ODD_ASCII if low.isascii() else _ODD
+        return self._phrases
 
     def _every(self) -> list[tuple[int, str]]:
         """Every signal of the text, sorted by offset (one pass per phrase)."""
         low, found = self.low, []
-        for entry, solving_only in PHRASES:
+        for entry, solving_only in self._present():
             if solving_only and not self.solving:
                 continue
             word = entry.word
@@ -158,9 +172,10 @@ class Signals:
             return self._all[k] if k < len(self._all) and self._all[k][0] < hi else None
         best: tuple[int, str] | None = None
         low = self.low
-        phrases: list | tuple = PHRASES
         words = signal_words(low, lo, hi)
-        if words is not None:  # only the phrases whose first word occurs in the range
+        if words is None:  # a long range: the phrases whose first word occurs in the text
+            phrases = self._present()
+        else:  # only the phrases whose first word occurs in the range
             phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else []
             phrases += _ODD_ASCII if low.isascii() else _ODD
         for entry, solving_only in phrases:

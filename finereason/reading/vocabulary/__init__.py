@@ -159,3 +159,52 @@ def found(entry: Entry, low: str, at: int) -> bool:
     if entry.bounded and not whole_word(low, at, end):
         return False
     return entry.check is None or entry.check(low, at, end)
+
+
+_SHORT = 4_096  # below this many characters a window is searched with one pattern of all the category's words
+
+
+@lru_cache(maxsize=None)
+def _alternation(category: str) -> tuple[re.Pattern[str], dict[str, tuple[Entry, ...]]]:
+    by_word: dict[str, list[Entry]] = {}
+    for entry in words(category):
+        by_word.setdefault(entry.word, []).append(entry)
+    rx = re.compile("|".join(re.escape(w) for w in sorted(by_word, key=lambda w: (-len(w), w))))
+    return rx, {w: tuple(es) for w, es in by_word.items()}
+
+
+def first(low: str, category: str, lo: int, hi: int,
+          where: Callable[[str, int], bool] | None = None) -> tuple[int, Entry] | None:
+    """The first entry of ``category`` found in ``low[lo:hi]`` (whole word, context checked, and
+    ``where(low, offset)`` when given) as ``(offset, entry)``; ``None`` when there is none.
+
+    A short window is searched with one pattern of every word of the category; a long one with
+    ``str.find`` per word (C speed), stopping at the best offset found so far."""
+    hi = min(hi, len(low))
+    if hi - lo < _SHORT:
+        rx, by_word = _alternation(category)
+        pos = lo
+        while True:
+            m = rx.search(low, pos, hi)
+            if m is None:
+                return None
+            at = m.start()
+            for entry in by_word[m.group()]:
+                if found(entry, low, at) and (where is None or where(low, at)):
+                    return at, entry
+            for entry in words(category):  # a shorter word inside the failed one, at the same offset
+                if (entry.word != m.group() and low.startswith(entry.word, at) and at + len(entry.word) <= hi
+                        and found(entry, low, at) and (where is None or where(low, at))):
+                    return at, entry
+            pos = at + 1
+    best: tuple[int, Entry] | None = None
+    for entry in words(category):
+        word = entry.word
+        stop = hi if best is None else best[0]
+        at, hits = low.find(word, lo, min(hi, stop + len(word))), 0
+        while 0 <= at < stop and hits < 256:
+            if found(entry, low, at) and (where is None or where(low, at)):
+                best = (at, entry)
+                break
+            at, hits = low.find(word, at + 1, min(hi, stop + len(word))), hits + 1
+    return best
