@@ -18,6 +18,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
+from . import meaning
 from .commit import Reading, Statement, commit
 from .option_words import (
     _ARTICLE_FOLLOWERS_OK, _CLOSE, _CONDITION_AFTER, _CONDITION_BEFORE, _CONNECTOR_WORDS, _FILLER_MARKS,
@@ -292,10 +293,10 @@ class _ChoiceReader:
             k += 1
         k = end
         for _ in range(_SENTENCE_TOKENS):  # a question
-            if k >= t.n or t.newline_before(k) and k > end:
+            if k >= t.n or t.newline_before(k):
                 break
-            if t.words[k] == "?":
-                return True
+            if t.words[k] == "?":  # an open question, unless a confirmation answers it at once ("(A)? Yes.")
+                return not meaning.confirmed(t.text[t.ends[k]:t.ends[k] + 40].lower(), 0)
             if t.words[k] in ".!;":
                 break
             k += 1
@@ -401,7 +402,7 @@ class _ChoiceReader:
             start_tok = min(i, first.start)
             span = (t.starts[start_tok], t.ends[end - 1])
             if not classes:
-                if first.letter and end == first.end and not (explicit or self._hypothetical(first.start, end)):
+                if first.letter and end == first.end and not self._hypothetical(first.start, end):
                     out.append(Statement(*span, rejects=first.letter))
             elif not explicit and len(classes) == 1 and self._hypothetical(first.start, end):
                 pass  # explanation: "(B) would only be right if ..."

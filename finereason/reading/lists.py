@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..common.verdict import ParseError
+from . import meaning
 from .commit import Reading, Statement, commit
 from .hedges import conditional, hedged, offered_after_another, sentence_before
 from .region import blank_tags
@@ -318,6 +319,8 @@ def _one_plain_answer(region: str, low: str) -> Reading | None:
         return None
     before = sentence_before(region, at)
     if (before and hedged(region, at, before)) or conditional(region, at, stop, before):
+        return None
+    if not meaning.plainly_committed(low, at, stop):  # the full rule reads what the text means around it
         return None
     statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
     return Reading(payload, "", statement, 1, (statement,))

@@ -44,7 +44,16 @@ def _has(low: str, category: str, lo: int, hi: int) -> tuple[int, str] | None:
 
 
 def sentence_lo(low: str, start: int) -> int:
-    """Where the sentence holding ``start`` begins (at most :data:`_BEFORE` characters back)."""
+    """Where the sentence holding ``start`` begins (at most :data:`_BEFORE` characters back). A
+    statement opening its line after a line ending in a colon (``Answer:\n(unstack a b)``) belongs to
+    that line's sentence."""
+    best = _sentence_lo(low, start)
+    if best > 0 and not low[best:start].strip(_SKIP) and low[:best - 1].rstrip(" \t*_`").endswith((":", "：")):
+        best = _sentence_lo(low, best - 1)
+    return best
+
+
+def _sentence_lo(low: str, start: int) -> int:
     lo = max(0, start - _BEFORE)
     best = lo
     for mark in _SENTENCE_END:
@@ -136,7 +145,7 @@ def tried(low: str, start: int, end: int) -> bool:
     nothing after it: cut off before its result."""
     if low[end:].strip(_SKIP + "\n?？=…-") and len(low) - end > 0:
         return False
-    return _has(low, "trial", sentence_lo(low, start), start) is not None
+    return _has(low, "trial", _sentence_lo(low, start), start) is not None  # in its own line: "Let's try X:"
 
 
 def split(low: str, start: int, end: int) -> str:
@@ -230,3 +239,30 @@ def unread_answer(low: str, end: int, hi: int, candidate: str) -> int:
                     return at
             at, hits = low.find(entry.word, at + 1, hi), hits + 1
     return -1
+
+
+_PLAIN_TAIL = " \t\n`*_.!"
+
+
+def plainly_committed(low: str, start: int, stop: int) -> bool:
+    """Whether a lone answer statement at ``[start, stop)`` of ASCII text ``low`` needs none of the
+    checks above: nothing before it in its sentence that hedges, conditions or negates it, no turn of
+    another speaker before it, and after it no question, confidence, answer line, scope opener,
+    reference or restatement (a fast path's pre-check; ``False`` sends the text to the full rule)."""
+    if not low.isascii():
+        return False
+    tail = low[stop:]
+    if tail.strip(_PLAIN_TAIL):
+        if "?" in tail or "%" in tail or ":" in tail:
+            return False
+        for category in ("question", "scope", "turn", "reference", "restatement", "confidence"):
+            if vocabulary.first(low, category, stop, len(low)) is not None:
+                return False
+    lo = sentence_lo(low, start)
+    if low[lo:start].strip(_PLAIN_TAIL):
+        for category in ("hedge", "condition", "trial"):
+            if vocabulary.first(low, category, lo, start) is not None:
+                return False
+        if negated(low, start, stop):
+            return False
+    return start == 0 or vocabulary.first(low, "turn", 1, start) is None

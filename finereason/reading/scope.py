@@ -67,23 +67,31 @@ def answer_end(low: str, after: int) -> int:
     return stop
 
 
+def _label(low: str, ls: int) -> str:
+    """The option label opening the line that starts at ``ls`` ("" when none)."""
+    le = low.find("\n", ls)
+    m = _OPTION_LINE.match(low, ls, len(low) if le < 0 else le)
+    return "" if m is None else next(g for g in m.groups() if g)
+
+
 def echoed_options(low: str, start: int, end: int) -> bool:
     """Whether ``[start, end)`` lies in an echoed option list: its line opens with an option label
-    (``(A) ...``, ``B. ...``) and the line before or after opens with a different one."""
+    (``(A) ...``, ``B. ...``) and the line before it, the line after it or its own last line opens
+    with a different one."""
     ls = low.rfind("\n", 0, start) + 1
-    m = _OPTION_LINE.match(low, ls)
-    if m is None or start > m.end() + 2:
+    mine = _label(low, ls)
+    if not mine or start > ls + 12:
         return False
-    mine = next(g for g in m.groups() if g)
-    le = low.find("\n", end)
-    neighbours = []
+    labels = set()
     if ls >= 2:
-        prev = low.rfind("\n", 0, ls - 1) + 1
-        neighbours.append(_OPTION_LINE.match(low, prev, ls - 1))
+        labels.add(_label(low, low.rfind("\n", 0, ls - 1) + 1))
+    last = low.rfind("\n", ls, max(ls, end - 1)) + 1
+    if last > ls:
+        labels.add(_label(low, last))
+    le = low.find("\n", max(ls, end - 1))
     if le >= 0:
-        nxt = low.find("\n", le + 1)
-        neighbours.append(_OPTION_LINE.match(low, le + 1, len(low) if nxt < 0 else nxt))
-    return any(n is not None and next(g for g in n.groups() if g) != mine for n in neighbours)
+        labels.add(_label(low, le + 1))
+    return bool(labels - {"", mine})
 
 
 def echoed_instruction(low: str, start: int) -> bool:

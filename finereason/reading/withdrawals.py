@@ -62,9 +62,22 @@ def _low_confidence(low: str, at: int, end: int) -> bool:
 _SIGNALS = ("retraction", "doubt", "inability_decide", "alternative")
 
 
+def _not_restating(entry: Entry) -> Entry:
+    """``entry`` (an alternative word) that does not count when a restatement opener follows it
+    ("Alternatively, for clarity:", "Alternativ, mit anderen Worten:" restate, they offer nothing else)."""
+    check = entry.check
+
+    def alternative(low: str, at: int, end: int) -> bool:
+        if check is not None and not check(low, at, end):
+            return False
+        return vocabulary.first(low, "restatement", end, min(len(low), end + 24)) is None
+    return Entry(entry.word, alternative, entry.bounded, entry.category, entry.language)
+
+
 def _phrases() -> tuple[tuple[Entry, bool], ...]:
     """Every withdrawal entry of every language with whether it withdraws solutions only."""
-    out: list[tuple[Entry, bool]] = [(e, False) for category in _SIGNALS for e in vocabulary.words(category)]
+    out: list[tuple[Entry, bool]] = [(e if category != "alternative" else _not_restating(e), False)
+                                     for category in _SIGNALS for e in vocabulary.words(category)]
     out += [(e, True) for e in vocabulary.words("inability_solve")]
     out += [(Entry(e.word, _low_confidence, e.bounded, "confidence", e.language), False)
             for e in vocabulary.words("confidence")]
