@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
-from . import meaning
+from . import meaning, scope
 from .commit import Reading, Statement, commit
 from .option_words import (
     _ARTICLE_FOLLOWERS_OK, _CLOSE, _CONDITION_AFTER, _CONDITION_BEFORE, _CONNECTOR_WORDS, _FILLER_MARKS,
@@ -246,6 +246,9 @@ class _ChoiceReader:
                     continue
                 break
             nxt = self.option(j, True) if j < t.n else None
+            if nxt is not None and t.newline_before(nxt.start) and scope.echoed_options(t.text, t.starts[nxt.start],
+                                                                                         t.ends[nxt.end - 1]):
+                break  # the prompt's option list written back: not part of this answer
             if nxt is not None and self._hypothetical(nxt.start, nxt.end):
                 break  # "(A)\n\n(B) would only be right if ...": a new sentence about the other option
             if nxt is None and (hedged or glued and j > end) and j < t.n and t.words[j] in ("A", "B"):

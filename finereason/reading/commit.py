@@ -161,9 +161,16 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
     if candidate is None:
         reason = f"the final {what} only rules an option out" if rejected else f"no final {what} found"
         return Reading(None, reason, None, live, stated)
-    ref = meaning.reference(low, candidate.end, stop)
+    unreadable = candidate.value is None  # a marked statement that holds no answer ("Answer: see above")
+    ref = meaning.reference(low, candidate.start if unreadable else candidate.end, stop)
     if ref is not None and ref[2] is not None:  # "the one from attempt 1"
         return _resolve(stated, signals, ref, live, what)
+    if ref is not None and unreadable and ref[0] < candidate.end:  # "Final answer: see above": the one before
+        earlier = tuple(s for s in stated if s.end <= candidate.start)
+        before, _, rejected, _ = _candidate(earlier, low, signals)
+        if before is None:
+            return Reading(None, f"the final {what} refers to an earlier answer that cannot be found", None, live, stated)
+        return _judge(before, earlier, signals, rejected, live, candidate.start, what, unreferenced=False)
     return _judge(candidate, stated, signals, rejected, live, stop, what, ref is None)
 
 

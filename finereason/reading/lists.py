@@ -346,7 +346,7 @@ def _rejections(region: str, after: int) -> list[Statement]:
         budget -= stop - begin
         pos = stop
         key = _key(region[begin:stop])
-        if _REJECTED.match(region, stop, min(len(region), stop + 60)):
+        if _REJECTED.match(region, stop, min(len(region), stop + 60)) or meaning.negated(region, begin, stop):
             out.append(Statement(begin, stop, key=("rejects", key), rejects=key))
         elif _has_content(region[begin:stop]) and (hedged(region, begin) or offered_after_another(region, begin)):
             out.append(Statement(begin, stop, value=region[begin:stop], key=key,

@@ -156,7 +156,7 @@ def split(low: str, start: int, end: int) -> str:
     le = min(len(low) if le < 0 else le, end + 120)
     if low.find("%", ls, le) < 0:
         return ""
-    numbers = [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(low, max(ls, start - 120), le)]
+    numbers = [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(low, max(ls, start - 2_000), le)]
     if len(numbers) >= 2 and all(n < 100 for n in numbers):
         return "the final answer splits its probability over answers"
     after = [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(low, end, le)]

@@ -20,7 +20,7 @@ import re
 from . import vocabulary
 
 _MARKUP = " \t*_#>-`"
-_OPTION_LINE = re.compile(r"[ \t*_>-]{0,6}(?:\(([a-e])\)|\[([a-e])\]|([a-e])[.):])[ \t]{1,3}\S")
+_OPTION_LINE = re.compile(r"[ \t*_>-]{0,6}(?:\(([a-e])\)|\[([a-e])\]|([a-e])[.):])[ \t]{1,3}\S", re.IGNORECASE)
 
 
 def line_start(low: str, at: int) -> bool:
@@ -71,13 +71,14 @@ def _label(low: str, ls: int) -> str:
     """The option label opening the line that starts at ``ls`` ("" when none)."""
     le = low.find("\n", ls)
     m = _OPTION_LINE.match(low, ls, len(low) if le < 0 else le)
-    return "" if m is None else next(g for g in m.groups() if g)
+    return "" if m is None else next(g for g in m.groups() if g).lower()
 
 
-def echoed_options(low: str, start: int, end: int) -> bool:
+def echoed_options(text: str, start: int, end: int) -> bool:
     """Whether ``[start, end)`` lies in an echoed option list: its line opens with an option label
     (``(A) ...``, ``B. ...``) and the line before it, the line after it or its own last line opens
-    with a different one."""
+    with a different one (``text`` in either case)."""
+    low = text
     ls = low.rfind("\n", 0, start) + 1
     mine = _label(low, ls)
     if not mine or start > ls + 12:

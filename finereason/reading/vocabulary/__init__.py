@@ -117,9 +117,11 @@ def read_language(path: Path) -> Language:
             check = _check(spec, names)
             word = spec["word"].lower()
             forms = {word}
-            for narrow, wide in _WIDE.items():
+            for narrow, wide in _WIDE.items():  # both widths: choice answers are read after NFKC
                 if narrow in word:
                     forms.add(word.replace(narrow, wide))
+                if wide in word:
+                    forms.add(word.replace(wide, narrow))
             out.extend(Entry(form, check, spaced, category, code) for form in sorted(forms))
         entries[category] = tuple(out)
     return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
