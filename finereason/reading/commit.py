@@ -162,7 +162,7 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
         reason = f"the final {what} only rules an option out" if rejected else f"no final {what} found"
         return Reading(None, reason, None, live, stated)
     unreadable = candidate.value is None  # a marked statement that holds no answer ("Answer: see above")
-    ref = meaning.reference(low, candidate.start if unreadable else candidate.end, stop)
+    ref = meaning.reference(low, low.rfind("\n", 0, candidate.start) + 1 if unreadable else candidate.end, stop)
     if ref is not None and ref[2] is not None:  # "the one from attempt 1"
         return _resolve(stated, signals, ref, live, what)
     if ref is not None and unreadable and ref[0] < candidate.end:  # "Final answer: see above": the one before

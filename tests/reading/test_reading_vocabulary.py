@@ -324,3 +324,42 @@ def test_an_unread_answer_line_gives_no_credit_and_says_so(kind, data):
         assert choice_reading(response).reason.startswith(AMBIGUOUS + ":")
     if kind == "list" and slot.task == "end_to_end":
         assert list_reading(response, SOLUTION_MARKS, bare=True).reason.startswith(AMBIGUOUS + ":")
+
+
+# ------------------------------------------------------------------ every entry, every kind
+def _one(kind: str) -> tuple[Slot, str, str]:
+    """A slot of ``kind`` with a correct answer and a different one (the first of each)."""
+    slot = _of(kind)[0]
+    x = slot.correct_answers()[0]
+    return slot, x, next(a for a in slot.answers if a != x)
+
+
+EVERY = [  # (category, how an entry is used, what the verdict must be: "none" or "kept")
+    ("retraction", "{MX}\n\n{W}.", "none"), ("doubt", "{MX}\n\n{W}.", "none"),
+    ("inability_decide", "{MX}\n\n{W}.", "none"), ("alternative", "{MX}\n\n{W}.", "none"),
+    ("hedge", "{W} {MX}", "none"), ("condition", "{W} {MX}", "none"), ("question", "{MX} {Q}", "none"),
+    ("confirmation", "{MX}\n\nIs that right? {C}", "kept"), ("scope", "{MX}\n\n{U} {MY}\nWait, that's wrong.", "kept"),
+    ("turn", "{MX}\n\n{W} {MY}\nWait, that's wrong.", "kept"), ("restatement", "{MX}\n\nAlternatively, {W}\n{MX}", "kept"),
+    ("reference", "{MX}\n\nFinal answer: {W}", "kept"),
+]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("category, template, expect", EVERY, ids=[c for c, _, _ in EVERY])
+def test_every_entry_of_every_language(kind, category, template, expect):
+    """Each entry of the category, in every language, used after (or before) a right answer: the
+    withdrawing, hedging, conditioning and questioning ones leave no credit, the confirming, scoping,
+    restating and referring ones keep it."""
+    slot, x, y = _one(kind)
+    failures = []
+    for lang, word in _plain(category) + (_plain("inability_solve") if category == "inability_decide" and slot.task == "end_to_end" else []):
+        if category == "reference" and word.rstrip().endswith(("attempt", "intento", "tentative", "versuch", "tentativo", "tentativa", "попытки")):
+            continue  # names an attempt: its own test
+        text = (template.replace("{MX}", slot.marked(x)).replace("{MY}", slot.marked(y))
+                .replace("{W}", word.capitalize()).replace("{U}", word.upper())
+                .replace("{Q}", word if "?" in word or "？" in word else word + "?")
+                .replace("{C}", word.capitalize() + ("" if word.endswith((".", "。")) else ".")))
+        got = _cat(slot, text)
+        if (got != PARSE_ERROR) if expect == "none" else (got != "correct"):
+            failures.append((lang, word, got))
+    assert not failures, failures
