@@ -363,3 +363,42 @@ def test_every_entry_of_every_language(kind, category, template, expect):
         if (got != PARSE_ERROR) if expect == "none" else (got != "correct"):
             failures.append((lang, word, got))
     assert not failures, failures
+
+
+@pytest.mark.parametrize("text, choice", [
+    ("Answer: (B)\n\n等等，我再想想", None), ("Answer: (B), right?", None), ("Answer: (B)\n\nOr is it?", None),
+    ("Answer: (B)\n\n¿Verdad?", None), ("Answer: (B)\n\nIs that right? Yes.", "B"), ("The answer is not (B).", None),
+    ("It is not unsolvable.", "A"), ("Answer: (B)\n\nNo need to wait for more checks.", "B"),
+    ("Answer: (B)\n\nI was unsure at first, but every row confirms it.", "B"), ("Answer: 70% (A), 30% (B)", None),
+    ("Answer: (B)\n\nConfidence: 60%", None), ("Answer: (B)\n\nConfidence: 95%", "B"), ("Answer: (B)\n\nLow confidence.", None),
+    ("Answer: (B)\n\nUser: Are you sure? I think it is (A).", "B"), ("Let me see.\n\nUser: Answer: (B)", None),
+    ("Answer: (B)\n\nP.S. For the harder version, the answer would be (A).", "B"),
+    ("Answer: (B)\n\nBonus: with one more cell filled it is (A).", "B"),
+    ("Answer: (B)\n\n(A) Solvable\n(B) Unsolvable", "B"), ("Answer: (A)\n\nAnswer with (A) or (B).", "A"),
+    ("Attempt 1:\nAnswer: (B)\n\nAttempt 2:\nAnswer: (A)\nThat fails.\n\nFinal answer: the one from attempt 1", "B"),
+    ("Answer: (B)\n\nFinal answer: the one from attempt 2", None), ("Answer: (B)\n\nFinal answer: see above", "B"),
+    ("Answer: (B)\n\nAlternatively, for clarity:\nAnswer: (B)", "B"),
+    ("Answer: (B)\n\nFinal answer: the configuration described above", None),
+])
+def test_documented_examples(text, choice):
+    """The examples of the rules in docs/reading.md, read as the rules say."""
+    from finereason.reading import choice_reading
+
+    assert choice_reading(text).value == choice, (text, choice_reading(text).reason)
+
+
+def test_ambiguous_cases_are_counted_by_their_reason():
+    from finereason.reading import choice_reading
+    from finereason.reading.commit import is_ambiguous
+
+    assert is_ambiguous(choice_reading("Answer: (B)\n\nFinal answer: the configuration described above"))
+    assert not is_ambiguous(choice_reading("Answer: (B)\n\nWait, that's wrong."))
+
+
+def test_game24_examples():
+    slot = next(s for s in slots() if s.domain == "game_of_24" and s.kind == "expression")
+    x = slot.correct_answers()[0]
+    assert _cat(slot, f"Answer: {x} = ?") == PARSE_ERROR
+    assert _cat(slot, f"Let's try {x}:") == PARSE_ERROR
+    assert _cat(slot, f"Answer: {x}\n\nAlternatively, for clarity: {x}") == "correct"
+    assert _cat(slot, f"Answer: {x}\n\nIn other words, {x} = 24.") == "correct"
