@@ -255,14 +255,18 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
     if tail.strip(_PLAIN_TAIL):
         if "?" in tail or "%" in tail or ":" in tail:
             return False
-        for category in ("question", "scope", "turn", "reference", "restatement", "confidence"):
-            if vocabulary.first(low, category, stop, len(low)) is not None:
-                return False
-    lo = sentence_lo(low, start)
-    if low[lo:start].strip(_PLAIN_TAIL):
-        for category in ("hedge", "condition", "trial"):
-            if vocabulary.first(low, category, lo, start) is not None:
-                return False
-        if negated(low, start, stop):
+        if vocabulary.any_of(low, _AFTER, stop, len(low)):
             return False
-    return start == 0 or vocabulary.first(low, "turn", 1, start) is None
+    line = low.rfind("\n", 0, start) + 1
+    if low[line:start].strip(_PLAIN_TAIL) or low[max(0, line - 40):line].rstrip(" \t\n*_`").endswith(":"):
+        lo = sentence_lo(low, start)
+        if vocabulary.any_of(low, _BEFORE_CATEGORIES, lo, start) or negated(low, start, stop):
+            return False
+    marks = vocabulary.anchors("turn")
+    if start and (marks is None or any(m in low[:start] for m in marks)):
+        return vocabulary.first(low, "turn", 1, start) is None
+    return True
+
+
+_AFTER = ("question", "scope", "turn", "reference", "restatement", "confidence")
+_BEFORE_CATEGORIES = ("hedge", "condition", "trial")

@@ -163,44 +163,50 @@ def found(entry: Entry, low: str, at: int) -> bool:
     return entry.check is None or entry.check(low, at, end)
 
 
-_SHORT = 4_096  # below this many characters a window is searched with one pattern of all the category's words
+_SHORT = 4_096  # below this many characters a window is first split into word tokens (a cheap pre-check)
+_TOKEN = re.compile(r"\w+")
 
 
 @lru_cache(maxsize=None)
-def _alternation(category: str) -> tuple[re.Pattern[str], dict[str, tuple[Entry, ...]]]:
-    by_word: dict[str, list[Entry]] = {}
+def _index(category: str) -> tuple[dict[str, tuple[Entry, ...]], tuple[Entry, ...], tuple[Entry, ...]]:
+    """The entries of ``category`` by their first word token (spaced languages), and the others: those
+    of unspaced languages or opening with punctuation (``<|user|>``), ASCII ones apart."""
+    by_token: dict[str, list[Entry]] = {}
+    odd: list[Entry] = []
     for entry in words(category):
-        by_word.setdefault(entry.word, []).append(entry)
-    rx = re.compile("|".join(re.escape(w) for w in sorted(by_word, key=lambda w: (-len(w), w))))
-    return rx, {w: tuple(es) for w, es in by_word.items()}
+        m = _TOKEN.match(entry.word)
+        if entry.bounded and m is not None:
+            by_token.setdefault(m.group(), []).append(entry)
+        else:
+            odd.append(entry)
+    return ({t: tuple(es) for t, es in by_token.items()}, tuple(e for e in odd if e.word.isascii()), tuple(odd))
+
+
+def tokens(low: str, lo: int, hi: int) -> frozenset[str]:
+    """The word tokens of ``low[lo:hi]`` (for :func:`first`'s pre-check)."""
+    return frozenset(_TOKEN.findall(low, lo, hi))
 
 
 def first(low: str, category: str, lo: int, hi: int,
-          where: Callable[[str, int], bool] | None = None) -> tuple[int, Entry] | None:
+          where: Callable[[str, int], bool] | None = None, known: frozenset[str] | None = None
+          ) -> tuple[int, Entry] | None:
     """The first entry of ``category`` found in ``low[lo:hi]`` (whole word, context checked, and
     ``where(low, offset)`` when given) as ``(offset, entry)``; ``None`` when there is none.
 
-    A short window is searched with one pattern of every word of the category; a long one with
-    ``str.find`` per word (C speed), stopping at the best offset found so far."""
+    Each entry is located with ``str.find`` (C speed), stopping at the best offset found so far; in a
+    short window only the entries whose first word occurs in it (``known``: its :func:`tokens`, when the
+    caller has them) and those without one are looked for."""
     hi = min(hi, len(low))
+    if lo >= hi:
+        return None
+    entries: tuple[Entry, ...] | list[Entry] = words(category)
     if hi - lo < _SHORT:
-        rx, by_word = _alternation(category)
-        pos = lo
-        while True:
-            m = rx.search(low, pos, hi)
-            if m is None:
-                return None
-            at = m.start()
-            for entry in by_word[m.group()]:
-                if found(entry, low, at) and (where is None or where(low, at)):
-                    return at, entry
-            for entry in words(category):  # a shorter word inside the failed one, at the same offset
-                if (entry.word != m.group() and low.startswith(entry.word, at) and at + len(entry.word) <= hi
-                        and found(entry, low, at) and (where is None or where(low, at))):
-                    return at, entry
-            pos = at + 1
+        by_token, odd_ascii, odd = _index(category)
+        known = tokens(low, lo, hi) if known is None else known
+        entries = [e for t in known.intersection(by_token) for e in by_token[t]]
+        entries += odd_ascii if low.isascii() else odd
     best: tuple[int, Entry] | None = None
-    for entry in words(category):
+    for entry in entries:
         word = entry.word
         stop = hi if best is None else best[0]
         at, hits = low.find(word, lo, min(hi, stop + len(word))), 0
@@ -210,3 +216,22 @@ def first(low: str, category: str, lo: int, hi: int,
                 break
             at, hits = low.find(word, at + 1, min(hi, stop + len(word))), hits + 1
     return best
+
+
+@lru_cache(maxsize=None)
+def anchors(category: str) -> frozenset[str] | None:
+    """Punctuation such that every entry of ``category`` holds one of them (``User:``, ``### user``,
+    ``<|user|>``): text without any holds no entry. ``None`` when some entry has no punctuation."""
+    out: set[str] = set()
+    for entry in words(category):
+        marks = [c for c in entry.word if not c.isalnum() and not c.isspace()]
+        if not marks:
+            return None
+        out.add(marks[0])
+    return frozenset(out)
+
+
+def any_of(low: str, categories: tuple[str, ...], lo: int, hi: int) -> bool:
+    """Whether an entry of any of ``categories`` occurs in ``low[lo:hi]`` (the window's tokens found once)."""
+    known = tokens(low, lo, hi) if hi - lo < _SHORT else None
+    return any(first(low, c, lo, hi, known=known) is not None for c in categories)
