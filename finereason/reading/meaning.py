@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from . import vocabulary
+from . import scope
 from .scope import line_start
 from .withdrawals import CONFIDENCE_THRESHOLD
 
@@ -262,10 +263,7 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
         lo = sentence_lo(low, start)
         if vocabulary.any_of(low, _BEFORE_CATEGORIES, lo, start) or negated(low, start, stop):
             return False
-    marks = vocabulary.anchors("turn")
-    if start and (marks is None or any(m in low[:start] for m in marks)):
-        return vocabulary.first(low, "turn", 1, start) is None
-    return True
+    return scope.turn_at(low[:start]) >= start
 
 
 _AFTER = ("question", "scope", "turn", "reference", "restatement", "confidence")

@@ -4,14 +4,15 @@ Stated once for every answer kind, read by the commitment rule (:mod:`finereason
 
 - a *simulated turn* of another speaker (a line opening ``User:``, ``Human:``, ``### User``, the
   vocabulary's ``turn`` category in every language) ends the reading: nothing after it is read;
-- text addressed to a *different puzzle* after an answer (a line or sentence opening ``P.S.``,
-  ``Bonus``, ``Variant``, ``For the harder version``: the ``scope`` category) is outside the answer: it
-  neither replaces nor withdraws it;
+- text addressed to a *different puzzle* after an answer (a line opening ``P.S.``, ``Bonus``,
+  ``Variant``, ``For the harder version``: the ``scope`` category) is outside the answer: it neither
+  replaces nor withdraws it;
 - an *echoed option list* (the prompt's options written back, one per line: ``(A) solvable`` /
   ``(B) unsolvable``) and an echoed instruction (``Answer with (A) or (B).``, the ``instruction``
   phrases of the ``scope`` category's neighbours) are prompt text, not answer statements.
 
-Every search is ``str.find`` for a keyword plus a bounded look around it: linear in the text.
+Turns and scope openers are looked for at line starts only (one look per line); echoes with bounded
+looks around a statement: linear in the text.
 """
 from __future__ import annotations
 
@@ -35,35 +36,52 @@ def line_start(low: str, at: int) -> bool:
     return False
 
 
-def sentence_start(low: str, at: int) -> bool:
-    """Whether offset ``at`` opens a line or a sentence (after ``.``, ``!``, ``?`` and a space)."""
-    if line_start(low, at):
-        return True
-    j = at
-    while j > 0 and at - j < 8 and low[j - 1] in _MARKUP:
-        j -= 1
-    return j >= 2 and low[j - 1] in " \t" and low[j - 2] in ".!?。！？"
-
-
 def _first(low: str, category: str, lo: int, hi: int, where) -> int:
     hit = vocabulary.first(low, category, lo, hi, where)
     return hi if hit is None else hit[0]
+
+
+def _line_opener(low: str, category: str, lo: int, hi: int) -> int:
+    """Offset of the first line in ``[lo, hi)`` that opens (after markup) with an entry of ``category``;
+    ``hi`` when none. One look per line start: linear in the text."""
+    table = vocabulary.openers((category,))
+    at = low.rfind("\n", 0, lo) + 1
+    if at < lo:  # the line holding ``lo`` opens before it
+        at = low.find("\n", lo, hi) + 1 or hi
+    n = len(low)
+    while at < hi:
+        pos = at
+        for _ in range(3):  # the raw line start, then after markup ("### User", "**User:**")
+            for entry in table.get(low[pos] if pos < n else "", ()):
+                if low.startswith(entry.word, pos) and vocabulary.found(entry, low, pos):
+                    return pos
+            skipped = pos
+            while skipped < n and skipped - at < 12 and low[skipped] in _MARKUP:
+                skipped += 1
+            if skipped == pos:
+                break
+            pos = skipped
+        nxt = low.find("\n", at, hi)
+        if nxt < 0:
+            break
+        at = nxt + 1
+    return hi
 
 
 def turn_at(low: str) -> int:
     """Offset of the first simulated turn of another speaker (``len(low)``: none). A turn opening the
     text is a quoted prompt, not a turn: it counts only after some other text."""
     lead = len(low) - len(low.lstrip())
-    return _first(low, "turn", lead + 1, len(low), line_start)
+    return _line_opener(low, "turn", lead + 1, len(low))
 
 
 def answer_end(low: str, after: int) -> int:
-    """Where the answer's scope ends: the first simulated turn, or the first opener of text about a
-    different puzzle (line or sentence start) after offset ``after`` (the first answer statement);
-    ``len(low)`` when the whole text is in scope."""
+    """Where the answer's scope ends: the first simulated turn, or the first line opening text about a
+    different puzzle after offset ``after`` (the first answer statement); ``len(low)`` when the whole
+    text is in scope."""
     stop = turn_at(low)
     if after < stop:
-        stop = _first(low, "scope", after + 1, stop, sentence_start)
+        stop = _line_opener(low, "scope", after + 1, stop)
     return stop
 
 

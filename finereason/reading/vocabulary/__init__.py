@@ -231,7 +231,41 @@ def anchors(category: str) -> frozenset[str] | None:
     return frozenset(out)
 
 
+@lru_cache(maxsize=None)
+def _joint(categories: tuple[str, ...]) -> tuple[dict[str, tuple[Entry, ...]], tuple[Entry, ...], tuple[Entry, ...]]:
+    by_token: dict[str, list[Entry]] = {}
+    odd_ascii: list[Entry] = []
+    odd: list[Entry] = []
+    for category in categories:
+        tokens_of, a, o = _index(category)
+        for t, es in tokens_of.items():
+            by_token.setdefault(t, []).extend(es)
+        odd_ascii += a
+        odd += o
+    return {t: tuple(es) for t, es in by_token.items()}, tuple(odd_ascii), tuple(odd)
+
+
 def any_of(low: str, categories: tuple[str, ...], lo: int, hi: int) -> bool:
     """Whether an entry of any of ``categories`` occurs in ``low[lo:hi]`` (the window's tokens found once)."""
-    known = tokens(low, lo, hi) if hi - lo < _SHORT else None
-    return any(first(low, c, lo, hi, known=known) is not None for c in categories)
+    hi = min(hi, len(low))
+    if hi - lo >= _SHORT:
+        return any(first(low, c, lo, hi) is not None for c in categories)
+    by_token, odd_ascii, odd = _joint(categories)
+    for entry in [e for t in tokens(low, lo, hi).intersection(by_token) for e in by_token[t]] + list(
+            odd_ascii if low.isascii() else odd):
+        at = low.find(entry.word, lo, hi)
+        while at >= 0:
+            if found(entry, low, at):
+                return True
+            at = low.find(entry.word, at + 1, hi)
+    return False
+
+
+@lru_cache(maxsize=None)
+def openers(categories: tuple[str, ...]) -> dict[str, tuple[Entry, ...]]:
+    """The entries of ``categories`` by their first character (for entries that open a line)."""
+    out: dict[str, list[Entry]] = {}
+    for category in categories:
+        for entry in words(category):
+            out.setdefault(entry.word[0], []).append(entry)
+    return {c: tuple(es) for c, es in out.items()}
