@@ -21,6 +21,7 @@ Every look is bounded (a few hundred characters around the candidate), so the ru
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from . import vocabulary
 from . import scope
@@ -71,29 +72,41 @@ def _ends_with_word(text: str, word: str, bounded: bool) -> bool:
     return not bounded or k == 0 or not (text[k - 1].isalnum() and word[0].isalnum())
 
 
+@lru_cache(maxsize=None)
+def _negations() -> tuple[tuple[str, ...], dict[str, bool], tuple[str, ...]]:
+    """Every negation word (to test ``endswith`` at once), whether each is a whole word, and the words
+    of the languages that negate afterwards (longer than one character)."""
+    before = {e.word: e.bounded for e in _words("negation")}
+    after = tuple(e.word for lang in vocabulary.languages() if lang.negation_follows
+                  for e in lang.entries["negation"] if len(e.word) > 1)
+    return tuple(before), before, after
+
+
+@lru_cache(maxsize=None)
+def _marker_words() -> tuple[str, ...]:
+    return tuple(sorted({e.word for e in _words("answer_markers")}))
+
+
 def negated(low: str, start: int, end: int) -> bool:
     """Whether the statement at ``[start, end)`` is negated: a negation ends the text between its
     sentence start and its payload (``is not [...]``, ``isn't``, ``不是``), or, in a language that
     negates afterwards, follows it (``ではない``)."""
+    words, bounded, after = _negations()
+    tail = low[end:end + 12].lstrip(_SKIP)
+    if after and tail.startswith(after):
+        return True
     lo = sentence_lo(low, start)
     head = low[lo:start]
     span = low[start:min(end, start + 48)]
-    if any(span.startswith(e.word) for e in _words("answer_markers")):
+    if span.startswith(_marker_words()):
         for k, ch in enumerate(span):  # the marker part of the statement ("answer is not ")
             if ch in "[({0123456789\n":
                 head += span[:k]
                 break
     head = head.rstrip(_SKIP + "-=")
-    for entry in _words("negation"):
-        if _ends_with_word(head, entry.word, entry.bounded):
-            return True
-    tail = low[end:end + 12].lstrip(_SKIP)
-    for lang in vocabulary.languages():
-        if lang.negation_follows:
-            for entry in lang.entries["negation"]:
-                if tail.startswith(entry.word) and len(entry.word) > 1:
-                    return True
-    return False
+    if not head.endswith(words):
+        return False
+    return any(_ends_with_word(head, w, bounded[w]) for w in words if head.endswith(w))
 
 
 def hedged(low: str, start: int) -> bool:
@@ -178,15 +191,34 @@ def working(low: str, start: int) -> bool:
 _ATTEMPT = re.compile(r"[ \t#*]{0,3}(\d{1,3})")
 
 
+def marker_lines(low: str, lo: int, hi: int, limit: int = 32):
+    """``(start, colon, end)`` of each line in ``[lo, hi)`` that opens with an answer marker and a colon
+    (``Final answer: ...``, ``**Answer:** ...``), ``end`` being its line end: found colon by colon."""
+    markers = _marker_words()
+    at = lo
+    for _ in range(limit):
+        colon = min((k for k in (low.find(":", at, hi), low.find("：", at, hi)) if k >= 0), default=-1)
+        if colon < 0:
+            return
+        at = colon + 1
+        ls = low.rfind("\n", lo, colon) + 1 or lo
+        label = low[ls:colon].strip(" \t*_#>-`")
+        if label in markers:
+            le = low.find("\n", colon)
+            yield low.find(label, ls, colon), colon, le if 0 <= le < hi else hi
+
+
 def reference(low: str, end: int, hi: int) -> tuple[int, str, int | None] | None:
-    """A reference to an earlier answer after the candidate (before ``hi``): ``(offset, words,
-    number)``, ``number`` being the attempt it names (``the one from attempt 1``) or ``None``."""
-    found = _has(low, "reference", end, min(hi, end + _REACH))
-    if found is None:
-        return None
-    at, word = found
-    m = _ATTEMPT.match(low, at + len(word))
-    return at, word, int(m.group(1)) if m else None
+    """A reference to an earlier answer in a marker line after offset ``end`` (before ``hi``):
+    ``Final answer: see above``, ``Answer: the one from attempt 1``. ``(offset, words, number)``,
+    ``number`` being the attempt it names or ``None``."""
+    for _, colon, le in marker_lines(low, end, min(hi, end + _REACH)):
+        found = _has(low, "reference", colon + 1, le)
+        if found is not None:
+            at, word = found
+            m = _ATTEMPT.match(low, at + len(word))
+            return at, word, int(m.group(1)) if m else None
+    return None
 
 
 def attempt_span(low: str, word: str, number: int, before: int) -> tuple[int, int] | None:
@@ -225,20 +257,11 @@ def unread_answer(low: str, end: int, hi: int, candidate: str) -> int:
     """Offset of an answer-like line after the candidate (before ``hi``) that no statement holds: a
     line opening with an answer marker and a colon whose rest is neither empty, a bare number, nor part
     of the candidate's own text; ``-1`` when there is none."""
-    hi = min(hi, len(low))
     flat = "".join(candidate.split()).strip(_SKIP)
-    for entry in _words("answer_markers"):
-        at, hits = low.find(entry.word, end, hi), 0
-        while 0 <= at and hits < 16:
-            after = at + len(entry.word)
-            rest = low[after:after + 4].lstrip(" \t*_")
-            if rest[:1] in (":", "：") and vocabulary.found(entry, low, at) and line_start(low, at):
-                colon = low.find(rest[0], after)
-                le = low.find("\n", colon)
-                body = "".join(low[colon + 1:le if le >= 0 else hi].split()).strip(_SKIP)
-                if _answer_like(body) and body not in flat and flat not in body:
-                    return at
-            at, hits = low.find(entry.word, at + 1, hi), hits + 1
+    for start, colon, le in marker_lines(low, end, min(hi, len(low))):
+        body = "".join(low[colon + 1:le].split()).strip(_SKIP)
+        if _answer_like(body) and body not in flat and flat not in body:
+            return start
     return -1
 
 

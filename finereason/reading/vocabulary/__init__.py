@@ -165,6 +165,7 @@ def found(entry: Entry, low: str, at: int) -> bool:
 
 _SHORT = 4_096  # below this many characters a window is first split into word tokens (a cheap pre-check)
 _TOKEN = re.compile(r"\w+")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 @lru_cache(maxsize=None)
@@ -182,6 +183,11 @@ def _index(category: str) -> tuple[dict[str, tuple[Entry, ...]], tuple[Entry, ..
     return ({t: tuple(es) for t, es in by_token.items()}, tuple(e for e in odd if e.word.isascii()), tuple(odd))
 
 
+@lru_cache(maxsize=None)
+def _lettered(category: str) -> bool:
+    return all(any(c.isalpha() for c in e.word) for e in words(category))
+
+
 def tokens(low: str, lo: int, hi: int) -> frozenset[str]:
     """The word tokens of ``low[lo:hi]`` (for :func:`first`'s pre-check)."""
     return frozenset(_TOKEN.findall(low, lo, hi))
@@ -197,8 +203,8 @@ def first(low: str, category: str, lo: int, hi: int,
     short window only the entries whose first word occurs in it (``known``: its :func:`tokens`, when the
     caller has them) and those without one are looked for."""
     hi = min(hi, len(low))
-    if lo >= hi:
-        return None
+    if lo >= hi or (hi - lo < _SHORT and _lettered(category) and _LETTER.search(low, lo, hi) is None):
+        return None  # every entry of the category holds a letter, the window none
     entries: tuple[Entry, ...] | list[Entry] = words(category)
     if hi - lo < _SHORT:
         by_token, odd_ascii, odd = _index(category)
