@@ -87,6 +87,11 @@ def _marker_words() -> tuple[str, ...]:
     return tuple(sorted({e.word for e in _words("answer_markers")}))
 
 
+@lru_cache(maxsize=None)
+def _marker_set() -> frozenset[str]:
+    return frozenset(_marker_words())
+
+
 def negated(low: str, start: int, end: int) -> bool:
     """Whether the statement at ``[start, end)`` is negated: a negation ends the text between its
     sentence start and its payload (``is not [...]``, ``isn't``, ``不是``), or, in a language that
@@ -194,10 +199,14 @@ _ATTEMPT = re.compile(r"[ \t#*]{0,3}(\d{1,3})")
 def marker_lines(low: str, lo: int, hi: int, limit: int = 32):
     """``(start, colon, end)`` of each line in ``[lo, hi)`` that opens with an answer marker and a colon
     (``Final answer: ...``, ``**Answer:** ...``), ``end`` being its line end: found colon by colon."""
-    markers = _marker_words()
+    markers = _marker_set()
+    wide = not low.isascii()
     at = lo
     for _ in range(limit):
-        colon = min((k for k in (low.find(":", at, hi), low.find("：", at, hi)) if k >= 0), default=-1)
+        colon = low.find(":", at, hi)
+        if wide:
+            other = low.find("：", at, hi if colon < 0 else colon)
+            colon = other if other >= 0 else colon
         if colon < 0:
             return
         at = colon + 1

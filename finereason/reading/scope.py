@@ -43,30 +43,33 @@ def _first(low: str, category: str, lo: int, hi: int, where) -> int:
 
 
 @lru_cache(maxsize=None)
-def _opening(category: str) -> re.Pattern[str]:
-    """A line start, markup, then any entry of ``category`` (longest first): one C-speed search."""
-    words = sorted({e.word for e in vocabulary.words(category)}, key=lambda w: (-len(w), w))
-    return re.compile(r"^[ \t*_>`-]{0,12}(" + "|".join(re.escape(w) for w in words) + ")", re.MULTILINE)
+def _opening(categories: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, tuple[vocabulary.Entry, ...]]]:
+    """A line start, markup, then any entry of ``categories`` (longest first): one C-speed search; and
+    the entries by word."""
+    by_word: dict[str, list[vocabulary.Entry]] = {}
+    for category in categories:
+        for entry in vocabulary.words(category):
+            by_word.setdefault(entry.word, []).append(entry)
+    words = sorted(by_word, key=lambda w: (-len(w), w))
+    rx = re.compile(r"^[ \t*_>`-]{0,12}(" + "|".join(re.escape(w) for w in words) + ")", re.MULTILINE)
+    return rx, {w: tuple(es) for w, es in by_word.items()}
 
 
-def _line_opener(low: str, category: str, lo: int, hi: int) -> int:
-    """Offset of the first entry of ``category`` in ``[lo, hi)`` that opens its line (after markup);
-    ``hi`` when none."""
-    rx = _opening(category)
+def _openers(low: str, lo: int, hi: int):
+    """``(offset, category)`` of each turn or scope entry opening a line in ``[lo, hi)``, in text order."""
+    rx, by_word = _opening(("turn", "scope"))
     ls = low.rfind("\n", 0, lo) + 1
     pos = ls if ls == lo else (low.find("\n", lo, hi) + 1 or hi)
     for _ in range(256):
         m = rx.search(low, pos, hi)
         if m is None:
-            return hi
+            return
         at = m.start(1)
-        word = m.group(1)
-        for entry in vocabulary.words(category):
-            if entry.word == word and vocabulary.found(entry, low, at):
-                return at
-        pos = m.start(1) + 1
-        pos = low.find("\n", pos, hi) + 1 or hi
-    return hi
+        for entry in by_word[m.group(1)]:
+            if vocabulary.found(entry, low, at):
+                yield at, entry.category
+                break
+        pos = low.find("\n", at, hi) + 1 or hi
 
 
 def turn_at(low: str) -> int:
@@ -75,18 +78,18 @@ def turn_at(low: str) -> int:
     marks = vocabulary.anchors("turn")  # every turn holds one of a few marks (":", "#", "<"): a cheap pre-check
     if marks is not None and not any(m in low for m in marks):
         return len(low)
-    lead = len(low) - len(low.lstrip())
-    return _line_opener(low, "turn", lead + 1, len(low))
+    return answer_end(low, len(low))
 
 
 def answer_end(low: str, after: int) -> int:
     """Where the answer's scope ends: the first simulated turn, or the first line opening text about a
     different puzzle after offset ``after`` (the first answer statement); ``len(low)`` when the whole
     text is in scope."""
-    stop = turn_at(low)
-    if after < stop:
-        stop = _line_opener(low, "scope", after + 1, stop)
-    return stop
+    lead = len(low) - len(low.lstrip())
+    for at, category in _openers(low, lead + 1, len(low)):
+        if category == "turn" or at > after:
+            return at
+    return len(low)
 
 
 def _label(low: str, ls: int) -> str:
