@@ -291,10 +291,14 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
         if vocabulary.any_of(low, _AFTER, stop, len(low)):
             return False
     line = low.rfind("\n", 0, start) + 1
-    if low[line:start].strip(_PLAIN_TAIL) or low[max(0, line - 40):line].rstrip(" \t\n*_`").endswith(":"):
+    if (line < start and low[line:start].strip(_PLAIN_TAIL)) or (
+            line and low[max(0, line - 40):line].rstrip(" \t\n*_`").endswith(":")):
         lo = sentence_lo(low, start)
         if vocabulary.any_of(low, _BEFORE_CATEGORIES, lo, start) or negated(low, start, stop):
             return False
+    marks = vocabulary.anchors("turn")
+    if marks is not None and all(low.find(m, 0, start) < 0 for m in marks):
+        return True
     return scope.turn_at(low[:start]) >= start
 
 
