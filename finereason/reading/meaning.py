@@ -274,33 +274,45 @@ def unread_answer(low: str, end: int, hi: int, candidate: str) -> int:
     return -1
 
 
-_PLAIN_TAIL = " \t\n`*_.!"
-
-
 def plainly_committed(low: str, start: int, stop: int) -> bool:
     """Whether a lone answer statement at ``[start, stop)`` of ASCII text ``low`` needs none of the
     checks above: nothing before it in its sentence that hedges, conditions or negates it, no turn of
-    another speaker before it, and after it no question, confidence, answer line, scope opener,
-    reference or restatement (a fast path's pre-check; ``False`` sends the text to the full rule)."""
+    another speaker before it, and after it no question, stated confidence or answer line (a fast path's
+    pre-check, for a text with no withdrawal word after the statement; ``False`` sends the text to the
+    full rule)."""
     if not low.isascii():
         return False
-    tail = low[stop:]
-    if tail.strip(_PLAIN_TAIL):
-        if "?" in tail or "%" in tail or ":" in tail:
+    if _TAIL_WORD.search(low, stop) is not None:
+        # the caller found no withdrawal word after the statement: a scope opener or a turn there would
+        # only cut off text that changes nothing, a reference or an answer line needs a colon, a split a
+        # "%", a stated confidence a digit; what is left to look for is a question
+        if _TAIL_MARK.search(low, stop) is not None:
             return False
-        if vocabulary.any_of(low, _AFTER, stop, len(low)):
+        if _DIGIT.search(low, stop) is not None and vocabulary.first(low, "confidence", stop, len(low)) is not None:
+            return False
+        if vocabulary.first(low, "question", stop, len(low)) is not None:
             return False
     line = low.rfind("\n", 0, start) + 1
-    if (line < start and low[line:start].strip(_PLAIN_TAIL)) or (
+    if (line < start and _TAIL_WORD.search(low, line, start) is not None) or (
             line and low[max(0, line - 40):line].rstrip(" \t\n*_`").endswith(":")):
         lo = sentence_lo(low, start)
         if vocabulary.any_of(low, _BEFORE_CATEGORIES, lo, start) or negated(low, start, stop):
             return False
-    marks = vocabulary.anchors("turn")
-    if marks is not None and all(low.find(m, 0, start) < 0 for m in marks):
+    marks = _turn_marks()
+    if marks is not None and marks.search(low, 0, start) is None:  # every turn holds one of them
         return True
     return scope.turn_at(low[:start]) >= start
 
 
-_AFTER = ("question", "scope", "turn", "reference", "restatement", "confidence")
+_TAIL_WORD = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup
+_TAIL_MARK = re.compile(r"[?%:]")
+_DIGIT = re.compile(r"[0-9]")
+
+
+@lru_cache(maxsize=None)
+def _turn_marks() -> re.Pattern[str] | None:
+    marks = vocabulary.anchors("turn")
+    return None if marks is None else re.compile("[" + re.escape("".join(sorted(marks))) + "]")
+
+
 _BEFORE_CATEGORIES = ("hedge", "condition", "trial")
