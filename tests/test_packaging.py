@@ -78,6 +78,7 @@ def test_wheel_ships_every_runtime_file(wheel):
         "finereason/lm_eval_tasks/finereason/_common_template_yaml", "finereason/hub_cards/dataset_card.md",
         "finereason/dataset_builders/build.py", "finereason/dataset_builders/layout.py",
         "finereason/data/reference_checksums.tsv",
+        *(f"finereason/reading/vocabulary/{p.name}" for p in (ROOT / "finereason" / "reading" / "vocabulary").glob("*.json")),
         *(f"finereason/metrics/finereason_{t}/{n}" for t in TASKS for n in (f"finereason_{t}.py", "README.md")),
     }
     assert expected <= names, sorted(expected - names)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
+from . import meaning, scope
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import mark_hedges
@@ -70,20 +71,24 @@ class _ChoiceReader:
     # -------------------------------------------------------------- single options
     def _negated(self, i: int) -> bool:
         """Whether the option starting at token ``i`` is negated ("not solvable", "isn't 3-colorable")."""
+        return self._negation_at(i) >= 0
+
+    def _negation_at(self, i: int) -> int:
+        """The token that negates the option starting at token ``i``, or -1."""
         low = self.t.low
         j = i - 1
         for _ in range(5):
             if j < 0:
-                return False
+                return -1
             tok = low[j]
             if tok in _NEGATIONS:
-                return True
+                return j
             if tok == "t" and j >= 1 and low[j - 1] in ("'", "’") and j >= 2 and low[j - 2].endswith("n"):
-                return True
+                return j - 2
             if tok not in _NEGATION_SKIP:
-                return False
+                return -1
             j -= 1
-        return False
+        return -1
 
     def _letter(self, i: int) -> str | None:
         w = self.t.words[i] if i < self.t.n else ""
@@ -154,8 +159,10 @@ class _ChoiceReader:
             return None
         if lw in _KEYWORDS:
             cls = _KEYWORDS[lw]
-            if self._negated(i):
+            negation = self._negation_at(i)
+            if negation >= 0:  # "not solvable" is (B): the statement spans its negation
                 cls = "B" if cls == "A" else "A"
+                return _Mention(cls, negation, i + 1, cls)
             return _Mention(cls, i, i + 1, cls)
         if lw in ("option", "choice") and i + 1 < t.n:
             nxt = i + 1
@@ -241,6 +248,9 @@ class _ChoiceReader:
                     continue
                 break
             nxt = self.option(j, True) if j < t.n else None
+            if nxt is not None and t.newline_before(nxt.start) and scope.echoed_options(t.text, t.starts[nxt.start],
+                                                                                         t.ends[nxt.end - 1]):
+                break  # the prompt's option list written back: not part of this answer
             if nxt is not None and self._hypothetical(nxt.start, nxt.end):
                 break  # "(A)\n\n(B) would only be right if ...": a new sentence about the other option
             if nxt is None and (hedged or glued and j > end) and j < t.n and t.words[j] in ("A", "B"):
@@ -288,10 +298,10 @@ class _ChoiceReader:
             k += 1
         k = end
         for _ in range(_SENTENCE_TOKENS):  # a question
-            if k >= t.n or t.newline_before(k) and k > end:
+            if k >= t.n or t.newline_before(k):
                 break
-            if t.words[k] == "?":
-                return True
+            if t.words[k] == "?":  # an open question, unless a confirmation answers it at once ("(A)? Yes.")
+                return not meaning.confirmed(t.text[t.ends[k]:t.ends[k] + 40].lower(), 0)
             if t.words[k] in ".!;":
                 break
             k += 1
@@ -397,7 +407,7 @@ class _ChoiceReader:
             start_tok = min(i, first.start)
             span = (t.starts[start_tok], t.ends[end - 1])
             if not classes:
-                if first.letter and end == first.end and not (explicit or self._hypothetical(first.start, end)):
+                if first.letter and end == first.end and not self._hypothetical(first.start, end):
                     out.append(Statement(*span, rejects=first.letter))
             elif not explicit and len(classes) == 1 and self._hypothetical(first.start, end):
                 pass  # explanation: "(B) would only be right if ..."

@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
-from .withdrawals import Signals
+from . import meaning, scope
+from .withdrawals import ALTERNATIVES, Signals
 
 NO_ANSWER = "no final answer found"
 
@@ -93,28 +94,91 @@ def _quote(text: str) -> str:
     return repr(text[:40])
 
 
-def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "answer") -> Reading:
-    """Apply the commitment rule (module docstring) to ``statements`` (in text order)."""
-    stated = tuple(statements)
+AMBIGUOUS = "ambiguous"  # how the reason of an unclassified answer-like statement after the candidate begins
+
+
+def is_ambiguous(reading: Reading) -> bool:
+    """Whether ``reading`` gave no credit because an answer-like statement after its candidate is not
+    classified by any rule (counted apart so that such cases can be reviewed)."""
+    return reading.value is None and reading.reason.startswith(AMBIGUOUS + ":")
+
+
+def _explanation(s: Statement, low: str, earlier: Sequence[Statement], signals: Signals) -> bool:
+    """Whether ``s`` is working or a restatement ("Explanation:", "for clarity") after an earlier answer
+    that no signal withdraws before it: explanation, not a new answer."""
+    if not meaning.working(low, s.start):
+        return False
+    for e in reversed(earlier):
+        if e.rejects is None and not e.conditional and e.end <= s.start:
+            return signals.first_in(e.end, s.start) is None
+    return False
+
+
+def _candidate(stated: tuple[Statement, ...], low: str, signals: Signals
+               ) -> tuple[Statement | None, Statement | None, dict[Hashable, int], tuple[Statement, ...]]:
+    """The candidate (last answer statement), the last conditional after it, the keys rejected after
+    it, and the statements with negated ones read as rejections and prompt echoes dropped."""
     rejected: dict[Hashable, int] = {}
     candidate: Statement | None = None
     condition: Statement | None = None
-    for s in reversed(stated):
+    kept = list(stated)
+    for k in range(len(stated) - 1, -1, -1):
+        s = stated[k]
+        if s.rejects is None and s.value is not None and meaning.negated(low, s.start, s.end):
+            s = kept[k] = Statement(s.start, s.end, key=("rejects", s.key), rejects=s.key)
         if s.rejects is not None:
             rejected.setdefault(s.rejects, s.start)
             continue
+        if s.value is not None and (scope.echoed_options(low, s.start, s.end) or scope.echoed_instruction(low, s.start)):
+            kept[k] = Statement(s.start, s.end, key=("echo", s.start), conditional=True, hedged="prompt text")
+            continue
+        if not s.conditional and s.value is not None and meaning.conditioned(low, s.start):
+            s = kept[k] = Statement(s.start, s.end, s.value, s.key, s.marked, "the final answer is stated under a condition",
+                                    s.complete, conditional=True)
         if s.conditional:
             condition = condition or s
             continue
+        if k and s.value is not None and _explanation(s, low, stated[:k], signals):
+            continue
         candidate = s
         break
-    if candidate is None and condition is not None:
+    return candidate, condition, rejected, tuple(kept)
+
+
+def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "answer") -> Reading:
+    """Apply the commitment rule (module docstring) to ``statements`` (in text order)."""
+    stated = tuple(statements)
+    low = signals.low
+    stop = len(low)
+    if stated:
+        stop = scope.answer_end(low, stated[0].start)
+        if stop < len(low):  # a simulated turn, or text about another puzzle: outside the answer
+            stated = tuple(s for s in stated if s.start < stop)
+    candidate, condition, rejected, stated = _candidate(stated, low, signals)
+    if candidate is None and condition is not None and condition.key != ("echo", condition.start):
         return Reading(None, condition.hedged, condition, 0, stated)
-    live = _live(stated, signals)
+    live = _live(stated, signals, stop)
     if candidate is None:
         reason = f"the final {what} only rules an option out" if rejected else f"no final {what} found"
         return Reading(None, reason, None, live, stated)
-    signal = signals.first_in(candidate.end)
+    unreadable = candidate.value is None  # a marked statement that holds no answer ("Answer: see above")
+    ref = meaning.reference(low, low.rfind("\n", 0, candidate.start) + 1 if unreadable else candidate.end, stop)
+    if ref is not None and ref[2] is not None:  # "the one from attempt 1"
+        return _resolve(stated, signals, ref, live, what)
+    if ref is not None and unreadable and ref[0] < candidate.end:  # "Final answer: see above": the one before
+        earlier = tuple(s for s in stated if s.end <= candidate.start)
+        before, _, rejected, _ = _candidate(earlier, low, signals)
+        if before is None:
+            return Reading(None, f"the final {what} refers to an earlier answer that cannot be found", None, live, stated)
+        return _judge(before, earlier, signals, rejected, live, candidate.start, what, unreferenced=False)
+    return _judge(candidate, stated, signals, rejected, live, stop, what, ref is None)
+
+
+def _judge(candidate: Statement, stated: tuple[Statement, ...], signals: Signals, rejected: dict[Hashable, int],
+           live: int, stop: int, what: str, unreferenced: bool = True) -> Reading:
+    """Whether ``candidate`` commits (the rule's steps 2 to 5 and the meaning checks)."""
+    low = signals.low
+    signal = signals.first_in(candidate.end, stop)
     if signal is not None:
         return Reading(None, f"the {what} is withdrawn after it is given ({_quote(signal)})", candidate, live, stated)
     if candidate.key in rejected:
@@ -123,13 +187,38 @@ def commit(statements: Sequence[Statement], signals: Signals, *, what: str = "an
         return Reading(None, f"the final {what} is cut off before it ends", candidate, live, stated)
     if candidate.hedged:
         return Reading(None, candidate.hedged, candidate, live, stated)
+    if meaning.hedged(low, candidate.start):
+        return Reading(None, "the final answer is hedged", candidate, live, stated)
     before = max((s.end for s in stated if s.end <= candidate.start), default=None)
     if before is not None and _offers_alternative(signals, before, candidate.start):
         return Reading(None, f"the final {what} is offered as an alternative", candidate, live, stated)
+    if meaning.asked(low, candidate.end, stop):
+        return Reading(None, f"the final {what} is asked as an open question", candidate, live, stated)
+    if meaning.tried(low[:stop], candidate.start, candidate.end):
+        return Reading(None, f"the final {what} is a try cut off before its result", candidate, live, stated)
+    why = meaning.split(low, candidate.start, candidate.end)
+    if why:
+        return Reading(None, why, candidate, live, stated)
+    if unreferenced:
+        unread = meaning.unread_answer(low, candidate.end, stop, low[candidate.start:candidate.end])
+        if unread >= 0:
+            return Reading(None, f"{AMBIGUOUS}: an answer-like line after the {what} is not read "
+                                 f"({_quote(low[unread:])})", candidate, live, stated)
     return Reading(candidate.value, "", candidate, live, stated)
 
 
-ALTERNATIVES = frozenset({"alternatively", "or maybe", "or possibly", "or perhaps"})
+def _resolve(stated: tuple[Statement, ...], signals: Signals, ref: tuple[int, str, int | None], live: int,
+             what: str) -> Reading:
+    """The reading of a reference to an attempt ("Final answer: the one from attempt 1"): the last answer
+    of that attempt's section, judged within it; no credit when the attempt is not found or holds none."""
+    at, word, number = ref
+    span = meaning.attempt_span(signals.low, word, number or 0, at)
+    if span is not None:
+        inside = tuple(s for s in stated if span[0] <= s.start and s.end <= span[1])
+        candidate, _, rejected, inside = _candidate(inside, signals.low, signals)
+        if candidate is not None:
+            return _judge(candidate, inside, signals, rejected, live, span[1], what, unreferenced=False)
+    return Reading(None, f"the final {what} refers to an earlier answer that cannot be found", None, live, stated)
 
 
 def _offers_alternative(signals: Signals, lo: int, hi: int) -> bool:
@@ -144,7 +233,7 @@ def _offers_alternative(signals: Signals, lo: int, hi: int) -> bool:
     return True
 
 
-def _live(stated: tuple[Statement, ...], signals: Signals) -> int:
+def _live(stated: tuple[Statement, ...], signals: Signals, stop: int | None = None) -> int:
     """Distinct keys of the statements that no later signal, rejection or cut-off withdraws."""
     keys: set[Hashable] = set()
     rejected: set[Hashable] = set()
@@ -155,7 +244,7 @@ def _live(stated: tuple[Statement, ...], signals: Signals) -> int:
             continue
         if s.conditional:
             continue
-        hi = None if following is None else following + 1  # a "Correction:" opening the next one counts
+        hi = stop if following is None else following + 1  # a "Correction:" opening the next one counts
         withdrawn = (signals.first_in(s.end, hi) is not None or s.key in rejected
                      or not s.complete or bool(s.hedged))
         if not withdrawn:

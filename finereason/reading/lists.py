@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..common.verdict import ParseError
+from . import meaning
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
@@ -329,6 +330,8 @@ def _one_plain_answer(region: str, low: str) -> Reading | None:
         return None
     if hedged_after(region, stop) or introduced_by_hedge(region, at):  # mark_hedges' other looks
         return None
+    if not meaning.plainly_committed(low, at, stop):  # the full rule reads what the text means around it
+        return None
     statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
     return Reading(payload, "", statement, 1, (statement,))
 
@@ -353,7 +356,7 @@ def _rejections(region: str, after: int) -> list[Statement]:
         budget -= stop - begin
         pos = stop
         key = _key(region[begin:stop])
-        if _REJECTED.match(region, stop, min(len(region), stop + 60)):
+        if _REJECTED.match(region, stop, min(len(region), stop + 60)) or meaning.negated(region, begin, stop):
             out.append(Statement(begin, stop, key=("rejects", key), rejects=key))
         elif _has_content(region[begin:stop]) and (hedged(region, begin) or offered_after_another(region, begin)):
             out.append(Statement(begin, stop, value=region[begin:stop], key=key,

@@ -1,130 +1,107 @@
-"""What withdraws an answer once it is given: retractions, doubt and inability.
+"""What withdraws an answer once it is given: retractions, doubt, inability and low stated confidence.
 
-The one list of withdrawal signals (:data:`PHRASES`). The commitment rule
-(:mod:`finereason.reading.commit`) voids an answer when any signal follows it:
+The withdrawal signals are vocabulary data (:mod:`finereason.reading.vocabulary`: one file per
+language, every language read): the categories ``retraction`` (``wait``, ``actually no``, ``scratch
+that``, ``this is wrong``, ``Correction:``, ``等等``, ``warte``), ``doubt`` (``not sure``, ``hmm``,
+``low confidence``, ``no estoy seguro``), ``inability_decide`` (``I can't determine``, ``无法判断``),
+``alternative`` (``alternatively``, ``or maybe``) and, for answers that are solutions (a plan, an
+expression, a filled grid; ``solving=True``), ``inability_solve`` (``I could not find a valid plan``).
+For a state-checking answer "I cannot find a placement" is an argument, not a doubt. A stated
+confidence below :data:`CONFIDENCE_THRESHOLD` (``confidence: 60%``, ``I'm 0.5 sure``) is doubt; a high
+one is not. Negated or resolved doubt (``no need to wait``, ``I was unsure at first, but ...``, ``no
+doubt``) is not doubt: the entries' context patterns say so.
 
-- *retraction*: ``wait``, ``actually no``, sentence-initial ``Actually,``/``No,``, ``scratch that``,
-  ``never mind``, ``this is wrong``, ``I made a mistake``, ``let me redo / reconsider``,
-  ``Correction:``;
-- *doubt*: ``not sure``, ``unsure``, ``uncertain``, ``can't be ruled out``, ``might be wrong``, ``hmm``;
-- *inability to decide*: ``I can't determine``, ``I don't know``, ``unable to decide``;
-- *inability to solve* (``solving=True`` only, for answers that are solutions: a plan, an
-  expression, a filled grid): ``I could not find``, ``no valid plan found``. For a state-checking
-  answer "I cannot find a placement" is an argument, not a doubt.
-
-Signals are found lazily, range by range (:meth:`Signals.first_in`): each phrase's keyword is
-located with ``str.find`` (C speed) and its context checked by a small pattern anchored around the
-keyword, so finding the first signal after an answer costs one pass over the text after it.
+Signals are found lazily, range by range (:meth:`Signals.first_in`): each keyword is located with
+``str.find`` (C speed) and its context checked by a small pattern anchored around the keyword, so
+finding the first signal after an answer costs one pass over the text after it.
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Callable
+
+from . import vocabulary
+from .vocabulary import Entry
 
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-_WORD = re.compile(r"[a-z0-9]")
-_CONTEXT = 60  # characters looked at around a keyword
 _LAZY_QUERIES = 8  # range queries answered by searching their range; then all signals are listed once
-
-Check = Callable[[str, int, int], bool]
-
-
-def _before(pattern: str) -> Check:
-    """The keyword counts when ``pattern`` ends right before it (within :data:`_CONTEXT` chars)."""
-    rx = re.compile(r"(?:" + pattern + r")[ \t,]{0,3}$")
-    return lambda low, at, end: rx.search(low, max(0, at - _CONTEXT), at) is not None
+#: a stated confidence below this (a fraction; ``75%`` is 0.75) is doubt
+CONFIDENCE_THRESHOLD = 0.8
+_NUMBER = re.compile(r"(\d{1,3}(?:[.,]\d{1,4})?)[ \t]{0,2}(%|/[ \t]{0,2}(?:10|100)\b)?")
+_NEAR = 24  # characters between a confidence word and its number
 
 
-def _after(pattern: str) -> Check:
-    """The keyword counts when ``pattern`` follows it."""
-    rx = re.compile(r"[ \t]{0,3}(?:" + pattern + r")")
-    return lambda low, at, end: rx.match(low, end, end + _CONTEXT) is not None
+def _value(m: re.Match) -> float | None:
+    """A confidence read from a number: ``60%`` and ``6/10`` are 0.6, ``0.6`` is 0.6; other numbers none."""
+    number = float(m.group(1).replace(",", "."))
+    unit = (m.group(2) or "").replace(" ", "").replace("\t", "")
+    if unit == "%" or unit == "/100":
+        return number / 100
+    if unit == "/10":
+        return number / 10
+    return number if number <= 1 else None
 
 
-def _both(first: Check, second: Check) -> Check:
-    return lambda low, at, end: first(low, at, end) and second(low, at, end)
+def _low_confidence(low: str, at: int, end: int) -> bool:
+    """Whether the confidence word at ``[at, end)`` states a confidence below the threshold: a number
+    right after it (``confidence: 60%``, ``I'm 60% sure``'s number before it)."""
+    m = _NUMBER.search(low, end, min(len(low), end + _NEAR))
+    if m is not None and not re.search(r"[.!?\n]", low[end:m.start()]):
+        value = _value(m)
+        if value is not None:
+            return value < CONFIDENCE_THRESHOLD
+    lo = max(0, at - _NEAR)
+    for m in _NUMBER.finditer(low, lo, at):
+        if m.group(2) and not re.search(r"[.!?\n]", low[m.end():at]):
+            value = _value(m)
+            return value is not None and value < CONFIDENCE_THRESHOLD
+    return False
 
 
-_SENTENCE_START = _before(r"(?:^|[.!?;:\n])[ \t*_>#-]{0,6}")
-_NOUN = (r"(?:final |above |previous |last |first |proposed |given )?(?:answer|plan|solution|expression|next state"
-         r"|state|list|option|choice|grid|coloring|reasoning|calculation|result)")
-_WHO = r"\b(?:this|that|the above|(?:this|that|the|my)[ \t]{1,3}" + _NOUN + r"(?:[ \t]{1,3}above)?)"
-_SUBJECT = (_WHO + r"(?:'s|’s|[ \t]{1,3}(?:is|was|seems|looks|must be|might be|may be|could be|is definitely|is clearly"
-            r"|is also))?[ \t]{1,3}")
-_FIRST_PERSON = r"\b(?:i|we)[ \t]{1,3}"
-_DECIDE = (r"(?:[a-z]+[ \t]{1,3}){0,2}?(?:determine|decide|tell|say|answer|be sure|be certain|figure|verify|conclude|"
-           r"confirm|know|give an answer|choose)\b")
-_SOLVE = (r"(?:[a-z]+[ \t]{1,3}){0,2}?(?:find|solve|complete|reach|make|get|come up with|construct|produce|build|"
-          r"see a way)\b")
-_CANNOT = ("can't", "can’t", "cannot", "can not", "couldn't", "couldn’t", "could not", "unable to", "not able to",
-           "wasn't able to", "weren't able to")
+_SIGNALS = ("retraction", "doubt", "inability_decide", "alternative")
 
-#: (keyword, context check or None, solving only): one withdrawal phrase each.
-PHRASES: tuple[tuple[str, Check | None, bool], ...] = (
-    # retraction
-    ("wait", None, False), ("hold on", None, False), ("scratch that", None, False), ("strike that", None, False),
-    ("never mind", None, False), ("nevermind", None, False), ("disregard", None, False),
-    ("ignore", _after(r"that|this|the above|my (?:previous|last|above)|what i"), False),
-    ("second thought", None, False), ("on further", None, False), ("oops", None, False), ("whoops", None, False),
-    ("my bad", None, False), ("my mistake", None, False), ("my error", None, False),
-    ("mistake", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)[ \t]{1,3}(?:a|an|one)?"), False),
-    ("an error", _before(_FIRST_PERSON + r"(?:made|make|have made|'ve made)"), False),
-    ("scratch", _after(r"that|this|it|the above|the " + _NOUN + r"|my|everything"), False),
-    ("work", _before(_WHO + r"[ \t]{1,3}(?:does not|doesn't|doesn’t|won't|will not|cannot|can't)"
-                     r"[ \t]{1,3}"), False),
-    ("wrong", _before(_SUBJECT + r"(?:all[ \t]{1,3})?|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
-    ("incorrect", _before(_SUBJECT), False), ("invalid", _before(_SUBJECT), False), ("flawed", _before(_SUBJECT), False),
-    ("mistaken", _before(_SUBJECT + r"|" + _FIRST_PERSON + r"(?:was|am|were)[ \t]{1,3}|i'm[ \t]{1,3}"), False),
-    ("not right", _before(_SUBJECT), False), ("not correct", _before(_SUBJECT), False),
-    ("be right", _before(r"\b(?:that|this|it)[ \t]{1,3}(?:doesn't|does not|can't|cannot|can not|couldn't)[ \t]{1,3}"), False),
-    ("actually", _both(_SENTENCE_START, _after(r",")), False), ("actually", _after(r",?[ \t]{0,3}(?:no|not)\b"), False),
-    ("no", _both(_SENTENCE_START, _after(r"[,!:—–-]|[ \t]{1,3}wait\b")), False), ("nope", None, False),
-    ("correction", _after(r"[ \t*_]{0,3}:"), False), ("corrected", None, False), ("revised", None, False),
-    ("revision", None, False), ("amended", None, False), ("instead", _both(_SENTENCE_START, _after(r",")), False),
-    ("redo", None, False), ("re-do", None, False), ("reconsider", None, False), ("rethink", None, False),
-    ("re-think", None, False), ("recheck", None, False), ("re-check", None, False), ("re-examine", None, False),
-    ("reexamine", None, False), ("re-evaluate", None, False), ("reevaluate", None, False), ("recalculate", None, False),
-    ("recompute", None, False), ("start over", None, False), ("try again", None, False), ("think again", None, False),
-    ("correct myself", None, False), ("fix this", None, False), ("fix that", None, False),
-    # doubt
-    ("not sure", None, False), ("not entirely sure", None, False), ("not completely sure", None, False),
-    ("not certain", None, False), ("not confident", None, False), ("unsure", None, False), ("uncertain", None, False),
-    ("doubt", _before(_FIRST_PERSON + r"(?:have[ \t]{1,3}(?:some[ \t]{1,3})?)?|\bsome[ \t]{1,3}|\bin[ \t]{1,3}"), False),
-    ("ruled out", _before(r"\b(?:can't|can’t|cannot|can not|couldn't|not)[ \t]{1,3}be[ \t]{1,3}"), False),
-    ("rule out", _before(r"\b(?:can't|can’t|cannot|can not|couldn't|could not)[ \t]{1,3}"), False),
-    ("be wrong", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
-    ("be incorrect", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
-    ("be mistaken", _before(r"\b(?:might|may|could)[ \t]{1,3}"), False),
-    ("hmm", None, False), ("hmmm", None, False), ("no idea", None, False), ("alternatively", None, False),
-    ("or maybe", None, False), ("or possibly", None, False), ("or perhaps", None, False),
-    # inability to decide
-    *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
-                   _after(_DECIDE)), False) for word in _CANNOT),
-    ("unable to", _after(_DECIDE), False),
-    ("know", _before(_FIRST_PERSON + r"(?:don't|don’t|do not|really don't)[ \t]{1,3}"), False),
-    ("to determine", _before(r"\b(?:impossible|hard|difficult)[ \t]{1,3}(?:for me[ \t]{1,3})?"), False),
-    # inability to solve (solutions only)
-    *((word, _both(_before(_FIRST_PERSON + r"(?:am[ \t]{1,3}|was[ \t]{1,3}|'m[ \t]{1,3}|are[ \t]{1,3}|were[ \t]{1,3})?"),
-                   _after(_SOLVE)), True) for word in _CANNOT),
-    ("unable to", _after(_SOLVE), True),
-    ("found", _before(r"\bno[ \t]{1,3}(?:valid[ \t]{1,3}|correct[ \t]{1,3}|working[ \t]{1,3}|possible[ \t]{1,3})?"
-                      r"(?:plan|solution|expression|answer)s?[ \t]{1,3}(?:was[ \t]{1,3}|were[ \t]{1,3}|could be[ \t]{1,3}"
-                      r"|can be[ \t]{1,3})?"), True),
-    ("no valid", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
-    ("no solution", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
-    ("no plan", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
-    ("no way", _before(r"\b(?:there is|there's|there are)[ \t]{1,3}"), True),
-)
 
+def _not_restating(entry: Entry) -> Entry:
+    """``entry`` (an alternative word) that does not count when a restatement opener follows it
+    ("Alternatively, for clarity:", "Alternativ, mit anderen Worten:" restate, they offer nothing else)."""
+    check = entry.check
+
+    def alternative(low: str, at: int, end: int) -> bool:
+        if check is not None and not check(low, at, end):
+            return False
+        return vocabulary.first(low, "restatement", end, min(len(low), end + 24)) is None
+    return Entry(entry.word, alternative, entry.bounded, entry.category, entry.language)
+
+
+def _phrases() -> tuple[tuple[Entry, bool], ...]:
+    """Every withdrawal entry of every language with whether it withdraws solutions only."""
+    out: list[tuple[Entry, bool]] = [(e if category != "alternative" else _not_restating(e), False)
+                                     for category in _SIGNALS for e in vocabulary.words(category)]
+    out += [(e, True) for e in vocabulary.words("inability_solve")]
+    out += [(Entry(e.word, _low_confidence, e.bounded, "confidence", e.language), False)
+            for e in vocabulary.words("confidence")]
+    return tuple(out)
+
+
+#: (entry, solving only): one withdrawal phrase each, from the vocabulary of every language.
+PHRASES = _phrases()
+#: the words that offer an alternative ("alternatively", "or maybe"): the rule reads them as such
+ALTERNATIVES = frozenset(e.word for e in vocabulary.words("alternative"))
 
 _TOKENS = re.compile(r"[a-z0-9'’-]+")
 _SHORT_RANGE = 8_192  # below this many characters a range is first split into words (a cheap pre-check)
-_BY_FIRST_WORD: dict[str, list[tuple[str, "Check | None", bool]]] = {}
+_BY_FIRST_WORD: dict[str, list[tuple[Entry, bool]]] = {}
+_ODD: list[tuple[Entry, bool]] = []  # phrases that do not start with an ASCII word token ("подожди", "等等")
 for _phrase in PHRASES:
-    _BY_FIRST_WORD.setdefault(_phrase[0].split()[0], []).append(_phrase)
+    _w = _phrase[0].word
+    _m = _TOKENS.match(_w)
+    if _m is not None and (_m.end() == len(_w) or not _w[_m.end()].isalnum()):
+        _BY_FIRST_WORD.setdefault(_m.group(), []).append(_phrase)
+    else:
+        _ODD.append(_phrase)
 _FIRST_WORDS = frozenset(_BY_FIRST_WORD)
+_ODD_ASCII = [p for p in _ODD if p[0].word.isascii()]
 _UNKNOWN = object()  # a range not searched yet (a searched one may hold None)
 
 
@@ -132,11 +109,6 @@ def _lowered(text: str) -> str:
     """``text`` in lower case with the same offsets (ASCII-only lowering when unicode changes lengths)."""
     low = text.lower()
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
-
-
-def _word_at(low: str, at: int, end: int) -> bool:
-    """Whether ``low[at:end]`` is a whole word (no letter or digit joined on either side)."""
-    return (at == 0 or not _WORD.match(low, at - 1)) and (end >= len(low) or not _WORD.match(low, end))
 
 
 def signal_words(low: str, lo: int, hi: int) -> frozenset[str] | None:
@@ -157,18 +129,32 @@ class Signals:
     extra: tuple[tuple[int, str], ...] = ()  # a kind's own signals, sorted ("step 3 is invalid" for plans)
     _cache: dict = field(default_factory=dict, repr=False)
     _all: list | None = field(default=None, repr=False)
+    _phrases: list | None = field(default=None, repr=False)
+
+    def _present(self) -> list:
+        """The phrases whose first word occurs anywhere in the text (found once: the words of the
+        text's distinct whitespace-separated pieces), plus those without an ASCII first word when the
+        text is not ASCII."""
+        if self._phrases is None:
+            low = self.low
+            words: set[str] = set()
+            for piece in set(low.split()):
+                words.update(_TOKENS.findall(piece))
+            self._phrases = [p for w in _FIRST_WORDS.intersection(words) for p in _BY_FIRST_WORD[w]]
+            self._phrases += _ODD_ASCII if low.isascii() else _ODD
+        return self._phrases
 
     def _every(self) -> list[tuple[int, str]]:
         """Every signal of the text, sorted by offset (one pass per phrase)."""
         low, found = self.low, []
-        for word, check, solving_only in PHRASES:
+        for entry, solving_only in self._present():
             if solving_only and not self.solving:
                 continue
+            word = entry.word
             at = low.find(word)
             while at >= 0:
-                end = at + len(word)
-                if _word_at(low, at, end) and (check is None or check(low, at, end)):
-                    found.append((at, low[at:end]))
+                if vocabulary.found(entry, low, at):
+                    found.append((at, word))
                 at = low.find(word, at + 1)
         found.extend(self.extra)
         found.sort()
@@ -199,21 +185,23 @@ class Signals:
             return self._all[k] if k < len(self._all) and self._all[k][0] < hi else None
         best: tuple[int, str] | None = None
         low = self.low
-        phrases = PHRASES
         words = signal_words(low, lo, hi)
-        if words is not None:  # only the phrases whose first word occurs in the range
-            phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else ()
-        for word, check, solving_only in phrases:
+        if words is None:  # a long range: the phrases whose first word occurs in the text
+            phrases = self._present()
+        else:  # only the phrases whose first word occurs in the range
+            phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else []
+            phrases += _ODD_ASCII if low.isascii() else _ODD
+        for entry, solving_only in phrases:
             if solving_only and not self.solving:
                 continue
+            word = entry.word
             pos, stop = lo, hi if best is None else min(hi, best[0])
             while True:
                 at = low.find(word, pos, stop + len(word))
                 if at < 0 or at >= stop:
                     break
-                end = at + len(word)
-                if _word_at(low, at, end) and (check is None or check(low, at, end)):
-                    best = (at, low[at:end])
+                if vocabulary.found(entry, low, at):
+                    best = (at, word)
                     break
                 pos = at + 1
         k = bisect_left(self.extra, (lo, "")) if self.extra else 0

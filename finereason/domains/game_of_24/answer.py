@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...common.verdict import ParseError
+from ...reading import meaning
 from ...reading.boxed import mark_unclosed_boxes
 from ...reading.commit import Reading, Statement, commit
 from ...reading.hedges import SentenceHedges, mark_conditions, mark_hedges
@@ -325,8 +326,8 @@ class _Mentions:
         if read is None or read.node is None or isinstance(read.node, Num) or read.hedged:
             return
         begin, stop = m.start(), m.start() + len(text)
-        if rejected:
-            self.rejections.append(Statement(begin, rejected.end(), rejects=_key(read, begin)))
+        if rejected or meaning.negated(region, begin, stop):  # "X is wrong", "the answer is not X"
+            self.rejections.append(Statement(begin, rejected.end() if rejected else stop, rejects=_key(read, begin)))
             return
         if self._hedges is None:
             self._hedges = SentenceHedges(region, self.lo, self.hi)

@@ -1,0 +1,277 @@
+"""The reader's vocabulary: one data file per language (``<code>.json`` beside this module).
+
+Every file lists the same categories (:data:`CATEGORIES`); the commitment rule reads them all, so a
+response that switches language mid-answer is read the same way. Adding a language is adding a file.
+
+An entry is a keyword (matched in lower-cased text) or an object ``{"word": ..., "before": ...,
+"after": ..., "not_before": ..., "not_after": ...}`` whose optional patterns (regular expressions with
+bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
+right after it, or must not. In a spaced language (``"spaced": true``) a keyword is a whole word; in
+Chinese, Japanese and Korean (``"spaced": false``) it may stand anywhere. ``"negation_follows": true``
+says that the language negates after what it negates (``(B)ではない``).
+
+The files are read once per process (:func:`vocabulary`).
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+#: Every category a language file lists (the coverage test checks each file has every one).
+CATEGORIES = (
+    "answer_markers",    # words that introduce an answer ("Answer", "答案")
+    "retraction",        # withdraws what came before ("wait", "scratch that")
+    "doubt",             # doubts it ("not sure", "low confidence")
+    "inability_decide",  # "I can't determine"
+    "inability_solve",   # "I could not find a plan" (solutions only)
+    "hedge",             # "probably", "my best guess"
+    "alternative",       # "alternatively", "or maybe": offers another answer
+    "condition",         # "if", "unless"
+    "question",          # a question about the answer ("right?", "or is it?", "= ?")
+    "trial",             # a try offered for evaluation ("let's try")
+    "confirmation",      # answers a question at once ("Yes.")
+    "confidence",        # a stated confidence, read with its number ("confidence: 60%")
+    "negation",          # "not", "不是"
+    "scope",             # text addressed to another puzzle ("P.S.", "bonus", "for the harder version")
+    "instruction",       # prompt instructions echoed back ("answer with (A) or (B)")
+    "turn",              # a simulated turn of another speaker ("User:", "Human:")
+    "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
+    "restatement",       # working or restatement after an answer ("for clarity", "in other words")
+)
+HERE = Path(__file__).resolve().parent
+_CONTEXT = 60  # characters a context pattern looks at around a keyword
+_WIDE = {"?": "？", ":": "：", ",": "，"}  # a keyword with these is also matched in its fullwidth form
+
+Check = Callable[[str, int, int], bool]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One vocabulary entry: ``word`` (lower case), its context ``check`` (``None``: none), whether it
+    is a whole word (``bounded``: spaced languages), its ``category`` and ``language``."""
+
+    word: str
+    check: Check | None
+    bounded: bool
+    category: str
+    language: str
+
+
+def _expand(pattern: str, names: dict[str, str]) -> str:
+    for _ in range(4):  # macros may use macros
+        pattern = re.sub(r"\{([A-Z_]+)\}", lambda m: names.get(m.group(1), m.group(0)), pattern)
+    return pattern
+
+
+def _before(pattern: str) -> Check:
+    rx = re.compile(r"(?:" + pattern + r")[ \t,]{0,3}$")
+    return lambda low, at, end: rx.search(low, max(0, at - _CONTEXT), at) is not None
+
+
+def _after(pattern: str) -> Check:
+    rx = re.compile(r"[ \t]{0,3}(?:" + pattern + r")")
+    return lambda low, at, end: rx.match(low, end, end + _CONTEXT) is not None
+
+
+def _check(spec: dict, names: dict[str, str]) -> Check | None:
+    checks: list[tuple[Check, bool]] = []
+    for key, make, want in (("before", _before, True), ("after", _after, True),
+                            ("not_before", _before, False), ("not_after", _after, False)):
+        if key in spec:
+            checks.append((make(_expand(spec[key], names)), want))
+    if not checks:
+        return None
+    if len(checks) == 1:
+        (one, want), = checks
+        return one if want else (lambda low, at, end: not one(low, at, end))
+    return lambda low, at, end: all(c(low, at, end) == want for c, want in checks)
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language file, read: its entries by category."""
+
+    code: str
+    spaced: bool
+    negation_follows: bool
+    entries: dict[str, tuple[Entry, ...]]
+
+
+def read_language(path: Path) -> Language:
+    """Read one language file (``ValueError`` naming the file when a category is missing or empty)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    code, spaced = data["language"], bool(data.get("spaced", True))
+    names = data.get("patterns", {})
+    entries: dict[str, tuple[Entry, ...]] = {}
+    for category in CATEGORIES:
+        raw = data.get(category)
+        if not raw:
+            raise ValueError(f"{path.name}: category {category!r} is missing or empty")
+        out: list[Entry] = []
+        for item in raw:
+            spec = item if isinstance(item, dict) else {"word": item}
+            check = _check(spec, names)
+            word = spec["word"].lower()
+            forms = {word}
+            for narrow, wide in _WIDE.items():  # both widths: choice answers are read after NFKC
+                if narrow in word:
+                    forms.add(word.replace(narrow, wide))
+                if wide in word:
+                    forms.add(word.replace(wide, narrow))
+            out.extend(Entry(form, check, spaced, category, code) for form in sorted(forms))
+        entries[category] = tuple(out)
+    return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
+
+
+@lru_cache(maxsize=None)
+def languages() -> tuple[Language, ...]:
+    """Every language file beside this module, read once (English first, then by code)."""
+    paths = sorted(HERE.glob("*.json"), key=lambda p: (p.stem != "en", p.stem))
+    return tuple(read_language(p) for p in paths)
+
+
+@lru_cache(maxsize=None)
+def words(category: str) -> tuple[Entry, ...]:
+    """Every entry of ``category`` in every language (English first)."""
+    if category not in CATEGORIES:
+        raise KeyError(category)
+    return tuple(e for lang in languages() for e in lang.entries[category])
+
+
+@lru_cache(maxsize=None)
+def plain(category: str) -> tuple[str, ...]:
+    """The keywords of ``category`` in every language, longest first (context checks ignored)."""
+    return tuple(sorted({e.word for e in words(category)}, key=lambda w: (-len(w), w)))
+
+
+def whole_word(low: str, at: int, end: int) -> bool:
+    """Whether ``low[at:end]`` stands as a word: no letter or digit joined on a side that is one."""
+    if at > 0 and low[at].isalnum() and low[at - 1].isalnum():
+        return False
+    return not (end < len(low) and low[end - 1].isalnum() and low[end].isalnum())
+
+
+def found(entry: Entry, low: str, at: int) -> bool:
+    """Whether ``entry`` occurs at ``low[at:]`` (its word there, whole when bounded, its context checked)."""
+    end = at + len(entry.word)
+    if entry.bounded and not whole_word(low, at, end):
+        return False
+    return entry.check is None or entry.check(low, at, end)
+
+
+_SHORT = 4_096  # below this many characters a window is first split into word tokens (a cheap pre-check)
+_TOKEN = re.compile(r"\w+")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@lru_cache(maxsize=None)
+def _index(category: str) -> tuple[dict[str, tuple[Entry, ...]], tuple[Entry, ...], tuple[Entry, ...]]:
+    """The entries of ``category`` by their first word token (spaced languages), and the others: those
+    of unspaced languages or opening with punctuation (``<|user|>``), ASCII ones apart."""
+    by_token: dict[str, list[Entry]] = {}
+    odd: list[Entry] = []
+    for entry in words(category):
+        m = _TOKEN.match(entry.word)
+        if entry.bounded and m is not None:
+            by_token.setdefault(m.group(), []).append(entry)
+        else:
+            odd.append(entry)
+    return ({t: tuple(es) for t, es in by_token.items()}, tuple(e for e in odd if e.word.isascii()), tuple(odd))
+
+
+@lru_cache(maxsize=None)
+def _lettered(category: str) -> bool:
+    return all(any(c.isalpha() for c in e.word) for e in words(category))
+
+
+def tokens(low: str, lo: int, hi: int) -> frozenset[str]:
+    """The word tokens of ``low[lo:hi]`` (for :func:`first`'s pre-check)."""
+    return frozenset(_TOKEN.findall(low, lo, hi))
+
+
+def first(low: str, category: str, lo: int, hi: int,
+          where: Callable[[str, int], bool] | None = None, known: frozenset[str] | None = None
+          ) -> tuple[int, Entry] | None:
+    """The first entry of ``category`` found in ``low[lo:hi]`` (whole word, context checked, and
+    ``where(low, offset)`` when given) as ``(offset, entry)``; ``None`` when there is none.
+
+    Each entry is located with ``str.find`` (C speed), stopping at the best offset found so far; in a
+    short window only the entries whose first word occurs in it (``known``: its :func:`tokens`, when the
+    caller has them) and those without one are looked for."""
+    hi = min(hi, len(low))
+    if lo >= hi or (hi - lo < _SHORT and _lettered(category) and _LETTER.search(low, lo, hi) is None):
+        return None  # every entry of the category holds a letter, the window none
+    entries: tuple[Entry, ...] | list[Entry] = words(category)
+    if hi - lo < _SHORT:
+        by_token, odd_ascii, odd = _index(category)
+        known = tokens(low, lo, hi) if known is None else known
+        entries = [e for t in known.intersection(by_token) for e in by_token[t]]
+        entries += odd_ascii if low.isascii() else odd
+    best: tuple[int, Entry] | None = None
+    for entry in entries:
+        word = entry.word
+        stop = hi if best is None else best[0]
+        at, hits = low.find(word, lo, min(hi, stop + len(word))), 0
+        while 0 <= at < stop and hits < 256:
+            if found(entry, low, at) and (where is None or where(low, at)):
+                best = (at, entry)
+                break
+            at, hits = low.find(word, at + 1, min(hi, stop + len(word))), hits + 1
+    return best
+
+
+@lru_cache(maxsize=None)
+def anchors(category: str) -> frozenset[str] | None:
+    """Punctuation such that every entry of ``category`` holds one of them (``User:``, ``### user``,
+    ``<|user|>``): text without any holds no entry. ``None`` when some entry has no punctuation."""
+    out: set[str] = set()
+    for entry in words(category):
+        marks = [c for c in entry.word if not c.isalnum() and not c.isspace()]
+        if not marks:
+            return None
+        out.add(marks[0])
+    return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def _joint(categories: tuple[str, ...]) -> tuple[dict[str, tuple[Entry, ...]], tuple[Entry, ...], tuple[Entry, ...]]:
+    by_token: dict[str, list[Entry]] = {}
+    odd_ascii: list[Entry] = []
+    odd: list[Entry] = []
+    for category in categories:
+        tokens_of, a, o = _index(category)
+        for t, es in tokens_of.items():
+            by_token.setdefault(t, []).extend(es)
+        odd_ascii += a
+        odd += o
+    return {t: tuple(es) for t, es in by_token.items()}, tuple(odd_ascii), tuple(odd)
+
+
+def any_of(low: str, categories: tuple[str, ...], lo: int, hi: int) -> bool:
+    """Whether an entry of any of ``categories`` occurs in ``low[lo:hi]`` (the window's tokens found once)."""
+    hi = min(hi, len(low))
+    if hi - lo >= _SHORT:
+        return any(first(low, c, lo, hi) is not None for c in categories)
+    by_token, odd_ascii, odd = _joint(categories)
+    for entry in [e for t in tokens(low, lo, hi).intersection(by_token) for e in by_token[t]] + list(
+            odd_ascii if low.isascii() else odd):
+        at = low.find(entry.word, lo, hi)
+        while at >= 0:
+            if found(entry, low, at):
+                return True
+            at = low.find(entry.word, at + 1, hi)
+    return False
+
+
+@lru_cache(maxsize=None)
+def openers(categories: tuple[str, ...]) -> dict[str, tuple[Entry, ...]]:
+    """The entries of ``categories`` by their first character (for entries that open a line)."""
+    out: dict[str, list[Entry]] = {}
+    for category in categories:
+        for entry in words(category):
+            out.setdefault(entry.word[0], []).append(entry)
+    return {c: tuple(es) for c, es in out.items()}
