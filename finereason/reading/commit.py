@@ -105,11 +105,14 @@ def is_ambiguous(reading: Reading) -> bool:
 
 def _explanation(s: Statement, low: str, earlier: Sequence[Statement], signals: Signals) -> bool:
     """Whether ``s`` is working or a restatement ("Explanation:", "for clarity") after an earlier answer
-    that no signal withdraws before it: explanation, not a new answer."""
+    that no signal withdraws before it: explanation, not a new answer. A *marked* different answer in
+    the working ("Let me double-check: ... so the answer is \\boxed{5}") is a new answer, not working."""
     if not meaning.working(low, s.start):
         return False
     for e in reversed(earlier):
         if e.rejects is None and not e.conditional and e.end <= s.start:
+            if s.marked and s.key != e.key:
+                return False
             return signals.first_in(e.end, s.start) is None
     return False
 
