@@ -16,7 +16,9 @@ What is kept, for each ASCII target (a letter, a digit, or one of ``+ - * / = ( 
   character whose numeric value differs from the target (Bengali ``৪`` is 4, not the 8 it looks like);
 - for an operator target: symbols and punctuation (``S*``/``P*``) that belong to no script's writing
   (no Armenian full stop for ``:``, no Katakana ``ノ`` for ``/``);
-- a character listed under two targets is dropped.
+- a character listed under two targets is dropped;
+- the table's prototype of ``I`` and ``l`` is ``l``: a capital letter among its look-alikes (Greek
+  ``Ι``, Cyrillic ``І``) stands for ``I``.
 
 Without ``--write`` the generated text is printed.
 """
@@ -63,6 +65,8 @@ def table(groups: dict[str, list[dict[str, str]]]) -> tuple[dict[str, str], dict
         if len(found[source]) != 1:
             continue  # ambiguous: no fold
         target = next(iter(found[source]))
+        if target == "l" and unicodedata.category(source) == "Lu":
+            target = "I"  # the table's prototype of I and l is l; a capital letter stands for a capital I
         (operators if target in OPERATORS else letters).setdefault(target, []).append(source)
     order = {t: i for i, t in enumerate(targets)}
     return ({t: "".join(letters[t]) for t in sorted(letters, key=order.get)},
