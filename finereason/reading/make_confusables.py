@@ -9,8 +9,9 @@ Mechanisms") as groups keyed by character. The package is needed only to regener
 
 What is kept, for each ASCII target (a letter, a digit, or one of ``+ - * / = ( ) :``):
 
-- single non-ASCII characters that NFKC leaves unchanged (NFKC itself folds fullwidth and
-  mathematical forms before the table is consulted);
+- single non-ASCII characters of the Basic Multilingual Plane that NFKC leaves unchanged (NFKC
+  itself folds fullwidth and mathematical forms before the table is consulted; the historic scripts
+  beyond the plane are left out, which also keeps the reader's character classes fast);
 - for a letter or digit target: letters and numbers only (category ``L*``/``N*``), never a decimal
   digit of another script (those are read by their value, :func:`unicodedata.decimal`), and never a
   character whose numeric value differs from the target (Bengali ``৪`` is 4, not the 8 it looks like);
@@ -39,7 +40,7 @@ SOURCE = ("Unicode Technical Standard #39 confusables.txt, as packaged in confus
 
 
 def _keeps(source: str, target: str) -> bool:
-    if len(source) != 1 or source.isascii() or unicodedata.normalize("NFKC", source) != source:
+    if len(source) != 1 or source.isascii() or ord(source) > 0xFFFF or unicodedata.normalize("NFKC", source) != source:
         return False
     category = unicodedata.category(source)
     if target in OPERATORS:

@@ -38,7 +38,6 @@ _INVISIBLE = frozenset([0x034F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)
 _OPERATOR = {ord(c): t for t, chars in OPERATORS.items() for c in chars}
 _LETTER = {c: t for t, chars in LETTERS.items() for c in chars}
 _LETTER_TABLE = str.maketrans(_LETTER)
-_MAX_CACHE = 65_536
 
 
 def _fold_char(ch: str) -> str:
@@ -70,45 +69,57 @@ def _fold_simple(ch: str) -> str:
     return _OPERATOR.get(code, ch)
 
 
-class _Table(dict):
-    """``str.translate`` table of step 1, filled as characters are met (bounded)."""
-
-    def __missing__(self, code: int) -> str:
-        value = chr(code) if code < 128 else _fold_char(chr(code))
-        if len(self) < _MAX_CACHE:
-            self[code] = value
-        return value
+_SPECIAL = frozenset(map(chr, [*_OPERATOR, *_INVISIBLE]))
+_SEEN: set[str] = set()          # non-ASCII characters already classified
+_CHANGED: dict[str, str] = {}    # ... and what step 1 makes of those it changes (a few thousand at most)
+_MAX_SEEN = 1 << 18
 
 
-_TABLE = _Table()
+def _classify(chars: list[str]) -> None:
+    """Record in ``_CHANGED`` what step 1 makes of each of ``chars`` that it changes. NFKC runs once
+    over all of them, kept apart by NUL (a starter: nothing composes across it)."""
+    forms = unicodedata.normalize("NFKC", "\x00".join(chars)).split("\x00")
+    for ch, form in zip(chars, forms):
+        if form == ch and ch.isprintable() and not ch.isdecimal() and ch not in _SPECIAL:
+            continue  # the common case: a character step 1 keeps
+        value = _fold_char(ch)
+        if value != ch:
+            _CHANGED[ch] = value
+
+
+def _changed(text: str) -> list[str]:
+    """The distinct characters of ``text`` that step 1 changes."""
+    chars = set(text)
+    new = chars.difference(_SEEN)
+    if new:
+        _classify([c for c in new if not c.isascii()])
+        if len(_SEEN) < _MAX_SEEN:
+            _SEEN.update(new)
+    return list(chars.intersection(_CHANGED))  # runs over the (few) changed characters
+
+
+def _fold_chars(text: str) -> str:
+    """Step 1 (module docstring) of non-ASCII text."""
+    changed = _changed(text)
+    return text.translate({ord(c): _CHANGED[c] for c in changed}) if changed else text
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_LOOKALIKE_CLASS = "".join(sorted(_LETTER))
-# a word (letters and digits of any script, at most 64 before the first look-alike) holding a look-alike
-_LOOKALIKE_WORD = re.compile(r"(?<![^\W_])[^\W_]{0,64}?[" + re.escape(_LOOKALIKE_CLASS) + r"][^\W_]*")
-_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
-_ONLY_LOOKALIKES = re.compile(r"[" + re.escape(_LOOKALIKE_CLASS) + r"]+\Z")
-_FOREIGN_LETTER = re.compile(r"[^\W\d_\x00-\x7f" + re.escape(_LOOKALIKE_CLASS) + r"]")  # a letter of another alphabet
-_NEAR = 40  # spaces skipped either side of a word to its neighbour
+_LOOKALIKES = frozenset(_LETTER)
+_L = "[" + re.escape("".join(sorted(_LETTER))) + "]"
+_FOREIGN = r"(?:(?=[^\W\d_])[^\x00-\x7f" + re.escape("".join(sorted(_LETTER))) + "])"  # a letter of another alphabet
+# step 2, in one scan: look-alikes touching an ASCII letter or digit ("рick", "2З"); a word of look-alikes
+# alone, unless a letter of another alphabet stands next to it with at most one space between ("В итоге")
+_FOLD = re.compile(r"(?<!" + _L + ")" + _L + r"{1,64}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])" + _L + r"+"
+                   r"|(?<![^\W_])(?<!" + _FOREIGN + r"[ \t])" + _L + r"{1,64}(?![^\W_])(?![ \t]" + _FOREIGN + ")")
 _MATH_MARK = re.compile(r"[.,;:!?]{1,3}[ \t]{0,3}(?=\\\)|\\\])|(?<=\S)[.,;:!?]{1,3}(?=\$)")
 
 
 def _fold_words(text: str) -> str:
     """Step 2: look-alike letters folded where the word is not written in their own alphabet."""
-
-    def fold(match: re.Match[str]) -> str:
-        word = match.group()
-        if _ASCII_ALNUM.search(word):
-            return word.translate(_LETTER_TABLE)
-        if not _ONLY_LOOKALIKES.match(word):
-            return word  # a word of another alphabet
-        start, end = match.span()
-        before = text[max(0, start - _NEAR):start].rstrip(" \t")
-        after = text[end:end + _NEAR].lstrip(" \t")
-        if (before and _FOREIGN_LETTER.match(before[-1])) or (after and _FOREIGN_LETTER.match(after[0])):
-            return word  # a word of a sentence in its own alphabet ("В итоге", "а может")
-        return word.translate(_LETTER_TABLE)
-
-    return _LOOKALIKE_WORD.sub(fold, text)
+    if _LOOKALIKES.isdisjoint(text):
+        return text
+    return _FOLD.sub(lambda m: m.group().translate(_LETTER_TABLE), text)
 
 
 def _blank_math_marks(text: str) -> str:
@@ -121,7 +132,7 @@ def _blank_math_marks(text: str) -> str:
 def normalise(text: str) -> str:
     """``text`` as the readers read it (module docstring); pure-ASCII text only gets step 3."""
     if not text.isascii():
-        text = text.translate(_TABLE)
+        text = _fold_chars(text)
         if not text.isascii():
             text = _fold_words(text)
     return _blank_math_marks(text)
@@ -166,11 +177,13 @@ def normalised(text: str) -> Normalised:
     at: list[int] = []
     source: list[int] = []
     size: list[int] = []
+    resized = {c: len(_CHANGED[c]) for c in _changed(text)}
+    resized = {c: n for c, n in resized.items() if n != 1}  # removed or expanded
     shift = 0
-    for match in _NON_ASCII.finditer(text):
-        i = match.start()
-        n = len(_TABLE[ord(text[i])])
-        if n != 1:
+    if resized:
+        for match in re.finditer("[" + re.escape("".join(resized)) + "]", text):
+            i = match.start()
+            n = resized[match.group()]
             at.append(i + shift)
             source.append(i)
             size.append(n)
