@@ -110,8 +110,8 @@ _L = "[" + re.escape("".join(sorted(_LETTER))) + "]"
 _FOREIGN = r"(?:(?=[^\W\d_])[^\x00-\x7f" + re.escape("".join(sorted(_LETTER))) + "])"  # a letter of another alphabet
 # step 2, in one scan: look-alikes touching an ASCII letter or digit ("рick", "2З"); a word of look-alikes
 # alone, unless a letter of another alphabet stands next to it with at most one space between ("В итоге")
-_FOLD = re.compile(r"(?<!" + _L + ")" + _L + r"{1,64}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])" + _L + r"+"
-                   r"|(?<![^\W_])(?<!" + _FOREIGN + r"[ \t])" + _L + r"{1,64}(?![^\W_])(?![ \t]" + _FOREIGN + ")")
+_FOLD = re.compile(r"(?=" + _L + r")(?:(?<!" + _L + ")" + _L + r"{1,64}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])" + _L + r"+"
+                   r"|(?<![^\W_])(?<!" + _FOREIGN + r"[ \t])" + _L + r"{1,64}(?![^\W_])(?![ \t]" + _FOREIGN + "))")
 _MATH_MARK = re.compile(r"[.,;:!?]{1,3}[ \t]{0,3}(?=\\\)|\\\])|(?<=\S)[.,;:!?]{1,3}(?=\$)")
 
 
