@@ -16,8 +16,9 @@ Readers read the final region through :func:`normalise` (called once, by
    of look-alikes alone unless it is one word of a phrase in another alphabet, next to a word of it
    with only spaces between (``В итоге`` and ``а может`` stay Russian; ``Ответ: (В)`` and
    ``Answer: В`` read ``B``).
-3. **Math punctuation**: a sentence mark that ends the contents of ``\\( ... \\)``, ``\\[ ... \\]`` or
-   ``$ ... $`` (``\\( (8-2)*4 = 24.\\)``) is formatting and becomes a space.
+3. **Math punctuation**: a full stop, comma or semicolon that ends the contents of ``\\( ... \\)``,
+   ``\\[ ... \\]`` (a colon too) or ``$ ... $`` (``\\( (8-2)*4 = 24.\\)``) is formatting and becomes a
+   space; a question mark stays a question.
 
 Steps 2 and 3 keep every offset; step 1 changes lengths only where a character is removed or
 expands (``…`` -> ``...``). :func:`normalised` keeps the map back: ``Normalised.span`` turns the span
@@ -112,7 +113,8 @@ _FOREIGN = r"(?:(?=[^\W\d_])[^\x00-\x7f" + re.escape("".join(sorted(_LETTER))) +
 # alone, unless a letter of another alphabet stands next to it with at most one space between ("В итоге")
 _FOLD = re.compile(r"(?=" + _L + r")(?:(?<!" + _L + ")" + _L + r"{1,64}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])" + _L + r"+"
                    r"|(?<![^\W_])(?<!" + _FOREIGN + r"[ \t])" + _L + r"{1,64}(?![^\W_])(?![ \t]" + _FOREIGN + "))")
-_MATH_MARK = re.compile(r"[.,;:!?]{1,3}[ \t]{0,3}(?=\\\)|\\\])|(?<=\S)[.,;:!?]{1,3}(?=\$)")
+# (a question mark stays a question; "Answer:$x$" keeps its colon: a "$" may open as well as close)
+_MATH_MARK = re.compile(r"[.,;:]{1,3}[ \t]{0,3}(?=\\\)|\\\])|(?<=\S)[.,;]{1,3}(?=\$)")
 
 
 def _fold_words(text: str) -> str:

@@ -118,6 +118,7 @@ def test_a_full_stop_inside_math_delimiters_is_formatting():
                  "Answer: $$ (8 - 2) \\times 4 = 24, $$", "So the answer is \\((8-2)*4 = 24\\)."):
         assert verify_end_to_end("game_of_24", puzzle, text).correct, text
     assert not verify_end_to_end("game_of_24", puzzle, "Answer: \\( (8-2)*4 = 25.\\)").correct
+    assert verify_end_to_end("game_of_24", puzzle, "Answer:$(8-2)*4 = 24$").correct  # an opening $ after a colon
 
 
 @pytest.mark.parametrize("text", [
