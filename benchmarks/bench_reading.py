@@ -4,8 +4,9 @@ with the ratio to one regular-expression pass over the same text (the least a re
     python benchmarks/bench_reading.py [--mb 1]
 
 Shapes: prose then the answer; the answer then prose (read to the end: withdrawal signals are
-searched in all of it); the answer then a retraction at the very end; and degenerate repetitions of
-answer-like pieces. Readers: the option reader, the next-state and solution list readers, and the
+searched in all of it); the answer then a retraction at the very end; degenerate repetitions of
+answer-like pieces; and text that is not ASCII (Chinese and Russian prose, a fullwidth answer,
+zero-width characters), which the reading normalises first. Readers: the option reader, the next-state and solution list readers, and the
 end-to-end readers of every registered domain (expressions, plans, lists) through
 ``Engine.read_answer``. Exits 1 when a call takes longer than the bar.
 """
@@ -45,7 +46,16 @@ def shapes(size: int) -> dict[str, str]:
         "Answer: (A) or repeated": ("Answer: (A) or " * (size // 15))[:size],
         "Next state: [ repeated": ("Next state: [" * (size // 13))[:size],
         "newlines": "\n" * size + answer,
+        # text that is not ASCII goes through the reading normalisation (finereason.reading.normalise)
+        "Chinese prose then answer": (CHINESE * (size // len(CHINESE) + 1))[:size] + "\n" + answer,
+        "Russian prose, fullwidth answer": (RUSSIAN * (size // len(RUSSIAN) + 1))[:size] + "\n" + FULLWIDTH,
+        "zero-width in prose": prose.replace(" ", " \u200b") + "\n" + answer,
     }
+
+
+CHINESE = "答案是（Ｂ），因为第一行还有空格，所以可以继续填数字。"
+RUSSIAN = "В итоге ответ а может быть другим, проверим ещё раз о правилах у задачи. "
+FULLWIDTH = "Ａｎｓｗｅｒ： （Ａ）\nNext state: ［［１， ２］， ［３， ４］］\nAnswer: (１０ − ４) × (１３ − ９) ＝ ２４\n(unstack а b)\n"
 
 
 def readers() -> dict:

@@ -19,10 +19,11 @@ from .choice import Choice, choice_reading, read_choice
 from .commit import Reading, Statement, commit
 from .context import ReadContext, read_context_of, resolve_context
 from .lists import NEXT_STATE_MARKS, SOLUTION_MARKS, list_end, list_reading, next_state_payload, solution_payload
+from .normalise import Normalised, normalise, normalised, original_span
 from .region import THINK_CLOSE, THINK_OPEN, UNFINISHED, Unfinished, answer_region, blank_tags, final_region
 from .withdrawals import Signals, find_signals
 
-__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "ReadContext", "Reading",
-           "Signals", "Statement", "Unfinished", "answer_region", "blank_tags", "choice_reading", "commit",
-           "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "read_choice", "read_context_of",
-           "resolve_context", "solution_payload"]
+__all__ = ["NEXT_STATE_MARKS", "SOLUTION_MARKS", "THINK_CLOSE", "THINK_OPEN", "UNFINISHED", "Choice", "Normalised",
+           "ReadContext", "Reading", "Signals", "Statement", "Unfinished", "answer_region", "blank_tags", "choice_reading",
+           "commit", "final_region", "find_signals", "list_end", "list_reading", "next_state_payload", "normalise",
+           "normalised", "original_span", "read_choice", "read_context_of", "resolve_context", "solution_payload"]

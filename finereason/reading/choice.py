@@ -15,7 +15,6 @@ option, so it runs in linear time; there is no window: the whole final region is
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 
 from . import meaning, scope
@@ -438,9 +437,7 @@ def choice_reading(text: str, *, starts_in_think: bool = False, every: bool = Fa
     region = final_region(text, starts_in_think=starts_in_think)
     if region is None:
         return Reading(None, UNFINISHED)
-    if not region.isascii():
-        region = unicodedata.normalize("NFKC", region)  # fullwidth （B）, ：, Ａ
-    region = blank_tags(region)
+    region = blank_tags(region)  # normalised: fullwidth （B）, ：, Ａ, look-alikes
     signals = find_signals(region)
     size = TAIL_CHARS
     while True:

@@ -2,14 +2,16 @@
 
 Text up to the last ``</think>`` is reasoning and is never graded. ``<think>`` without a later
 ``</think>`` (or, with ``starts_in_think=True``, no ``</think>`` at all) is unfinished reasoning: there
-is no final answer. End tags (``[ANSWER END]``, ``</answer>``, ...) are formatting, never content:
-:func:`blank_tags` replaces them by spaces, keeping every offset.
+is no final answer. :func:`blank_tags` gives the region as readers read it: normalised once for every
+answer kind (:mod:`~finereason.reading.normalise`), end tags (``[ANSWER END]``, ``</answer>``, ...)
+blanked, since they are formatting, never content.
 """
 from __future__ import annotations
 
 import re
 
 from ..common.verdict import ParseError
+from .normalise import normalise
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -60,10 +62,12 @@ def answer_region(text: str, *, starts_in_think: bool = False) -> str:
 
 
 def blank_tags(region: str) -> str:
-    """``region`` with end tags (``[ANSWER END]``, ``<answer>``, ``</answer>``, ...) replaced by spaces
-    of the same length, and no-break spaces by spaces, so that offsets still point into the original text."""
-    if "\xa0" in region:
-        region = region.replace("\xa0", " ")  # a no-break space is a space
+    """``region`` as the readers read it: normalised once (:func:`~finereason.reading.normalise.normalise`:
+    NFKC, look-alikes, zero-width characters, math punctuation), with end tags (``[ANSWER END]``,
+    ``<answer>``, ``</answer>``, ...) replaced by spaces of the same length and Windows line ends by
+    `` \\n``. Spans read in the result map back to ``region`` with
+    :func:`~finereason.reading.normalise.original_span` (the tags and line ends keep every offset)."""
+    region = normalise(region)
     if "\r" in region:
         region = region.replace("\r\n", " \n")  # Windows line ends
     if "[" not in region and "<" not in region:
