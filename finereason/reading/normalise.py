@@ -109,10 +109,39 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _LOOKALIKES = frozenset(_LETTER)
 _L = "[" + re.escape("".join(sorted(_LETTER))) + "]"
 _FOREIGN = r"(?:(?=[^\W\d_])[^\x00-\x7f" + re.escape("".join(sorted(_LETTER))) + "])"  # a letter of another alphabet
-# step 2, in one scan: look-alikes touching an ASCII letter or digit ("рick", "2З"); a word of look-alikes
-# alone, unless a letter of another alphabet stands next to it with at most one space between ("В итоге")
+# step 2, in one scan: look-alikes touching an ASCII letter or digit ("рick", "2З"), always folded; a word of
+# look-alikes alone (group 1), folded unless a word next to it (at most one space between) holds a letter of
+# another alphabet ("В итоге", "Не уверен": "уверен" starts with a look-alike but is Russian)
 _FOLD = re.compile(r"(?=" + _L + r")(?:(?<!" + _L + ")" + _L + r"{1,64}(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])" + _L + r"+"
-                   r"|(?<![^\W_])(?<!" + _FOREIGN + r"[ \t])" + _L + r"{1,64}(?![^\W_])(?![ \t]" + _FOREIGN + "))")
+                   r"|(?<![^\W_])(" + _L + r"{1,64})(?![^\W_]))")
+_FOREIGN_RX = re.compile(_FOREIGN)
+_NEIGHBOUR = 64  # characters of a neighbouring word looked at
+_JOINERS = frozenset(" \t.-'’·")  # what may stand between a word and its neighbour
+
+
+def _foreign_neighbour(text: str, start: int, end: int) -> bool:
+    """Whether the word right before ``start`` or right after ``end`` (one space, tab or punctuation mark
+    between at most: "П.С.") holds a letter of another alphabet."""
+    after = end + 1 if text[end:end + 1] in _JOINERS else end
+    if after < len(text):
+        stop = after
+        while stop < len(text) and stop - after < _NEIGHBOUR and (text[stop].isalpha() and text[stop] != "_"):
+            stop += 1
+        if _FOREIGN_RX.search(text, after, stop):
+            return True
+    before = start - 1 if start and text[start - 1] in _JOINERS else start
+    lo = before
+    while lo > 0 and before - lo < _NEIGHBOUR and text[lo - 1].isalpha():
+        lo -= 1
+    return lo < before and _FOREIGN_RX.search(text, lo, before) is not None
+
+
+def _fold_match(m: re.Match) -> str:
+    if m.group(1) is not None and _foreign_neighbour(m.string, m.start(), m.end()):
+        return m.group()
+    return m.group().translate(_LETTER_TABLE)
+
+
 # (a question mark stays a question; "Answer:$x$" keeps its colon: a "$" may open as well as close)
 _MATH_MARK = re.compile(r"[.,;:]{1,3}[ \t]{0,3}(?=\\\)|\\\])|(?<=\S)[.,;]{1,3}(?=\$)")
 
@@ -121,7 +150,7 @@ def _fold_words(text: str) -> str:
     """Step 2: look-alike letters folded where the word is not written in their own alphabet."""
     if _LOOKALIKES.isdisjoint(text):
         return text
-    return _FOLD.sub(lambda m: m.group().translate(_LETTER_TABLE), text)
+    return _FOLD.sub(_fold_match, text)
 
 
 def _blank_math_marks(text: str) -> str:

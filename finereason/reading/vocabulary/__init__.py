@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from ..normalise import normalise
+
 #: Every category a language file lists (the coverage test checks each file has every one).
 CATEGORIES = (
     "answer_markers",    # words that introduce an answer ("Answer", "答案")
@@ -122,6 +124,7 @@ def read_language(path: Path) -> Language:
                     forms.add(word.replace(narrow, wide))
                 if wide in word:
                     forms.add(word.replace(wide, narrow))
+            forms |= {normalise(f).lower() for f in forms}  # as the normalised region spells it
             out.extend(Entry(form, check, spaced, category, code) for form in sorted(forms))
         entries[category] = tuple(out)
     return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
