@@ -73,6 +73,8 @@ def _make_workspace(ws: Path) -> str:
     from finereason.data.folder import open_data_folder
     from finereason.dataset_builders.build import BuildConfig, build
     from finereason.models.baselines import oracle
+    from finereason.data.folio import load_folio
+    from finereason.workflows.loop import load_rows
 
     build(BuildConfig(out=ws / "DIR", per_task=4, train_size=8, e2e_size=2, progress=False))
     _fast_model(ws / "MODEL")
@@ -85,8 +87,11 @@ def _make_workspace(ws: Path) -> str:
         "PLANS.jsonl": [{"domain": "../shared/blocksworld/generated_domain.pddl",
                          "problem": "../shared/blocksworld/generated/instance-14.pddl",  # optimal: 20 states searched
                          "plan": "(unstack b a)"}],
-        "turns.jsonl": [{"id": "none", "response": ""}],
-        "dialogs.jsonl": [{"id": "none", "response": ""}],
+        # replay files answer every "<id>@<round>" the examples request (a missing id is an error): empty answers
+        "turns.jsonl": [{"id": f"{r['id']}@{k}", "response": ""}
+                        for r in load_rows("graph_coloring", str(ws / "DIR"))[0] for k in range(1, 16)],
+        "dialogs.jsonl": [{"id": f"{d['id']}@{k}", "response": ""}
+                          for d in load_folio(SHARED / "folio", "train") for k in range(1, 5)],
     }
     for name, items in lines.items():
         (ws / name).write_text("".join(json.dumps(x) + "\n" for x in items), encoding="utf-8")

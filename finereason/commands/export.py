@@ -54,4 +54,5 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Run the format named on the command line."""
-    return next(a for a in ACTIONS if a.NAME == args.export_format).run(args)
+    export = {a.NAME: a.run for a in ACTIONS}[args.export_format]
+    return export(args)

@@ -1,5 +1,5 @@
 """The manifest of the public reference sets: where each comes from, pinned to one commit, and the
-sha256 of every file (``reference_checksums.tsv`` beside this module).
+sha256 of every file (``reference_sets.tsv`` and ``reference_checksums.tsv`` beside this module).
 
 A set is fetched into ``<reference folder>/<folder>/``; the files keep their upstream bytes (only
 their names may differ, e.g. the official ``.json`` files, which are JSON Lines, become ``.jsonl``).
@@ -12,6 +12,7 @@ from pathlib import Path
 
 RAW_BASE = "https://raw.githubusercontent.com"
 CHECKSUMS = Path(__file__).with_name("reference_checksums.tsv")
+SETS_TABLE = Path(__file__).with_name("reference_sets.tsv")
 
 
 @dataclass(frozen=True)
@@ -45,23 +46,16 @@ class ReferenceSet:
         return f"{base.rstrip('/')}/{self.repo}/{self.commit}/{file.upstream}"
 
 
-SETS: tuple[ReferenceSet, ...] = (
-    ReferenceSet("finereason-official", "finereason_official", "DAMO-NLP-SG/FineReason",
-                 "41532f7e272c82de6e259ef45f88626d2cd433d3", "data/", "MIT",
-                 "the official FineReason release: <puzzle>_questions.jsonl and <puzzle>_states.jsonl of 4 puzzles"),
-    ReferenceSet("planbench", "blocksworld", "karthikv792/LLMs-Planning",
-                 "b008bc4327112affd525035b9e82f93f54b9b3a3", "plan-bench/instances/blocksworld/", "MIT",
-                 "PlanBench Blocksworld and Mystery Blocksworld PDDL domains and instances"),
-    ReferenceSet("folio", "folio", "Yale-LILY/FOLIO", "5d7bb84c7edab3fb358e057d2807f19cf5cf5e2d", "data/v0.0/",
-                 "CC BY-SA 4.0", "FOLIO v0.0: folio-train.jsonl (1,004) and folio-validation.jsonl (204)"),
-    ReferenceSet("game24", "game24", "princeton-nlp/tree-of-thought-llm", "ab400345c5ea39d28ea6d7d3be0e417b11113c87",
-                 "src/tot/data/24/", "MIT", "the Tree-of-Thoughts Game-of-24 list (24.csv, 1,362 puzzles)"),
-    ReferenceSet("sudoku-norvig", "sudoku/norvig", "dimitri/sudoku", "f71352458f1491482d69cc2799edc7d02e1e2e52", "",
-                 "none stated", "Norvig's easy50, top95 and hardest Sudoku sets and Project Euler 96"),
-    ReferenceSet("sudoku-kaggle", "sudoku/kaggle3m_sample", "tic-top/ParallelSudoku",
-                 "8d56c0b161a9aaf787a922f1eddaaedaf3dfe280", "", "MIT",
-                 "7,034 Kaggle Sudoku puzzles with solutions and difficulty"),
-)
+def _sets() -> tuple[ReferenceSet, ...]:
+    """The sets listed in ``reference_sets.tsv`` (data, like the checksums: one line a set)."""
+    out = []
+    for line in SETS_TABLE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            out.append(ReferenceSet(*line.split("\t")))
+    return tuple(out)
+
+
+SETS: tuple[ReferenceSet, ...] = _sets()
 
 
 @lru_cache(maxsize=1)

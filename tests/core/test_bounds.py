@@ -130,4 +130,4 @@ def test_check_official_counts_undecided_states_as_disagreeing(hard_coloring, tm
     (tmp_path / "graphcoloring_states.json").write_text("".join(json.dumps(r) + "\n" for r in records))
     assert main(["check-official", "--src", str(tmp_path)]) == 1
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[-2].startswith("undecided: 1 states") and lines[-1] == "agreement: 4/5"
+    assert lines[-2].startswith("undecided: 1 state ") and lines[-1] == "agreement: 4/5"
