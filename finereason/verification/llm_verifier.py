@@ -199,6 +199,10 @@ def oracle_verdict(doc: dict) -> str:
 
 
 # ------------------------------------------------------------------ lm-eval task files
+#: the verify tasks' version (1.1: self-verdicts read under the commitment rule; see the task changelog)
+VERIFY_TASK_VERSION = "1.1"
+
+
 def verify_task_name(engine: Any) -> str:
     return f"finereason_verify_{engine.name}"
 
@@ -218,12 +222,12 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
             "output_type: generate_until\ntest_split: test\ndoc_to_text: \"{{prompt}}\"\ndoc_to_target: \"{{label}}\"\n"
             "process_results: !function verify_utils.process_results\nnum_fewshot: 0\n"
             "generation_kwargs:\n  until: []\n  max_gen_toks: 4096\n  do_sample: false\n  temperature: 0.0\n"
-            f"{metrics}metadata:\n  version: 1.0\n")
+            f"{metrics}metadata:\n  version: {VERIFY_TASK_VERSION}\n")
     members = "".join(f"  - {verify_task_name(e)}\n" for e in domains if getattr(e, "in_default_set", True))
     files["_finereason_verify.yaml"] = (
         f"{header}group: finereason_verify\ntask:\n{members}"
         "aggregate_metric_list:\n  - metric: acc\n    aggregation: mean\n    weight_by_size: true\n"
-        "metadata:\n  version: 1.0\n")
+        f"metadata:\n  version: {VERIFY_TASK_VERSION}\n")
     return files
 
 
