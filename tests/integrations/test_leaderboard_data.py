@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from finereason.commands import main
-from finereason.integrations.leaderboard.suites import suite_tasks
+from finereason.integrations.leaderboard.suites import suite_tasks, task_version
 
 pytest.importorskip("yaml")
 
@@ -27,7 +27,7 @@ def write_run(root: Path, model: str, acc: float, *, fingerprint: str | None = D
     n = limit or N
     configs = {}
     for task in tasks:
-        meta: dict = {"version": 2.0}
+        meta: dict = {"version": float(task_version(task))}
         if fingerprint is not None:
             meta["data_source"] = {"kind": "folder", "fingerprint": fingerprint, "config_fingerprint": "c" * 64}
         if think is not None:
@@ -35,7 +35,7 @@ def write_run(root: Path, model: str, acc: float, *, fingerprint: str | None = D
         configs[task] = {"task": task, "metadata": meta}
     data = {"results": {t: {"alias": t, "sample_len": n, "acc,none": acc, "acc_stderr,none": 0.01,
                             "parse_error_rate,none": 0.0} for t in tasks},
-            "configs": configs, "versions": {t: 2.0 for t in tasks},
+            "configs": configs, "versions": {t: float(task_version(t)) for t in tasks},
             "n-samples": {t: {"original": N, "effective": n} for t in tasks},
             "config": {"model": model, "model_args": {}, "limit": None if limit is None else float(limit)},
             "date": 1767225600.0}
