@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..common.vocabulary import END_TO_END
+from ..common.vocabulary import END_TO_END, STATE_CHECKING
 from ..core.engine import Engine, get_engine
 from ..reading import UNFINISHED, Reading, Statement, original_span
+from ..reading.choice import choice_reading
 from ..reading.context import ReadContext
 
 _WITHDRAWN = re.compile(r"withdrawn after it is given \((['\"])(.{0,200}?)\1\)\Z", re.S)
@@ -83,15 +84,18 @@ def explain_reading(text: str, region: str | None, reading: Reading) -> dict[str
 
 
 def explain_response(engine: Engine | str, response: str, *, task: str = END_TO_END,
-                     context: ReadContext | None = None, **read_options: Any) -> dict[str, Any]:
-    """:func:`explain_reading` of the answer ``engine``'s reader commits to in ``response`` for ``task``."""
+                     context: ReadContext | None = None) -> dict[str, Any]:
+    """:func:`explain_reading` of the answer the reader of ``task`` commits to in ``response``: the
+    (A)/(B) reader for state checking, ``engine``'s answer reader otherwise (the readers the verdicts use)."""
     eng = get_engine(engine)
     context = context or ReadContext()
     text = response if isinstance(response, str) else ""
     region = context.region(text)
     if region is None:
         return explain_reading(text, None, Reading(None, UNFINISHED))
-    return explain_reading(text, region, eng.read_answer(region, task, **read_options))
+    if task == STATE_CHECKING:
+        return explain_reading(text, region, choice_reading(text, starts_in_think=context.starts_in_think))
+    return explain_reading(text, region, eng.read_answer(region, task))
 
 
 __all__ = ["COMMITTED", "CONDITIONAL", "REJECTION", "REPLACED", "RESTATED", "VOIDED", "explain_reading",
