@@ -7,8 +7,11 @@ with the standard library."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -194,3 +197,43 @@ def test_the_paired_difference_interval():
     assert flipped[0] == pytest.approx(-0.10) and flipped[1] == pytest.approx(-hi) and flipped[2] == pytest.approx(-lo)
     wide, narrow = paired_difference(4, 1, 2, 10), paired_difference(400, 100, 200, 1000)
     assert wide[2] - wide[1] > narrow[2] - narrow[1]
+
+
+def _page_selftest(page: Path, tmp_path: Path) -> dict:
+    node = shutil.which("node") or shutil.which("nodejs")
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    if browser:
+        done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+                               f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri() + "#selftest"],
+                              capture_output=True, text=True, timeout=120)
+        text = html.unescape(done.stdout.split('id="selftest-result"', 1)[1].split(">", 1)[1].split("<", 1)[0])
+    elif node:
+        done = subprocess.run([node, str(Path(__file__).with_name("rescore_fake_dom.js")), str(page)],
+                              capture_output=True, text=True, timeout=120)
+        text = done.stdout.strip()
+    else:
+        pytest.skip("neither headless Chromium nor Node is installed (Debian: apt-get install chromium)")
+    assert text.startswith("PASS "), text + done.stderr[-2000:]
+    return json.loads(text.split(" ", 1)[1])
+
+
+def test_the_disagreement_page_filters_highlights_and_moves_by_keyboard(tmp_path):
+    path = tmp_path / "rec.jsonl"
+    hostile = "</script><script>alert(1)</script> " + RIGHT
+    rows = [{"numbers": "1 4 6 8", "response": hostile, "correct": False, "model": "a"},
+            {"numbers": "1 4 6 8", "response": WRONG, "correct": True, "model": "b"},
+            {"numbers": "1 4 6 8", "response": RIGHT, "correct": True, "model": "b"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rescore("jsonl", [str(path)], tmp_path / "out", SimpleNamespace(domain="game_of_24", puzzle_field="numbers", model_field="model"))
+    page = (tmp_path / "out" / "disagreements.html").read_text()
+    assert "alert" in page and "<script>alert" not in page and page.count("</script>") == 2
+    result = _page_selftest(tmp_path / "out" / "disagreements.html", tmp_path)
+    assert result["total"] == result["shown"] == 2 == result["marks"] and result["keyboard"]
+    assert result["filters"]["model"] == {"all": 2, "a": 1, "b": 1}
+    assert result["filters"]["direction"] == {"all": 2, "credited but wrong": 1, "missed": 1}
+
+
+def test_the_accuracy_picture_is_written_when_matplotlib_is_installed(tmp_path):
+    pytest.importorskip("matplotlib")
+    rescore("stechly-game24", [str(p) for p in sorted(shared_path(*GAME24).glob("*/*responses.json*"))], tmp_path / "out")
+    assert (tmp_path / "out" / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -4,7 +4,8 @@ Each source format is one adapter module of this package, registered by name in 
 ``NAME``, ``HELP`` and ``read(paths, options, progress)``, which yields one
 :class:`~.records.Rescored` record per recorded response, streaming. :func:`rescore` writes the run's
 outputs into a folder (atomically): ``verdicts.jsonl`` (one line per response), ``summary.md``,
-``summary.csv``, ``summary.json`` and ``verifier.csv`` (:mod:`.summary`). Identical inputs give identical bytes.
+``summary.csv``, ``summary.json`` and ``verifier.csv`` (:mod:`.summary`), ``disagreements.html`` and
+``accuracy.png`` (:mod:`.page`; the picture only with matplotlib). Identical inputs give identical bytes.
 """
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from ...common.atomic_io import atomic_dir
 from ...common.input_errors import InputError
 from ...common.progress import Progress, no_progress
 from . import jsonl_format, planbench, stechly_game24
+from .page import PAGE, PLOT, item, write_page, write_plot
 from .records import Rescored
 from .summary import VERIFIER_COLUMNS, Tally, summary_csv, summary_json, summary_markdown
 
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (planbench, stechly_game24, jsonl_format)}
-OUTPUTS = ("verdicts.jsonl", "summary.md", "summary.csv", "summary.json", "verifier.csv")
+OUTPUTS = ("verdicts.jsonl", "summary.md", "summary.csv", "summary.json", "verifier.csv", PAGE, PLOT)
 
 
 def get_format(name: str) -> ModuleType:
@@ -43,10 +45,15 @@ def rescore(fmt: str, paths: list[str], out: str | Path, options: Any = None, *,
     tally = Tally()
     count = 0
     with atomic_dir(out) as folder:
-        with open(folder / "verdicts.jsonl", "w", encoding="utf-8", newline="\n") as lines:
+        pending = folder / ".disagreements.jsonl"  # the page's records, kept on disk while the input streams
+        with open(folder / "verdicts.jsonl", "w", encoding="utf-8", newline="\n") as lines, \
+                open(pending, "w", encoding="utf-8", newline="\n") as differing:
             for record in adapter.read(list(paths), options, progress):
                 tally.add(record)
-                lines.write(json.dumps(record.line(), ensure_ascii=False, sort_keys=True) + "\n")
+                line = record.line()
+                lines.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+                if record.recorded is not None and record.sound is not None and record.recorded != record.sound:
+                    differing.write(json.dumps(item(line, record.response), sort_keys=True) + "\n")
                 count += 1
         if not count:
             raise InputError(f"no recorded responses found in {', '.join(paths)} (format {fmt})")
@@ -56,6 +63,10 @@ def rescore(fmt: str, paths: list[str], out: str | Path, options: Any = None, *,
         _write(folder / "summary.csv", summary_csv(summary))
         _write(folder / "verifier.csv", summary_csv(verifier, VERIFIER_COLUMNS))
         _write(folder / "summary.json", summary_json(summary, verifier, {"format": fmt, "responses": count}))
+        with open(pending, encoding="utf-8") as records, open(folder / PAGE, "w", encoding="utf-8", newline="\n") as page:
+            write_page(page, (json.loads(x) for x in records), f"{title}: disagreements")
+        pending.unlink()
+        write_plot(folder / PLOT, summary, title)
     return {"summary": summary, "verifier": verifier, "responses": count}
 
 
