@@ -237,3 +237,48 @@ def test_the_accuracy_picture_is_written_when_matplotlib_is_installed(tmp_path):
     pytest.importorskip("matplotlib")
     rescore("stechly-game24", [str(p) for p in sorted(shared_path(*GAME24).glob("*/*responses.json*"))], tmp_path / "out")
     assert (tmp_path / "out" / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_lm_eval_samples_are_reread_and_every_flip_keeps_both_reasons(tmp_path):
+    from finereason.core.engine import get_engine
+    from finereason.verification.score_responses import official_row
+
+    official = shared_path("finereason_official", "game24_states_sample.jsonl")
+    records = [json.loads(line) for line in official.read_text().splitlines()[:6]]
+    run = tmp_path / "org__model"
+    run.mkdir()
+    lines = []
+    for i, record in enumerate(records):
+        solvable = record["outputs"]["current_status"] == "Solvable"
+        doc = official_row(get_engine("game_of_24"), record, "state_checking", solvable)
+        right = "Answer: (A)" if solvable else "Answer: (B)"
+        # even lines: the right option, recorded as a parse error; odd lines: the right option withdrawn, recorded as correct
+        text = right if i % 2 == 0 else right + ". Hmm, actually I am not sure."
+        old = [doc["task"], i % 2 == 1, "correct" if i % 2 else "parse_error", None, solvable, None]
+        lines.append({"doc_id": i, "doc": doc, "filter": "none", "resps": [[text]], "filtered_resps": [text],
+                      "acc": float(i % 2), "verdict": old})
+        lines.append({**lines[-1], "filter": "other"})  # another filter's copy is skipped
+    path = run / "samples_finereason_game_of_24_state_checking_2026-01-02T03-04-05.678901.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    rescore("lm-eval", [str(path)], tmp_path / "out")
+    verdicts = [json.loads(x) for x in (tmp_path / "out" / "verdicts.jsonl").read_text().splitlines()]
+    assert len(verdicts) == len(records)
+    assert {(v["model"], v["condition"]) for v in verdicts} == {("org__model", "finereason_game_of_24_state_checking")}
+    assert [v["sound"] for v in verdicts] == [i % 2 == 0 for i in range(len(records))]
+    assert [v["recorded"] for v in verdicts] == [i % 2 == 1 for i in range(len(records))]
+    assert all(v["recorded_reason"] and (v["reason"] if not v["sound"] else True) for v in verdicts)
+    assert all(v["signal"] for v in verdicts[1::2])
+    (row,) = json.loads((tmp_path / "out" / "summary.json").read_text())["summary"]
+    assert (row["credited_but_wrong"], row["missed"]) == (len(records) // 2, len(records) - len(records) // 2)
+    page = (tmp_path / "out" / "disagreements.html").read_text()
+    assert page.count('"recorded_reason": "parse_error"') == len(records) - len(records) // 2
+
+
+@pytest.mark.parametrize("n", [1, 7, 100, 1000])
+def test_the_picture_draws_accuracies_of_zero_and_one(tmp_path, n):
+    pytest.importorskip("matplotlib")
+    from finereason.workflows.rescore.page import write_plot
+
+    rows = [{"model": "m", "condition": c, "n": n, "recorded_accuracy": a, "sound_accuracy": b}
+            for c, a, b in (("x", 0.0, 1.0), ("y", 1.0, 0.0), ("z", 3 / 7, 0.0))]
+    assert write_plot(tmp_path / "a.png", rows, "t") and (tmp_path / "a.png").stat().st_size > 0

@@ -17,12 +17,12 @@ from typing import Any
 from ...common.atomic_io import atomic_dir
 from ...common.input_errors import InputError
 from ...common.progress import Progress, no_progress
-from . import jsonl_format, planbench, stechly_game24
+from . import jsonl_format, lm_eval_samples, planbench, stechly_game24
 from .page import PAGE, PLOT, item, write_page, write_plot
 from .records import Rescored
 from .summary import VERIFIER_COLUMNS, Tally, summary_csv, summary_json, summary_markdown
 
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (planbench, stechly_game24, jsonl_format)}
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (planbench, stechly_game24, lm_eval_samples, jsonl_format)}
 OUTPUTS = ("verdicts.jsonl", "summary.md", "summary.csv", "summary.json", "verifier.csv", PAGE, PLOT)
 
 

@@ -58,7 +58,8 @@ def item(line: dict[str, Any], text: str) -> dict[str, Any]:
     return {"model": line["model"], "condition": line["condition"], "ids": line["ids"],
             "direction": direction(bool(line["recorded"]), bool(line["sound"])),
             "kind": reason_kind(line["reason"], line["sound"]), "reason": line["reason"] or "the answer is correct",
-            "signal": line.get("signal"), "text": text, "start": start, "end": end, "cut": lo}
+            "signal": line.get("signal"), "recorded_reason": line.get("recorded_reason") or "", "text": text,
+            "start": start, "end": end, "cut": lo}
 
 
 _STYLE = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1rem}
@@ -81,6 +82,7 @@ function card(d, i) {
   const a = el('article'); a.tabIndex = 0; a.dataset.index = i;
   a.appendChild(el('div', '', d.model + ' | ' + d.condition + ' | ' + d.direction));
   a.appendChild(el('div', 'why', d.reason + (d.signal ? ' (withdrawn by: "' + d.signal + '")' : '')));
+  if (d.recorded_reason) a.appendChild(el('div', '', 'recorded: ' + d.recorded_reason));
   a.appendChild(el('div', 'ids', JSON.stringify(d.ids)));
   const pre = el('pre');
   if (d.start >= 0) {
@@ -168,7 +170,8 @@ def write_plot(path: Path, summary: list[dict[str, Any]], title: str) -> bool:
         ys = [i + offset for i in range(len(rows))]
         xs = [r[key] for r in rows]
         bounds = [wilson(round(r[key] * r["n"]), r["n"]) for r in rows]
-        ax.errorbar(xs, ys, xerr=[[x - lo for x, (lo, _) in zip(xs, bounds)], [hi - x for x, (_, hi) in zip(xs, bounds)]],
+        ax.errorbar(xs, ys, xerr=[[max(0.0, x - lo) for x, (lo, _) in zip(xs, bounds)],
+                                  [max(0.0, hi - x) for x, (_, hi) in zip(xs, bounds)]],
                     fmt=marker, capsize=3, label=label)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([f"{r['model']} | {r['condition']}"[:60] for r in rows], fontsize=7)

@@ -19,7 +19,8 @@ class Rescored:
     ``reason``); ``answered``: whether our reader found a committed answer; ``span``: the committed
     answer's ``{"start", "end", "text"}`` in the response; ``signal``: the withdrawing words, if any;
     ``verifier_key``: records with equal keys count once in the verifier table (``None``: each counts);
-    ``response``: the text (kept only for the disagreement page)."""
+    ``response``: the text (kept only for the disagreement page); ``recorded_reason``: the recorder's own
+    reason, when it gives one (written only then)."""
 
     ids: dict[str, Any]
     model: str
@@ -33,12 +34,16 @@ class Rescored:
     run: str | None = None
     verifier_key: Hashable = None
     response: str = field(default="", repr=False)
+    recorded_reason: str | None = None
 
     def line(self) -> dict[str, Any]:
         """The ``verdicts.jsonl`` line."""
-        return {"ids": self.ids, "model": self.model, "condition": self.condition, "recorded": self.recorded,
+        line = {"ids": self.ids, "model": self.model, "condition": self.condition, "recorded": self.recorded,
                 "sound": self.sound, "reason": self.reason, "answered": self.answered, "span": self.span,
                 "signal": self.signal}
+        if self.recorded_reason is not None:
+            line["recorded_reason"] = self.recorded_reason
+        return line
 
 
 def reading_fields(text: str, region: str | None, reading: Reading) -> dict[str, Any]:
