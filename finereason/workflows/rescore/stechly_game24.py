@@ -12,7 +12,7 @@ Records: one per answer, grouped by model (the folder above the condition) and c
 condition's folder and the round: the answer's place among the instance's answers). The recorded
 verdict of an answer is the model's own verdict on it (none when the run stops before one); ours is
 Game-of-24's verifier. The verifier table counts distinct (numbers, checked answer, verdict) records
-once per model and condition.
+once per model and condition (answers compared with their whitespace collapsed).
 """
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
                     continue
                 sound, reason, fields = verify_text(engine, {"initial_state": list(numbers)}, text)
                 yield Rescored(ids, model, f"{run}, round {round_}", recorded, sound, reason, run=run,
-                               verifier_key=(numbers, text.strip(), recorded), response=text, **fields)
+                               verifier_key=(numbers, " ".join(text.split()), recorded), response=text, **fields)
 
 
 __all__ = ["HELP", "NAME", "numbers_of", "read", "verdict_of"]
