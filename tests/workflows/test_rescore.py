@@ -282,3 +282,11 @@ def test_the_picture_draws_accuracies_of_zero_and_one(tmp_path, n):
     rows = [{"model": "m", "condition": c, "n": n, "recorded_accuracy": a, "sound_accuracy": b}
             for c, a, b in (("x", 0.0, 1.0), ("y", 1.0, 0.0), ("z", 3 / 7, 0.0))]
     assert write_plot(tmp_path / "a.png", rows, "t") and (tmp_path / "a.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("domain, puzzle", [("game_of_24", "a b"), ("game_of_24", [1, "x"]), ("sudoku", {"x": 1}), ("game_of_24", 5)])
+def test_a_puzzle_the_domain_cannot_read_is_a_one_line_error(tmp_path, capsys, domain, puzzle):
+    path = tmp_path / "rec.jsonl"
+    path.write_text(json.dumps({"p": puzzle, "response": "Answer: 1 + 2", "correct": True}) + "\n")
+    error = one_line_error(capsys, ["rescore", "jsonl", str(path), "--domain", domain, "--puzzle-field", "p", "--out", str(tmp_path / "o")])
+    assert f"{path}:1" in error and not (tmp_path / "o").exists()

@@ -42,8 +42,8 @@ def _inputs(domain: str, value: Any, where: str) -> dict[str, Any]:
     if isinstance(value, dict):
         return value
     if domain == "game_of_24" and isinstance(value, (list, str)):
-        items = _NUMBER.findall(value[:200]) if isinstance(value, str) else value
-        return {"initial_state": [int(x) if isinstance(x, str) else x for x in items[:16]]}
+        items = [int(x) for x in _NUMBER.findall(value[:200])] if isinstance(value, str) else value[:16]
+        return {"initial_state": items}
     raise InputError(f"{where}: the puzzle field must be the domain's official inputs record"
                      + (" or the numbers" if domain == "game_of_24" else ""))
 
@@ -99,7 +99,12 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
             ids = {"file": path, "line": lineno, "id": obj.get(id_field, lineno)}
             recorded = recorded_bool(obj.get(verdict_field))
             if engine is not None:
-                sound, reason, fields = verify_text(engine, _inputs(engine.name, obj.get(_get(options, "puzzle_field")), where), text)
+                inputs = _inputs(engine.name, obj.get(_get(options, "puzzle_field")), where)
+                try:
+                    engine.puzzle_from_official({"inputs": inputs, "outputs": {}})
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
+                    raise InputError(f"{where}: not a {engine.name} puzzle ({str(err)[:120] or type(err).__name__})") from None
+                sound, reason, fields = verify_text(engine, inputs, text)
             else:
                 task = plans.task(obj.get(_get(options, "problem_field")), where)
                 verdict = check_plan(task, text)
