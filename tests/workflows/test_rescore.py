@@ -78,10 +78,14 @@ def test_planbench_says_when_no_problem_file_fits(tmp_path):
     result.write_text(json.dumps({"engine": "m", "instances": [{"instance_id": 2, "llm_raw_response": "(pick-up d)",
                                                                 "ground_truth_plan": ["(unstack d c)", "(put-down d)"],
                                                                 "llm_correct": True}]}))
+    base = {"llm_raw_response": "(pick-up d)", "ground_truth_plan": ["(unstack d c)", "(put-down d)"], "llm_correct": True}
+    result.write_text(json.dumps({"engine": "m", "instances": [{"instance_id": 2, **base},
+                                                               {"instance_id": "../wrong/instance-2", **base}]}))
     rescore("planbench", [str(result)], tmp_path / "out", SimpleNamespace(instances=str(instances)))
-    (line,) = lines(tmp_path / "out" / "verdicts.jsonl")
+    line, traversal = lines(tmp_path / "out" / "verdicts.jsonl")
     assert line["sound"] is None and "solves no instance-2.pddl" in line["reason"]
-    assert json.loads((tmp_path / "out" / "summary.json").read_text())["summary"][0]["undecided"] == 1
+    assert traversal["sound"] is None and "not a plain id" in traversal["reason"]
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["summary"][0]["undecided"] == 2
 
 
 def _dialog(numbers: str, turns: list[tuple[str, bool | None]]) -> dict:

@@ -34,6 +34,7 @@ from .records import Rescored, reading_fields, recorded_bool
 NAME = "planbench"
 HELP = "PlanBench (LLMs-Planning) task_1_plan_generation*.json result files; needs --instances DIR"
 
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]{1,40}\Z")
 _STEP = re.compile(r"\(\s*([A-Za-z][\w-]{0,60})((?:\s+[\w-]{1,60}){0,12})\s*\)")
 
 
@@ -115,6 +116,9 @@ def _load(path: str) -> dict:
 def _verdict(instances: Instances, record: dict, text: Any) -> tuple[bool | None, str, str, dict[str, Any]]:
     """``(sound, reason, problem file, reading fields)`` of one instance."""
     instance_id = str(record.get("instance_id", ""))
+    if not _PLAIN_ID.match(instance_id):
+        return None, f"instance_id {instance_id[:40]!r} is not a plain id (letters, digits, - and _)", "", \
+            {"answered": False, "span": None, "signal": None}
     plan = ground_truth(record.get("ground_truth_plan"))
     fits = instances.fitting(instance_id, plan) if plan and instance_id else []
     where = ", ".join(str(f.relative_to(instances.root)) for f in instances.folders[:4])
