@@ -294,3 +294,22 @@ def test_a_puzzle_the_domain_cannot_read_is_a_one_line_error(tmp_path, capsys, d
     path.write_text(json.dumps({"p": puzzle, "response": "Answer: 1 + 2", "correct": True}) + "\n")
     error = one_line_error(capsys, ["rescore", "jsonl", str(path), "--domain", domain, "--puzzle-field", "p", "--out", str(tmp_path / "o")])
     assert f"{path}:1" in error and not (tmp_path / "o").exists()
+
+
+def test_jsonl_folio_answers_against_their_gold_labels(tmp_path):
+    from finereason.data.folio import load_folio
+
+    items = load_folio(shared_path("folio"), "validation")[:6]
+    other = {"True": "False", "False": "Uncertain", "Uncertain": "True"}
+    rows = []
+    for i, item in enumerate(items):
+        answer = [f"Answer: {item['label']}", f"Answer: {other[item['label']]}", "Answer: True or Uncertain"][i % 3]
+        gold = "Unknown" if item["label"] == "Uncertain" else item["label"]  # the v0.0 spelling reads the same
+        rows.append({"id": item["id"], "gold": gold, "response": answer, "correct": True})
+    path = tmp_path / "folio.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rescore("jsonl", [str(path)], tmp_path / "out", SimpleNamespace(domain="folio", puzzle_field="gold"))
+    verdicts = lines(tmp_path / "out" / "verdicts.jsonl")
+    assert [v["sound"] for v in verdicts] == [i % 3 == 0 for i in range(len(items))]
+    assert [v["answered"] for v in verdicts] == [i % 3 != 2 for i in range(len(items))]
+    assert all(v["reason"] for v in verdicts[1::3] + verdicts[2::3])

@@ -5,7 +5,8 @@ Each line is one response. ``--response-field`` (default ``response``) holds the
 correct/incorrect), ``--model-field`` the model (optional: one model ``-`` otherwise), ``--id-field``
 the id (default ``id``; the line number when absent). The puzzle: with ``--domain`` a registered puzzle
 domain (``finereason domains``), ``--puzzle-field`` holds the official ``inputs`` record of that domain,
-or, for Game of 24, the numbers (a list, or a string such as ``"1 4 6 8"``); with ``--domain-file
+or, for Game of 24, the numbers (a list, or a string such as ``"1 4 6 8"``); ``--domain folio``: the gold
+label (True, False, Uncertain or Unknown), the response read by the FOLIO label reader; with ``--domain-file
 DOMAIN.pddl``, ``--problem-field`` holds the path of each line's PDDL problem file (relative paths are
 read from the JSON Lines file's folder), and the plan the response commits to is validated as
 ``plan-check`` does.
@@ -20,6 +21,8 @@ from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import Progress
 from ...core.engine import engine_names, get_engine
+from ...data.folio import LABEL_MAP
+from ...reading.labels import label_reading
 from ...planning.pddl import PDDLError, read_domain, read_problem
 from ...planning.strips import Task
 from ...planning.validate import check_plan
@@ -31,6 +34,7 @@ NAME = "jsonl"
 HELP = "any recorded JSON Lines file, by field names (--domain with --puzzle-field, or --domain-file with --problem-field)"
 
 _NUMBER = re.compile(r"-?\d{1,9}")
+FOLIO = "folio"  # FOLIO items: the puzzle field holds the gold label
 
 
 def _get(options: Any, name: str, default: Any = None) -> Any:
@@ -69,12 +73,28 @@ class _Plans:
         return self.tasks[problem]
 
 
+def _folio(gold: Any, text: Any, where: str) -> tuple[bool, str, dict[str, Any]]:
+    """A FOLIO answer against its gold label: the committed label (the FOLIO reader,
+    :func:`~finereason.reading.labels.label_reading`) equal to it, as the FOLIO tasks score it."""
+    label = LABEL_MAP.get(str(gold).strip().lower()[:20]) if isinstance(gold, (str, bool)) else None
+    if label is None:
+        raise InputError(f"{where}: the gold label must be True, False, Uncertain or Unknown, not {str(gold)[:40]!r}")
+    text = text if isinstance(text, str) else ""
+    reading = label_reading(text)
+    region = final_region(text)
+    if reading.value is None:
+        reason = reading.reason or "no final label"
+    else:
+        reason = "" if reading.value == label else f"the answer is {reading.value}, the gold label {label}"
+    return reading.value == label, reason, reading_fields(text, region, reading)
+
+
 def _check(options: Any) -> None:
     domain, domain_file = _get(options, "domain"), _get(options, "domain_file")
     if bool(domain) == bool(domain_file):
         raise InputError("the jsonl format needs --domain NAME with --puzzle-field, or --domain-file PDDL with --problem-field")
-    if domain and domain not in engine_names():
-        raise InputError(f"--domain {domain!r} is not a registered domain (known: {', '.join(engine_names())})")
+    if domain and domain not in (*engine_names(), FOLIO):
+        raise InputError(f"--domain {domain!r} is not a registered domain (known: {', '.join((*engine_names(), FOLIO))})")
     if domain and not _get(options, "puzzle_field"):
         raise InputError("--domain needs --puzzle-field (the field holding each line's puzzle)")
     if domain_file and not _get(options, "problem_field"):
@@ -87,9 +107,9 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
     domain = _get(options, "domain")
     response_field, verdict_field = _get(options, "response_field", "response"), _get(options, "verdict_field", "correct")
     model_field, id_field = _get(options, "model_field"), _get(options, "id_field", "id")
-    engine = get_engine(domain) if domain else None
+    engine = get_engine(domain) if domain and domain != FOLIO else None
     for path in paths:
-        plans = None if engine else _Plans(_get(options, "domain_file"), Path(path).parent)
+        plans = None if domain else _Plans(_get(options, "domain_file"), Path(path).parent)
         for lineno, obj in progress(iter_json_lines(path, "recorded results", InputError), None, f"rescoring {Path(path).name}"):
             where = f"{path}:{lineno}"
             if not isinstance(obj, dict):
@@ -98,7 +118,9 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
             model = str(obj.get(model_field, "-")) if model_field else "-"
             ids = {"file": path, "line": lineno, "id": obj.get(id_field, lineno)}
             recorded = recorded_bool(obj.get(verdict_field))
-            if engine is not None:
+            if domain == FOLIO:
+                sound, reason, fields = _folio(obj.get(_get(options, "puzzle_field")), text, where)
+            elif engine is not None:
                 inputs = _inputs(engine.name, obj.get(_get(options, "puzzle_field")), where)
                 try:
                     engine.puzzle_from_official({"inputs": inputs, "outputs": {}})
