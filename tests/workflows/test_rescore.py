@@ -313,3 +313,25 @@ def test_jsonl_folio_answers_against_their_gold_labels(tmp_path):
     assert [v["sound"] for v in verdicts] == [i % 3 == 0 for i in range(len(items))]
     assert [v["answered"] for v in verdicts] == [i % 3 != 2 for i in range(len(items))]
     assert all(v["reason"] for v in verdicts[1::3] + verdicts[2::3])
+
+
+def test_lm_eval_samples_are_read_in_the_context_their_run_recorded(tmp_path):
+    from finereason.core.engine import get_engine
+    from finereason.verification.score_responses import official_row
+
+    record = json.loads(shared_path("finereason_official", "game24_states_sample.jsonl").read_text().splitlines()[0])
+    solvable = record["outputs"]["current_status"] == "Solvable"
+    doc = official_row(get_engine("game_of_24"), record, "state_checking", solvable)
+    text = "Answer: (A)" if solvable else "Answer: (B)"  # no </think>: unfinished when the prompt opened <think>
+    stamp = "2026-01-02T03-04-05.678901"
+    task = "finereason_game_of_24_state_checking"
+    for name, opened in (("plain", False), ("think", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / f"samples_{task}_{stamp}.jsonl").write_text(json.dumps(
+            {"doc_id": 0, "doc": doc, "filter": "none", "resps": [[text]], "filtered_resps": [text], "acc": 1.0}) + "\n")
+        (folder / f"results_{stamp}.json").write_text(json.dumps(
+            {"configs": {task: {"metadata": {"read_context": {"read_context_version": 1, "starts_in_think": opened}}}}}))
+        rescore("lm-eval", [str(folder / f"samples_{task}_{stamp}.jsonl")], tmp_path / f"out-{name}")
+    plain, think = (lines(tmp_path / f"out-{n}" / "verdicts.jsonl")[0] for n in ("plain", "think"))
+    assert plain["sound"] is True and think["sound"] is False and not think["answered"]

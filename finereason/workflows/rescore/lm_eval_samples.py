@@ -5,12 +5,13 @@ Each line is one sample: ``doc`` (the dataset row: ``puzzle``, ``task``, ``input
 ``label``), ``filter``, ``resps``/``filtered_resps`` (the response) and the metrics the task version of
 the run computed: the per-row ``acc`` and the verdict record ``[task, correct, category, ...]``. The
 recorded verdict and reason are that record's (``acc`` when there is no record); ours is
-:func:`~finereason.verification.scoring.score_row` now, read in the default read context (no
-``<think>`` opened by the prompt). Lines of filters other than ``none`` are skipped. The model is the
+:func:`~finereason.verification.scoring.score_row` now, in the read context the run recorded in its
+``results_<time>.json`` beside the samples (the default context when that file is absent). Lines of filters other than ``none`` are skipped. The model is the
 file's folder (lm-eval's ``--output_path`` keeps one per model), the condition the task name.
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -18,7 +19,7 @@ from typing import Any, Iterator
 from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import Progress
-from ...reading.context import ReadContext
+from ...reading.context import ReadContext, read_context_of
 from ...verification.explain import explain_response
 from ...verification.scoring import score_row
 from .records import Rescored, recorded_bool
@@ -27,6 +28,20 @@ NAME = "lm-eval"
 HELP = "lm-eval samples_<task>_<time>.jsonl files of FineReason tasks (any earlier task version), re-read now"
 
 _STAMP = re.compile(r"_\d{4}-\d{2}-\d{2}T[\d.\-:]{1,40}\Z")
+
+
+def run_context(path: str, task: str) -> ReadContext:
+    """The read context the run recorded for ``task`` in its ``results_<time>.json`` beside the samples
+    file (the same time stamp); the default context when there is none."""
+    stamp = _STAMP.search(Path(path).name[:-len(".jsonl")] if path.endswith(".jsonl") else Path(path).name)
+    results = Path(path).with_name(f"results{stamp.group(0)}.json") if stamp else None
+    if results is None or not results.is_file():
+        return ReadContext()
+    try:
+        data = json.loads(results.read_text(encoding="utf-8"))
+        return read_context_of(data, task)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError, TypeError) as err:
+        raise InputError(f"{results}: cannot read the run's read context ({str(err)[:100]})") from None
 
 
 def task_name(path: str) -> str:
@@ -63,9 +78,9 @@ def recorded_verdict(record: dict, task: str) -> tuple[bool | None, str | None]:
 
 def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescored]:
     """One :class:`~.records.Rescored` per sample of the files in ``paths``."""
-    context = ReadContext()
     for path in paths:
         model, condition = Path(path).resolve().parent.name, task_name(path)
+        context = run_context(path, condition)
         for lineno, record in progress(iter_json_lines(path, "samples", InputError), None, f"rescoring {Path(path).name}"):
             doc = record.get("doc") if isinstance(record, dict) else None
             if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
@@ -88,4 +103,4 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
                            recorded_reason=recorded_reason if recorded_reason is not None else "")
 
 
-__all__ = ["HELP", "NAME", "read", "recorded_verdict", "task_name"]
+__all__ = ["HELP", "NAME", "read", "recorded_verdict", "run_context", "task_name"]
