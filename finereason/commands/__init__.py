@@ -17,11 +17,11 @@ from typing import Sequence
 from .. import __version__
 from ..common.input_errors import failure_status
 from . import (arc, baselines, build, check_official, domains, eval, export, import_official, label, leaderboard, loop,
-               merge_shards, plan_check, push, reference, report, score, smol_model, tasks_dir, tiny_model, verify_data)
+               merge_shards, plan_check, push, reference, report, rescore, score, smol_model, tasks_dir, tiny_model, verify_data)
 from .options import warn_deprecated
 
 COMMANDS: tuple[ModuleType, ...] = (
-    check_official, score, label, plan_check, build, merge_shards, import_official, push, export, tasks_dir, eval,
+    check_official, score, rescore, label, plan_check, build, merge_shards, import_official, push, export, tasks_dir, eval,
     baselines, tiny_model, smol_model, report, arc, loop, verify_data, leaderboard, reference, domains,
 )
 

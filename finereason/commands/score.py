@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--process", action="store_true",
                    help="with --data and an end_to_end config: also verify the steps each answer shows (first invalid "
                         "step, first dead end) and print the process_* metrics")
+    p.add_argument("--explain", action="store_true",
+                   help='add "explanation" to each line: the candidate answer statements, the committed one and the '
+                        "signal or rule that voided or replaced the others, with character offsets in the response")
     return p
 
 
@@ -66,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     batch = read_official_batch(args.official, args.task, args.responses)
     scored = []
     with writing(args.out) as out:
-        for response in score_official(batch, mode=args.mode, context=read_context(args), progress=progress):
+        for response in score_official(batch, mode=args.mode, context=read_context(args), progress=progress,
+                                       explain=args.explain):
             scored.append(response)
             out.write(json.dumps(response.line()) + "\n")
     metrics = official_metrics(args.task, scored)
@@ -94,7 +98,7 @@ def _score_data(args: argparse.Namespace) -> int:
 
     rows = read_config_rows(args.data, args.config)  # checks paths, fingerprints, schema and duplicate ids
     scores = score_config(rows, args.responses, data=args.data, config=args.config,
-                          context=read_context(args), process=args.process)
+                          context=read_context(args), process=args.process, explain=args.explain)
     scored = []
     with writing(args.out) as out:
         for response in scores:

@@ -88,3 +88,24 @@ def mean(cells: Sequence[Cell]) -> Cell:
     down = math.sqrt(sum((c.value - c.lo) ** 2 for c in cells)) / k  # type: ignore[operator]
     up = math.sqrt(sum((c.hi - c.value) ** 2 for c in cells)) / k  # type: ignore[operator]
     return Cell(value, n, max(0.0, value - down), min(1.0, value + up))
+
+
+def paired_difference(both: int, first_only: int, second_only: int, n: int,
+                      z: float = 1.96) -> tuple[float, float, float] | None:
+    """The difference of two proportions measured on the same ``n`` items (second minus first) and its
+    95 % interval, ``(value, lo, hi)``: ``both`` items are credited by both measurements, ``first_only``
+    and ``second_only`` by one. Newcombe's hybrid score interval for paired data (1998, method 10),
+    built from the Wilson intervals of both proportions and their correlation; ``None`` when ``n`` is 0."""
+    if n <= 0:
+        return None
+    a, b, c = both, first_only, second_only
+    d = n - a - b - c
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, z)
+    l2, u2 = wilson(a + c, n, z)
+    product = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(product) if product > 0 else 0.0
+    diff = p2 - p1
+    down = math.sqrt(max((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2, 0.0))
+    up = math.sqrt(max((u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2, 0.0))
+    return diff, max(-1.0, diff - down), min(1.0, diff + up)

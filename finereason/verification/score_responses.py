@@ -27,6 +27,7 @@ from ..data.state_labels import oracle_label
 from ..reading.context import ReadContext, resolve_context
 from .aggregation import category_counts, summarize
 from .scoring import RowScore, aggregate, score_row
+from .explain import explain_response
 from .verifiers import MODES
 
 
@@ -39,6 +40,7 @@ class ScoredResponse:
     score: RowScore
     verdict: Verdict
     process: Any | None = None  # a finereason.verification.process.ProcessVerdict (``score --process``)
+    explanation: dict[str, Any] | None = None  # finereason.verification.explain (``score --explain``)
 
     def line(self) -> dict[str, Any]:
         """The JSON Lines verdict record ``finereason score`` writes."""
@@ -50,6 +52,8 @@ class ScoredResponse:
             line["category_paper"] = self.score.paper.category
         if self.process is not None:
             line["process"] = self.process.to_dict()
+        if self.explanation is not None:
+            line["explanation"] = self.explanation
         return line
 
 
@@ -108,9 +112,11 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
 
 
 def score_official(batch: OfficialBatch, *, mode: str = "strict", context: ReadContext | None = None,
-                   starts_in_think: bool | None = None, progress: Progress = no_progress) -> Iterator[ScoredResponse]:
+                   starts_in_think: bool | None = None, progress: Progress = no_progress,
+                   explain: bool = False) -> Iterator[ScoredResponse]:
     """Verify each response of ``batch`` against its state, labelled by our oracle, read in ``context``
-    (``starts_in_think=`` is an alias); ``mode`` picks the reported state-transition verdict (``strict`` or ``paper``)."""
+    (``starts_in_think=`` is an alias); ``mode`` picks the reported state-transition verdict (``strict`` or ``paper``);
+    ``explain``: add each reading's explanation (:func:`~finereason.verification.explain.explain_response`)."""
     context = resolve_context(context, starts_in_think)
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
@@ -121,7 +127,8 @@ def score_official(batch: OfficialBatch, *, mode: str = "strict", context: ReadC
         row["label"] = _label(oracle_label(engine, item.puzzle, item.current))
         score = score_row(row, text, context=context)
         verdict = score.paper if mode == "paper" and score.paper is not None else score.verdict
-        yield ScoredResponse(index, score, verdict)
+        yield ScoredResponse(index, score, verdict,
+                             explanation=explain_response(engine, text, task=batch.task, context=context) if explain else None)
 
 
 def official_metrics(task: str, scored: Sequence[ScoredResponse]) -> dict[str, float]:
@@ -145,7 +152,7 @@ def read_config_rows(data: str | Path, config: str) -> dict[str, dict]:
 
 
 def score_config(rows: dict[str, dict], responses: str, *, data: str, config: str, context: ReadContext | None = None,
-                 starts_in_think: bool | None = None, process: bool = False) -> Iterator[ScoredResponse]:
+                 starts_in_think: bool | None = None, process: bool = False, explain: bool = False) -> Iterator[ScoredResponse]:
     """Verify each response of ``responses`` (JSON Lines keyed by row ``id``; ``-``: standard input)
     against its row, one at a time, read in ``context`` (``starts_in_think=`` is an alias); ``data`` and
     ``config`` name the rows in error messages. ``process``: also verify the steps each end-to-end
@@ -156,11 +163,11 @@ def score_config(rows: dict[str, dict], responses: str, *, data: str, config: st
     """
     if process and any(row.get("task") != END_TO_END for row in rows.values()):
         raise InputError(f"--process needs an end_to_end config, not {config}")
-    return _score_config(rows, responses, data, config, resolve_context(context, starts_in_think), process)
+    return _score_config(rows, responses, data, config, resolve_context(context, starts_in_think), process, explain)
 
 
 def _score_config(rows: dict[str, dict], responses: str, data: str, config: str, context: ReadContext,
-                  process: bool) -> Iterator[ScoredResponse]:
+                  process: bool, explain: bool = False) -> Iterator[ScoredResponse]:
     seen: set[str] = set()
     for lineno, obj in iter_json_lines(responses, "responses", InputError):
         if not isinstance(obj, dict) or "id" not in obj or "response" not in obj:
@@ -176,7 +183,8 @@ def _score_config(rows: dict[str, dict], responses: str, data: str, config: str,
             score = score_row(rows[rid], text, context=context)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
             raise InputError(f"{data}: config {config}, row {rid!r} cannot be scored: {err}") from None
-        yield ScoredResponse(rid, score, score.verdict, _process(rows[rid], text, context) if process else None)
+        explanation = explain_response(rows[rid]["puzzle"], text, task=rows[rid]["task"], context=context) if explain else None
+        yield ScoredResponse(rid, score, score.verdict, _process(rows[rid], text, context) if process else None, explanation)
     if not seen:
         raise InputError(f"{responses}: no responses")
 

@@ -1,0 +1,113 @@
+"""``stechly-game24``: the back-prompting runs of Stechly, Marquez and Kambhampati's gpt-and-i
+(``data/responses/game24/<model>/<condition>/*responses.json*``).
+
+Each file is a JSON object, either one instance (``{"prompts": [...], "responses": [...], "stopped": ...}``,
+its id the file name's last suffix) or a dict of instance id -> such an instance. ``responses[i]``
+answers ``prompts[i]``; they alternate the model's answer and, in the LLM-verifier conditions, the
+same model's verdict on it, JSON ``{"feedback": ..., "correct": ...}`` (a response is a verdict when its
+prompt asks to "check" the expression). The numbers are the first prompt's (``Input: 1 4 6 8``, or
+"Using [each of] the numbers 1 4 6 8").
+
+Records: one per answer, grouped by model (the folder above the condition) and condition (the
+condition's folder and the round: the answer's place among the instance's answers). The recorded
+verdict of an answer is the model's own verdict on it (none when the run stops before one); ours is
+Game-of-24's verifier. The verifier table counts distinct (numbers, checked answer, verdict) records
+once per model and condition (answers compared with their whitespace collapsed).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from ...common.input_errors import InputError
+from ...common.progress import Progress
+from ...core.engine import get_engine
+from .records import Rescored, recorded_bool, verify_text
+
+NAME = "stechly-game24"
+HELP = "gpt-and-i back-prompting runs on Game of 24 (responses.json* files: answers and the model's own verdicts)"
+
+_NUMBERS = re.compile(r"(?:input:|numbers)\s{0,8}(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})\b", re.I)
+_CHECK = re.compile(r"please check|respond only in json|\"correct\"\s{0,4}:", re.I)
+_SUFFIX = re.compile(r"\.(\d{1,12})\Z")
+MAX_VERDICT = 20_000
+
+
+def numbers_of(prompt: Any) -> tuple[int, ...] | None:
+    """The four numbers of an instance's first prompt, or ``None``."""
+    found = _NUMBERS.search(prompt[:5000]) if isinstance(prompt, str) else None
+    return tuple(int(g) for g in found.groups()) if found else None
+
+
+def verdict_of(response: Any) -> bool | None:
+    """The ``correct`` field of a verifier reply (JSON, possibly inside a code fence), or ``None``."""
+    if not isinstance(response, str):
+        return None
+    text = response[:MAX_VERDICT]
+    lo, hi = text.find("{"), text.rfind("}")
+    if lo < 0 or hi < lo:
+        return None
+    try:
+        value = json.loads(text[lo:hi + 1])
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return recorded_bool(value.get("correct")) if isinstance(value, dict) else None
+
+
+def _instances(path: str) -> list[tuple[str, dict]]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise InputError(f"{path}: not a gpt-and-i responses file (not JSON: {str(err)[:80]})") from None
+    if isinstance(data, dict) and isinstance(data.get("prompts"), list):
+        suffix = _SUFFIX.search(path)
+        return [(suffix.group(1) if suffix else Path(path).name, data)]
+    if not isinstance(data, dict) or not all(isinstance(v, dict) and isinstance(v.get("prompts"), list) for v in data.values()):
+        raise InputError(f'{path}: not a gpt-and-i responses file (expected {{"prompts": [...], "responses": [...]}} '
+                         'or a dict of instance id -> that)')
+    return sorted(data.items(), key=lambda item: (len(item[0]), item[0]))
+
+
+def _answers(instance: dict) -> Iterator[tuple[int, int, str, bool | None]]:
+    """``(round, response index, answer text, recorded verdict)`` of each answer of one instance."""
+    prompts, responses = instance.get("prompts") or [], instance.get("responses") or []
+    if not isinstance(responses, list):
+        return
+    rounds = 0
+    for i, response in enumerate(responses):
+        prompt = prompts[i] if i < len(prompts) else ""
+        if isinstance(prompt, str) and _CHECK.search(prompt[-3000:]):
+            continue
+        rounds += 1
+        recorded = None
+        nxt = i + 1
+        if nxt < len(responses) and nxt < len(prompts) and isinstance(prompts[nxt], str) and _CHECK.search(prompts[nxt][-3000:]):
+            recorded = verdict_of(responses[nxt])
+        yield rounds, i, response if isinstance(response, str) else "", recorded
+
+
+def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescored]:
+    """One :class:`~.records.Rescored` per answer in the files of ``paths``."""
+    engine = get_engine("game_of_24")
+    for path in progress(paths, len(paths), "rescoring files"):
+        folder = Path(path).resolve().parent
+        model, run = folder.parent.name, folder.name
+        for instance_id, instance in _instances(path):
+            numbers = numbers_of((instance.get("prompts") or [""])[0])
+            for round_, index, text, recorded in _answers(instance):
+                ids = {"file": path, "instance": instance_id, "round": round_, "response": index}
+                if numbers is None:
+                    yield Rescored(ids, model, f"{run}, round {round_}", recorded, None,
+                                   "the first prompt names no four numbers", False, run=run, response=text)
+                    continue
+                sound, reason, fields = verify_text(engine, {"initial_state": list(numbers)}, text)
+                yield Rescored(ids, model, f"{run}, round {round_}", recorded, sound, reason, run=run,
+                               verifier_key=(numbers, " ".join(text.split()), recorded), response=text, **fields)
+
+
+__all__ = ["HELP", "NAME", "numbers_of", "read", "verdict_of"]
