@@ -25,19 +25,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import SHARED  # noqa: E402
 
-GAME24 = Path("recorded_results") / "gpt-and-i" / "game24" / "gpt-4o-mini-2024-07-18_chat"
+DIALOGS = Path("recorded_results") / "gpt-and-i"  # <domain>/<model>/<condition>/*responses.json*
 
 
 def answers(shared: Path) -> list[dict]:
-    from finereason.workflows.rescore.stechly_game24 import _answers, _instances, numbers_of
+    from finereason.workflows.rescore.dialogs import _answers, _instances
 
+    engine = dialog_engine()
     out = []
-    for path in sorted((shared / GAME24).glob("*/*responses.json*")):
+    for path in sorted((shared / DIALOGS / engine.official_name).glob("*/*/*responses.json*")):
         for _, instance in _instances(str(path)):
-            numbers = numbers_of(instance["prompts"][0])
+            inputs = engine.inputs_from_recorded(instance["prompts"][0])
             for _, _, text, recorded in _answers(instance):
-                out.append({"numbers": list(numbers), "response": text, "correct": bool(recorded)})
+                out.append({"inputs": inputs, "response": text, "correct": bool(recorded)})
     return out
+
+
+def dialog_engine():
+    """The domain whose recorded dialogs ../shared holds (the one that names a dialog format)."""
+    from finereason.core.engine import engines
+
+    return next(e for e in engines() if e.recorded_dialogs)
 
 
 def write(path: Path, items: list[dict], n: int) -> None:
@@ -58,7 +66,8 @@ def main() -> int:
     parser.add_argument("--shared", default=str(SHARED))
     args = parser.parse_args()
     items = answers(Path(args.shared))
-    options = SimpleNamespace(domain="game_of_24", puzzle_field="numbers")
+    engine = dialog_engine()
+    options = SimpleNamespace(domain=engine.name, puzzle_field="inputs")
     with tempfile.TemporaryDirectory() as tmp:
         small, large = Path(tmp) / "small.jsonl", Path(tmp) / "large.jsonl"
         write(small, items, args.n // 10)
@@ -66,7 +75,7 @@ def main() -> int:
         lines = [json.loads(x) for x in large.read_text().splitlines()]
         start = time.perf_counter()
         for line in lines:
-            row = {"puzzle": "game_of_24", "task": END_TO_END, "inputs": json.dumps({"initial_state": line["numbers"]}),
+            row = {"puzzle": engine.name, "task": END_TO_END, "inputs": json.dumps(line["inputs"]),
                    "outputs": "{}"}
             score_row(row, line["response"])
         base = time.perf_counter() - start

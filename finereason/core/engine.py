@@ -95,6 +95,8 @@ class Engine(ABC, Generic[P, S]):
     source_options: ClassVar[dict[str, str]] = {}   # build options (files) its source reads -> help text
     official_release: ClassVar[bool] = True         # the FineReason release has its files (official_* configs, tasks)
     in_default_set: ClassVar[bool] = True           # built by a plain ``finereason build`` (False: only when named)
+    recorded_dialogs: ClassVar[tuple[str, str]] = ()  # (rescore format name, help) of recorded back-prompting
+                                                      # dialogs (gpt-and-i layout) on this domain; () none
 
     def rules(self, puzzle: P) -> str:
         """The puzzle's rules and fixed data (graph, numbers, clues), opening every prompt."""
@@ -215,6 +217,12 @@ class Engine(ABC, Generic[P, S]):
         any puzzle is consulted. Raises :class:`ParseError` when it does not."""
         parse_literal(self.answer(region, task))
         return True
+
+    def inputs_from_recorded(self, value: Any) -> dict | None:
+        """The official ``inputs`` record of a puzzle as another tool recorded it (a field of a recorded
+        file, or the first prompt of a recorded dialog), or ``None`` when ``value`` names none. The
+        default takes an ``inputs`` record as it is; domains add their compact forms."""
+        return value if isinstance(value, dict) else None
 
     def from_input(self, obj: Any) -> tuple[P, S]:
         """(puzzle, state) from one ``finereason label`` input line.

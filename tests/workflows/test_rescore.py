@@ -25,7 +25,8 @@ from finereason.planning.pddl import read_domain, read_problem
 from finereason.planning.strips import Task
 from finereason.planning.validate import check_plan
 from finereason.workflows.rescore import OUTPUTS, rescore
-from finereason.workflows.rescore.stechly_game24 import numbers_of, verdict_of
+from finereason.core.engine import get_engine
+from finereason.workflows.rescore.dialogs import verdict_of
 
 GPT4 = ("recorded_results", "planbench", "results", "blocksworld", "gpt-4_chat", "task_1_plan_generation_zero_shot.json")
 O1 = ("recorded_results", "planbench", "results", "mystery_blocksworld", "o1-preview_chat", "task_1_plan_generation_zero_shot.json")
@@ -136,9 +137,10 @@ def test_stechly_reads_every_verdict_reply_of_the_shared_runs(tmp_path):
 
 
 def test_numbers_and_verdict_replies_are_read_with_limits():
-    assert numbers_of("Input: 1 4 6 8\nAnswer:") == (1, 4, 6, 8)
-    assert numbers_of("Using the numbers 2 3 5 12 please") == (2, 3, 5, 12)
-    assert numbers_of("no numbers") is None
+    read = get_engine("game_of_24").inputs_from_recorded
+    assert read("Input: 1 4 6 8\nAnswer:") == {"initial_state": [1, 4, 6, 8]}
+    assert read("Using the numbers 2 3 5 12 please") == {"initial_state": [2, 3, 5, 12]}
+    assert read("no numbers") is None and read("Example: 3 4 5 6") is None
     assert verdict_of('```json\n{"feedback": "x", "correct": true}\n```') is True
     assert verdict_of("{" * 100_000) is None and verdict_of("no json") is None
 

@@ -34,6 +34,7 @@ Glossary:
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Iterable, Iterator
@@ -46,6 +47,11 @@ from .answer import expression_items, expression_reading
 from .arith import MAX_DIGITS, BinOp, DivisionByZero, Node, Num, canonical, count_ops, evaluate, leaves, parse, to_text
 from .puzzle import Game24Puzzle, State
 from .solver import _combinations, can_make
+
+# four numbers in a recorded prompt ("Input: 1 4 6 8", "the numbers 2 3 5 12") or a short field ("1, 4, 6, 8")
+_FOUR = r"(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})\b"
+_PROMPT_NUMBERS = re.compile(r"(?:input:|numbers)\s{0,8}" + _FOUR, re.I)
+_FIELD_NUMBERS = re.compile(r"\A[\s\[(]{0,4}" + _FOUR)
 
 MAX_EXPRESSIONS = 64          # a state listing more expressions is malformed
 _SEARCH_BUDGET = 100_000      # node visits allowed when matching a proposed state to the current one
@@ -141,6 +147,20 @@ class Game24Engine(Engine[Game24Puzzle, State]):
 
     name = "game_of_24"
     official_name = "game24"
+    recorded_dialogs = ("stechly-game24", "gpt-and-i back-prompting runs on Game of 24 (responses.json* files: "
+                        "answers and the model's own verdicts)")
+
+    def inputs_from_recorded(self, value: Any) -> dict | None:
+        """An ``inputs`` record, a list of numbers, or text naming four numbers (``1 4 6 8``, a recorded
+        prompt's ``Input: 1 4 6 8``)."""
+        if isinstance(value, dict):
+            return value
+        if isinstance(value, list):
+            return {"initial_state": value[:16]}
+        if not isinstance(value, str):
+            return None
+        found = _PROMPT_NUMBERS.search(value[:5000]) or _FIELD_NUMBERS.match(value[:200])
+        return {"initial_state": [int(g) for g in found.groups()]} if found else None
 
     # ---------------------------------------------------------------- official formats
     def puzzle_from_official(self, record: dict) -> Game24Puzzle:

@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from ...common.atomic_io import atomic_dir
 from ...common.input_errors import InputError
 from ...common.progress import Progress, no_progress
-from . import jsonl_format, lm_eval_samples, planbench, stechly_game24
+from . import jsonl_format, lm_eval_samples, planbench
+from .dialogs import dialog_formats
 from .page import PAGE, PLOT, item, write_page, write_plot
 from .records import Rescored
 from .summary import VERIFIER_COLUMNS, Tally, summary_csv, summary_json, summary_markdown
 
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (planbench, stechly_game24, lm_eval_samples, jsonl_format)}
+#: every format by name: the adapters of this package, and each domain's recorded dialogs (e.g. gpt-and-i)
+FORMATS: dict[str, Any] = {m.NAME: m for m in (planbench, *dialog_formats(), lm_eval_samples, jsonl_format)}
 OUTPUTS = ("verdicts.jsonl", "summary.md", "summary.csv", "summary.json", "verifier.csv", PAGE, PLOT)
 
 
-def get_format(name: str) -> ModuleType:
+def get_format(name: str) -> Any:
     """The adapter registered as ``name``; :class:`InputError` naming the known ones otherwise."""
     try:
         return FORMATS[name]

@@ -13,7 +13,6 @@ read from the JSON Lines file's folder), and the plan the response commits to is
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,7 +32,6 @@ from .records import Rescored, reading_fields, recorded_bool, verify_text
 NAME = "jsonl"
 HELP = "any recorded JSON Lines file, by field names (--domain with --puzzle-field, or --domain-file with --problem-field)"
 
-_NUMBER = re.compile(r"-?\d{1,9}")
 FOLIO = "folio"  # FOLIO items: the puzzle field holds the gold label
 
 
@@ -42,14 +40,13 @@ def _get(options: Any, name: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
-def _inputs(domain: str, value: Any, where: str) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
-    if domain == "game_of_24" and isinstance(value, (list, str)):
-        items = [int(x) for x in _NUMBER.findall(value[:200])] if isinstance(value, str) else value[:16]
-        return {"initial_state": items}
-    raise InputError(f"{where}: the puzzle field must be the domain's official inputs record"
-                     + (" or the numbers" if domain == "game_of_24" else ""))
+def _inputs(engine: Any, value: Any, where: str) -> dict[str, Any]:
+    """The official ``inputs`` record of a recorded puzzle field (the domain reads its compact forms)."""
+    inputs = engine.inputs_from_recorded(value)
+    if inputs is None:
+        raise InputError(f"{where}: the puzzle field must be the domain's official inputs record or a form "
+                         f"{engine.name} reads (e.g. its numbers)")
+    return inputs
 
 
 class _Plans:
@@ -121,7 +118,7 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
             if domain == FOLIO:
                 sound, reason, fields = _folio(obj.get(_get(options, "puzzle_field")), text, where)
             elif engine is not None:
-                inputs = _inputs(engine.name, obj.get(_get(options, "puzzle_field")), where)
+                inputs = _inputs(engine, obj.get(_get(options, "puzzle_field")), where)
                 try:
                     engine.puzzle_from_official({"inputs": inputs, "outputs": {}})
                 except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:

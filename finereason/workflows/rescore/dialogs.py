@@ -1,5 +1,6 @@
-"""``stechly-game24``: the back-prompting runs of Stechly, Marquez and Kambhampati's gpt-and-i
-(``data/responses/game24/<model>/<condition>/*responses.json*``).
+"""Recorded back-prompting dialogs in gpt-and-i's layout: a domain names its format
+(``Engine.recorded_dialogs``; the Game of 24's is ``stechly-game24``, the runs of Stechly, Marquez and
+Kambhampati's gpt-and-i, ``data/responses/game24/<model>/<condition>/*responses.json*``).
 
 Each file is a JSON object, either one instance (``{"prompts": [...], "responses": [...], "stopped": ...}``,
 its id the file name's last suffix) or a dict of instance id -> such an instance. ``responses[i]``
@@ -23,22 +24,31 @@ from typing import Any, Iterator
 
 from ...common.input_errors import InputError
 from ...common.progress import Progress
-from ...core.engine import get_engine
+from ...core.engine import engines
 from .records import Rescored, recorded_bool, verify_text
 
-NAME = "stechly-game24"
-HELP = "gpt-and-i back-prompting runs on Game of 24 (responses.json* files: answers and the model's own verdicts)"
-
-_NUMBERS = re.compile(r"(?:input:|numbers)\s{0,8}(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})[\s,]{1,4}(\d{1,6})\b", re.I)
 _CHECK = re.compile(r"please check|respond only in json|\"correct\"\s{0,4}:", re.I)
 _SUFFIX = re.compile(r"\.(\d{1,12})\Z")
 MAX_VERDICT = 20_000
 
 
-def numbers_of(prompt: Any) -> tuple[int, ...] | None:
-    """The four numbers of an instance's first prompt, or ``None``."""
-    found = _NUMBERS.search(prompt[:5000]) if isinstance(prompt, str) else None
-    return tuple(int(g) for g in found.groups()) if found else None
+class DialogFormat:
+    """The rescore format of one domain's recorded back-prompting dialogs (the gpt-and-i layout): the
+    domain names it (``Engine.recorded_dialogs``) and reads each instance's puzzle from its first prompt
+    (``Engine.inputs_from_recorded``)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.NAME, self.HELP = engine.recorded_dialogs
+
+    def read(self, paths: list[str], options: Any, progress: Progress) -> Iterator[Rescored]:
+        """One :class:`~.records.Rescored` per answer in the files of ``paths``."""
+        return read(self.engine, paths, progress)
+
+
+def dialog_formats() -> list[DialogFormat]:
+    """One format per registered domain that names a recorded dialog format."""
+    return [DialogFormat(e) for e in engines() if e.recorded_dialogs]
 
 
 def verdict_of(response: Any) -> bool | None:
@@ -91,23 +101,23 @@ def _answers(instance: dict) -> Iterator[tuple[int, int, str, bool | None]]:
         yield rounds, i, response if isinstance(response, str) else "", recorded
 
 
-def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescored]:
-    """One :class:`~.records.Rescored` per answer in the files of ``paths``."""
-    engine = get_engine("game_of_24")
+def read(engine: Any, paths: list[str], progress: Progress) -> Iterator[Rescored]:
+    """One :class:`~.records.Rescored` per answer of ``engine``'s puzzles in the dialog files of ``paths``."""
     for path in progress(paths, len(paths), "rescoring files"):
         folder = Path(path).resolve().parent
         model, run = folder.parent.name, folder.name
         for instance_id, instance in _instances(path):
-            numbers = numbers_of((instance.get("prompts") or [""])[0])
+            inputs = engine.inputs_from_recorded((instance.get("prompts") or [""])[0])
             for round_, index, text, recorded in _answers(instance):
                 ids = {"file": path, "instance": instance_id, "round": round_, "response": index}
-                if numbers is None:
+                if inputs is None:
                     yield Rescored(ids, model, f"{run}, round {round_}", recorded, None,
-                                   "the first prompt names no four numbers", False, run=run, response=text)
+                                   "the first prompt names no puzzle", False, run=run, response=text)
                     continue
-                sound, reason, fields = verify_text(engine, {"initial_state": list(numbers)}, text)
+                sound, reason, fields = verify_text(engine, inputs, text)
+                key = (json.dumps(inputs, sort_keys=True), " ".join(text.split()), recorded)
                 yield Rescored(ids, model, f"{run}, round {round_}", recorded, sound, reason, run=run,
-                               verifier_key=(numbers, " ".join(text.split()), recorded), response=text, **fields)
+                               verifier_key=key, response=text, **fields)
 
 
-__all__ = ["HELP", "NAME", "numbers_of", "read", "verdict_of"]
+__all__ = ["DialogFormat", "dialog_formats", "read", "verdict_of"]
