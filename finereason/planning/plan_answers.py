@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
+from ..reading.meaning import negated_answer
 from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
@@ -110,6 +111,7 @@ class _Line:
     lead: int = 0  # characters at the line's start before its steps (an item number, a marker, prose)
     hedged: bool = False  # two steps offered as alternatives ("(stack d c) or (unstack d c)")
     fresh: bool = False  # steps after prose that announces them ("Wait, actually it's (unstack ...)"): a new plan
+    negated: bool = False  # steps after a negated answer statement ("The plan is not (unstack ..."): a rejection
 
 
 def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
@@ -136,7 +138,7 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             number = int(found) if found is not None and number is None else number
             rest = rest[inner.end():]
     read = read_line(rest, syntax)
-    fresh = False
+    fresh = negated = False
     if not read.steps:  # "Wait, that's wrong, corrected: (unstack b a) ...": the steps after a marker inside the line
         inline = None
         for inline in _INLINE_MARK.finditer(rest):
@@ -149,6 +151,12 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             if at is not None:  # "Wait, actually it's (unstack d b)": a bare answer after prose
                 fresh, rest = True, rest[at:]
                 read = read_line(rest, syntax)
+            else:
+                at = _negated_steps(text, len(text) - len(rest), syntax)
+                if at is not None:  # "The plan is not (unstack d b) ...": the plan it negates, ruled out
+                    fresh = negated = True
+                    rest = text[at:]
+                    read = read_line(rest, syntax)
     steps = read.steps
     if read.prose and number is None and not marked:
         steps = []  # "- **Attack c** provides pain c", "- After **Succumb b**, you regain harmony": explanation
@@ -158,7 +166,7 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
     marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
     weak = bool(steps) and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None
     return _Line(start, end, indent, number, marked, steps, marker, weak, tail=read.tail if steps else 0,
-                 lead=len(text) - len(rest), hedged=read.hedged, fresh=fresh and bool(steps))
+                 lead=len(text) - len(rest), hedged=read.hedged, fresh=fresh and bool(steps), negated=negated and bool(steps))
 
 
 # prose that announces the answer right before its steps ("it's", "the plan should be", "the correct plan is")
@@ -179,6 +187,19 @@ def _announced_steps(rest: str, syntax: Syntax) -> int | None:
     if at == 0 or not _ANNOUNCE.search(rest, max(0, at - _ANNOUNCE_REACH), at):
         return None
     return at if read_line(rest[at:], syntax).steps else None
+
+
+def _negated_steps(text: str, lo: int, syntax: Syntax) -> int | None:
+    """Where the steps start in a line that negates an answer statement before them ("The plan is not
+    (unstack d b)", "La respuesta no es ...", ``meaning.negated_answer``), looking from ``lo``; else ``None``."""
+    verb = syntax.verb_re.search(text, lo, lo + _ANNOUNCE_LINE)
+    if verb is None:
+        return None
+    at = verb.start() - 1 if verb.start() > lo and text[verb.start() - 1] == "(" else verb.start()
+    head = _lowered(text[max(0, at - _ANNOUNCE_REACH):at])
+    if at == 0 or not negated_answer(head, len(head)):
+        return None
+    return at if read_line(text[at:], syntax).steps else None
 
 
 def answer_end(region: str) -> int:
@@ -242,7 +263,7 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                     if len(seen) < 4096:
                         seen[raw] = parsed
                 line = _Line(pos, end, parsed.indent, parsed.number, parsed.marked, list(parsed.steps), parsed.marker,
-                             parsed.weak, parsed.tail, parsed.lead, parsed.hedged, parsed.fresh)
+                             parsed.weak, parsed.tail, parsed.lead, parsed.hedged, parsed.fresh, parsed.negated)
                 if line.weak and not (run and (line.number is None) == (run[0].number is None)):
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
@@ -374,6 +395,8 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
     """The statement of a run of step lines; ``intro``: where its introduction starts (its marker line),
     -1 when the text holds no condition word at all."""
     start, line_end = run[0].start, run[-1].end
+    if run[0].negated:  # the statement starts at its steps, so that the rule reads the negation before it
+        start += run[0].lead
     end = line_end - run[-1].tail  # a remark after the last step follows the plan ("(stack d c) Wait, ...")
     if sum(len(line.steps) for line in run) > MAX_STEPS:
         return Statement(start, end, key=("too long", start), marked=run[0].marked,
@@ -392,7 +415,7 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
         hedged = HEDGED
     elif _GUESS.search(region, max(last_end, region.rfind("\n", 0, max(0, region.rfind("\n", 0, start))) + 1), line_end):
         hedged = GUESSED
-    steps_at = start + run[0].lead
+    steps_at = run[0].start + run[0].lead
     if complete and intro >= 0 and conditional(region, steps_at, end, sentence_before(region, intro) + region[intro:steps_at]):
         return Statement(start, end, value=steps, key=key, marked=run[0].marked, conditional=True,
                          hedged=hedged or "the final answer is stated under a condition")
