@@ -4,11 +4,14 @@ Every file lists the same categories (:data:`CATEGORIES`); the commitment rule r
 response that switches language mid-answer is read the same way. Adding a language is adding a file.
 
 An entry is a keyword (matched in lower-cased text) or an object ``{"word": ..., "before": ...,
-"after": ..., "not_before": ..., "not_after": ...}`` whose optional patterns (regular expressions with
+"after": ..., "not_before": ..., "not_after": ..., "kind": ...}`` whose optional patterns (regular expressions with
 bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
 right after it, or must not. In a spaced language (``"spaced": true``) a keyword is a whole word; in
 Chinese, Japanese and Korean (``"spaced": false``) it may stand anywhere. ``"negation_follows": true``
-says that the language negates after what it negates (``(B)ではない``).
+says that the language negates after what it negates (``(B)ではない``). An answer marker's ``"kind"``
+says what it introduces: ``"answer"`` (the default: ``Respuesta``, ``答案``) or ``"next_state"``
+(``Next state``, ``Siguiente estado``, ``下一个状态``); the answer kinds' scanners take their marker words
+from here (:func:`markers`).
 
 The files are read once per process (:func:`vocabulary`).
 """
@@ -44,6 +47,7 @@ CATEGORIES = (
     "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
     "restatement",       # working or restatement after an answer ("for clarity", "in other words")
 )
+MARKER_KINDS = ("answer", "next_state")  # what an answer marker introduces
 HERE = Path(__file__).resolve().parent
 _CONTEXT = 60  # characters a context pattern looks at around a keyword
 _WIDE = {"?": "？", ":": "：", ",": "，"}  # a keyword with these is also matched in its fullwidth form
@@ -54,13 +58,15 @@ Check = Callable[[str, int, int], bool]
 @dataclass(frozen=True)
 class Entry:
     """One vocabulary entry: ``word`` (lower case), its context ``check`` (``None``: none), whether it
-    is a whole word (``bounded``: spaced languages), its ``category`` and ``language``."""
+    is a whole word (``bounded``: spaced languages), its ``category`` and ``language``; ``kind``: what
+    an answer marker introduces (``"answer"`` or ``"next_state"``)."""
 
     word: str
     check: Check | None
     bounded: bool
     category: str
     language: str
+    kind: str = "answer"
 
 
 def _expand(pattern: str, names: dict[str, str]) -> str:
@@ -125,7 +131,10 @@ def read_language(path: Path) -> Language:
                 if wide in word:
                     forms.add(word.replace(wide, narrow))
             forms |= {normalise(f).lower() for f in forms}  # as the normalised region spells it
-            out.extend(Entry(form, check, spaced, category, code) for form in sorted(forms))
+            kind = spec.get("kind", "answer")
+            if kind not in MARKER_KINDS:
+                raise ValueError(f"{path.name}: {spec['word']!r} has unknown kind {kind!r} (known: {', '.join(MARKER_KINDS)})")
+            out.extend(Entry(form, check, spaced, category, code, kind) for form in sorted(forms))
         entries[category] = tuple(out)
     return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
 
@@ -149,6 +158,20 @@ def words(category: str) -> tuple[Entry, ...]:
 def plain(category: str) -> tuple[str, ...]:
     """The keywords of ``category`` in every language, longest first (context checks ignored)."""
     return tuple(sorted({e.word for e in words(category)}, key=lambda w: (-len(w), w)))
+
+
+@lru_cache(maxsize=None)
+def markers(kind: str = "answer", *, english: bool = False) -> tuple[str, ...]:
+    """The answer marker words of ``kind`` (:data:`MARKER_KINDS`) in lower case, longest first: those of
+    every language but English (whose markers each scanner spells in its own syntax, e.g. ``\boxed{``),
+    or of every language with ``english``. A word that is also an English marker (``solution``) is left
+    out of the non-English ones, so that adding a language never changes how English text is read."""
+    if kind not in MARKER_KINDS:
+        raise KeyError(kind)
+    english_words = {e.word for lang in languages() if lang.code == "en" for e in lang.entries["answer_markers"]}
+    out = {e.word for lang in languages() if english or lang.code != "en"
+           for e in lang.entries["answer_markers"] if e.kind == kind and (english or e.word not in english_words)}
+    return tuple(sorted(out, key=lambda w: (-len(w), w)))
 
 
 def whole_word(low: str, at: int, end: int) -> bool:
