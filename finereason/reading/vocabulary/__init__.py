@@ -174,6 +174,32 @@ def markers(kind: str = "answer", *, english: bool = False) -> tuple[str, ...]:
     return tuple(sorted(out, key=lambda w: (-len(w), w)))
 
 
+def has_markers(low: str, kind: str = "answer") -> bool:
+    """Whether lower-cased ``low`` holds a non-English answer marker word of ``kind`` (:func:`markers`)
+    anywhere (C-speed substring checks; ASCII text is not searched for non-ASCII words)."""
+    plain = low.isascii()
+    low = low if plain else low.lower()  # capitals of every script ("Ответ")
+    return any(word in low for word in markers(kind) if not plain or word.isascii())
+
+
+@lru_cache(maxsize=None)
+def marker_pattern(kind: str = "answer") -> "re.Pattern[str]":
+    """A non-English answer marker of ``kind`` that introduces an answer, for a kind's scanner (case-insensitive):
+    the word (a whole word in spaced languages) followed by a colon, markdown emphasis allowed before it
+    (``Respuesta:``, ``**Ответ:**``, ``答案：``), or a word that ends in its colon or copula as it
+    stands (``답:``, ``答案是``)."""
+    bounded = {e.word: e.bounded for e in words("answer_markers")}
+    parts = []
+    for word in markers(kind):
+        text = re.escape(word)
+        if bounded.get(word, True):
+            text = r"(?<![^\W\d_])" + text + r"(?![^\W\d_])"
+        if not word.endswith((":", "：", "是", "は", "은", "는")):
+            text += r"[ \t*_]{0,4}[:：]"
+        parts.append(text)
+    return re.compile("(?:" + "|".join(parts) + r")[ \t*_]{0,4}", re.IGNORECASE)
+
+
 def whole_word(low: str, at: int, end: int) -> bool:
     """Whether ``low[at:end]`` stands as a word: no letter or digit joined on a side that is one."""
     if at > 0 and low[at].isalnum() and low[at - 1].isalnum():
