@@ -23,9 +23,10 @@ _HYPOTHETICAL_BEFORE = frozenset({"would", "unlike", "than", "instead", "rather"
 _TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|\S")
 
 
-def _foreign_markers() -> tuple[frozenset[str], "re.Pattern[str]"]:
+def _foreign_markers() -> tuple[frozenset[str], frozenset[str], "re.Pattern[str]"]:
     """The answer markers of every language but English (:func:`finereason.reading.vocabulary.markers`)
     as single tokens (``respuesta``, ``ответ``, ``答案``; a trailing colon dropped, ``답:`` is ``답``), and
+    the other words of their several-word forms (``finale`` of ``réponse finale``: fillers), and
     the token pattern of non-ASCII text, which reads each of them as one token (whole words in spaced
     languages; anywhere in Chinese, Japanese and Korean)."""
     spaced = {e.word: e.bounded for e in vocabulary.words("answer_markers")}
@@ -40,10 +41,11 @@ def _foreign_markers() -> tuple[frozenset[str], "re.Pattern[str]"]:
         alternatives.append(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, sorted(bounded, key=lambda w: (-len(w), w))))
                             + r")(?![^\W\d_])")
     alternatives += map(re.escape, sorted(unbounded, key=lambda w: (-len(w), w)))
-    return frozenset(bounded | unbounded), re.compile("(?i:" + "|".join(alternatives) + r")|[A-Za-z]+|[0-9]+|\S")
+    parts = {p for word in vocabulary.markers() for p in word.split() if " " in word} - bounded - unbounded
+    return frozenset(bounded | unbounded), frozenset(parts), re.compile("(?i:" + "|".join(alternatives) + r")|[A-Za-z]+|[0-9]+|\S")
 
 
-_FOREIGN_MARKERS, _WIDE_TOKEN = _foreign_markers()
+_FOREIGN_MARKERS, _FOREIGN_PARTS, _WIDE_TOKEN = _foreign_markers()
 _OPEN = frozenset("([{【「〔")
 _CLOSE = {"(": ")", "[": "]", "{": "}", "【": "】", "「": "」", "〔": "〕"}
 _KEYWORDS = {
@@ -65,7 +67,7 @@ _FILLER_WORDS = frozenset({
     "clearly", "definitely", "remains", "stays", "status", "label", "accordingly", "in", "conclusion",
     "either", "neither",
     "是", "为", "は", "은", "는", "es", "est", "ist", "é", "è", "—",  # other languages' "is" and particles ("答案是 B")
-})
+}) | _FOREIGN_PARTS
 _FILLER_MARKS = frozenset(":：*_`$=-–—>{}\\#\"'“”‘’.,!|")
 # tokens allowed between two options of one answer ("(A) or (B)", "Solvable / Unsolvable")
 _CONNECTOR_WORDS = frozenset({

@@ -9,8 +9,9 @@ bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right be
 right after it, or must not. In a spaced language (``"spaced": true``) a keyword is a whole word; in
 Chinese, Japanese and Korean (``"spaced": false``) it may stand anywhere. ``"negation_follows": true``
 says that the language negates after what it negates (``(B)ではない``). An answer marker's ``"kind"``
-says what it introduces: ``"answer"`` (the default: ``Respuesta``, ``答案``) or ``"next_state"``
-(``Next state``, ``Siguiente estado``, ``下一个状态``); the answer kinds' scanners take their marker words
+says what it introduces: ``"answer"`` (the default: ``Respuesta``, ``答案``), ``"next_state"``
+(``Next state``, ``Siguiente estado``, ``下一个状态``) or ``"verdict"`` (``Verdict``, ``Veredicto``,
+``判定``); the answer kinds' scanners take their marker words
 from here (:func:`markers`).
 
 The files are read once per process (:func:`vocabulary`).
@@ -47,7 +48,7 @@ CATEGORIES = (
     "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
     "restatement",       # working or restatement after an answer ("for clarity", "in other words")
 )
-MARKER_KINDS = ("answer", "next_state")  # what an answer marker introduces
+MARKER_KINDS = ("answer", "next_state", "verdict")  # what an answer marker introduces
 HERE = Path(__file__).resolve().parent
 _CONTEXT = 60  # characters a context pattern looks at around a keyword
 _WIDE = {"?": "？", ":": "：", ",": "，"}  # a keyword with these is also matched in its fullwidth form
@@ -59,7 +60,7 @@ Check = Callable[[str, int, int], bool]
 class Entry:
     """One vocabulary entry: ``word`` (lower case), its context ``check`` (``None``: none), whether it
     is a whole word (``bounded``: spaced languages), its ``category`` and ``language``; ``kind``: what
-    an answer marker introduces (``"answer"`` or ``"next_state"``)."""
+    an answer marker introduces (one of :data:`MARKER_KINDS`)."""
 
     word: str
     check: Check | None
