@@ -39,11 +39,10 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
-from ..reading.meaning import negated_answer
 from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
-                        read_line, syntax_of)
+                        negated_steps, read_line, syntax_of)
 
 _MARK_PREFIX = re.compile(
     r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
@@ -152,7 +151,7 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
                 fresh, rest = True, rest[at:]
                 read = read_line(rest, syntax)
             else:
-                at = _negated_steps(text, len(text) - len(rest), syntax)
+                at = negated_steps(text, len(text) - len(rest), syntax)
                 if at is not None:  # "The plan is not (unstack d b) ...": the plan it negates, ruled out
                     fresh = negated = True
                     rest = text[at:]
@@ -187,19 +186,6 @@ def _announced_steps(rest: str, syntax: Syntax) -> int | None:
     if at == 0 or not _ANNOUNCE.search(rest, max(0, at - _ANNOUNCE_REACH), at):
         return None
     return at if read_line(rest[at:], syntax).steps else None
-
-
-def _negated_steps(text: str, lo: int, syntax: Syntax) -> int | None:
-    """Where the steps start in a line that negates an answer statement before them ("The plan is not
-    (unstack d b)", "La respuesta no es ...", ``meaning.negated_answer``), looking from ``lo``; else ``None``."""
-    verb = syntax.verb_re.search(text, lo, lo + _ANNOUNCE_LINE)
-    if verb is None:
-        return None
-    at = verb.start() - 1 if verb.start() > lo and text[verb.start() - 1] == "(" else verb.start()
-    head = _lowered(text[max(0, at - _ANNOUNCE_REACH):at])
-    if at == 0 or not negated_answer(head, len(head)):
-        return None
-    return at if read_line(text[at:], syntax).steps else None
 
 
 def answer_end(region: str) -> int:
