@@ -9,7 +9,7 @@ import re
 from bisect import bisect_right
 
 from . import vocabulary
-from .hedges import HEDGE_AFTER, HEDGE_MODALS, HEDGE_WORDS
+from .hedges import HEDGE_ADVERBS, HEDGE_AFTER, HEDGE_MODALS, HEDGE_WORDS
 
 # the one hedge table (:mod:`finereason.reading.hedges`), as token sets
 _HEDGE_BEFORE = frozenset(HEDGE_WORDS)
@@ -71,11 +71,11 @@ _FILLER_WORDS = frozenset({
 _FILLER_MARKS = frozenset(":：*_`$=-–—>{}\\#\"'“”‘’.,!|")
 # tokens allowed between two options of one answer ("(A) or (B)", "Solvable / Unsolvable")
 _CONNECTOR_WORDS = frozenset({
-    "or", "and", "either", "maybe", "perhaps", "possibly", "probably", "likely", "the", "is", "it", "state",
+    "or", "and", "either", "likely", "the", "is", "it", "state",
     "final", "option", "options", "choice", "both", "vs", "versus", "i", "think", "say", "would", "be", "so",
     "then", "also", "but", "could", "might", "can", "neither", "nor", "than", "text", "textbf", "mathrm",
     "boxed", "not", "answer", "um", "uh", "really", "which", "one", "between",
-})
+}) | frozenset(HEDGE_ADVERBS)  # "(A) or maybe (B)"
 _GLUE = frozenset("\\$*_{}()[]`,;:/|")
 _HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
 _ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",

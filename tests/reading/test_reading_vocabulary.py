@@ -39,13 +39,14 @@ def _raw(path: Path) -> dict:
 
 def _plain(category: str) -> list[tuple[str, str]]:
     """(language, word) of every entry of ``category`` that needs no context to count (a keyword, or
-    one whose patterns only say when it does not count), in every language file."""
+    one whose patterns only say when it does not count), in every language file; entries kept out of the
+    keyword search (``"search": false``: words of the hedge reader's tables only) are left out."""
     out = []
     for path in FILES:
         for item in _raw(path)[category]:
             if isinstance(item, str):
                 out.append((path.stem, item))
-            elif not ({"before", "after"} & set(item)):
+            elif not ({"before", "after"} & set(item)) and item.get("search", True):
                 out.append((path.stem, item["word"]))
     return out
 

@@ -4,15 +4,18 @@ Every file lists the same categories (:data:`CATEGORIES`); the commitment rule r
 response that switches language mid-answer is read the same way. Adding a language is adding a file.
 
 An entry is a keyword (matched in lower-cased text) or an object ``{"word": ..., "before": ...,
-"after": ..., "not_before": ..., "not_after": ..., "kind": ...}`` whose optional patterns (regular expressions with
-bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
+"after": ..., "not_before": ..., "not_after": ..., "kind": ..., "tables": ..., "search": ...}`` whose
+optional patterns (regular expressions with bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
 right after it, or must not. In a spaced language (``"spaced": true``) a keyword is a whole word; in
 Chinese, Japanese and Korean (``"spaced": false``) it may stand anywhere. ``"negation_follows": true``
 says that the language negates after what it negates (``(B)ではない``). An answer marker's ``"kind"``
 says what it introduces: ``"answer"`` (the default: ``Respuesta``, ``答案``), ``"next_state"``
 (``Next state``, ``Siguiente estado``, ``下一个状态``) or ``"verdict"`` (``Verdict``, ``Veredicto``,
-``判定``); the answer kinds' scanners take their marker words
-from here (:func:`markers`).
+``判定``); the answer kinds' scanners take their marker words from here (:func:`markers`). A hedge
+entry's ``"tables"`` names the tables of the hedge reader (:mod:`finereason.reading.hedges`) it belongs
+to: ``words`` (a hedge in the answer's sentence), ``modals`` (a hedge when followed by "be"), ``after``
+(right after the answer), ``adverbs`` (after "or"); ``"search": false`` keeps an entry out of the
+category's keyword search (``might`` is a hedge only as the table reads it, in "might be").
 
 The files are read once per process (:func:`vocabulary`).
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -48,6 +51,7 @@ CATEGORIES = (
     "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
     "restatement",       # working or restatement after an answer ("for clarity", "in other words")
 )
+HEDGE_TABLES = ("words", "modals", "after", "adverbs")  # the tables of the hedge reader (reading.hedges)
 MARKER_KINDS = ("answer", "next_state", "verdict")  # what an answer marker introduces
 HERE = Path(__file__).resolve().parent
 _CONTEXT = 60  # characters a context pattern looks at around a keyword
@@ -108,6 +112,7 @@ class Language:
     spaced: bool
     negation_follows: bool
     entries: dict[str, tuple[Entry, ...]]
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the hedge reader's tables (file order)
 
 
 def read_language(path: Path) -> Language:
@@ -116,6 +121,7 @@ def read_language(path: Path) -> Language:
     code, spaced = data["language"], bool(data.get("spaced", True))
     names = data.get("patterns", {})
     entries: dict[str, tuple[Entry, ...]] = {}
+    tables: dict[str, list[str]] = {}
     for category in CATEGORIES:
         raw = data.get(category)
         if not raw:
@@ -123,6 +129,12 @@ def read_language(path: Path) -> Language:
         out: list[Entry] = []
         for item in raw:
             spec = item if isinstance(item, dict) else {"word": item}
+            for table in spec.get("tables", ()):
+                if table not in HEDGE_TABLES or category != "hedge":
+                    raise ValueError(f"{path.name}: {spec['word']!r} names an unknown hedge table {table!r}")
+                tables.setdefault(table, []).append(spec["word"].lower())
+            if spec.get("search", True) is False:
+                continue  # a word of the hedge reader's tables only
             check = _check(spec, names)
             word = spec["word"].lower()
             forms = {word}
@@ -137,7 +149,8 @@ def read_language(path: Path) -> Language:
                 raise ValueError(f"{path.name}: {spec['word']!r} has unknown kind {kind!r} (known: {', '.join(MARKER_KINDS)})")
             out.extend(Entry(form, check, spaced, category, code, kind) for form in sorted(forms))
         entries[category] = tuple(out)
-    return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
+    return Language(code, spaced, bool(data.get("negation_follows", False)), entries,
+                    {name: tuple(words) for name, words in tables.items()})
 
 
 @lru_cache(maxsize=None)
@@ -173,6 +186,13 @@ def markers(kind: str = "answer", *, english: bool = False) -> tuple[str, ...]:
     out = {e.word for lang in languages() if english or lang.code != "en"
            for e in lang.entries["answer_markers"] if e.kind == kind and (english or e.word not in english_words)}
     return tuple(sorted(out, key=lambda w: (-len(w), w)))
+
+
+def hedge_table(name: str, language: str = "en") -> tuple[str, ...]:
+    """The words of hedge table ``name`` (:data:`HEDGE_TABLES`) of ``language``, in file order."""
+    if name not in HEDGE_TABLES:
+        raise KeyError(name)
+    return next((lang.tables.get(name, ()) for lang in languages() if lang.code == language), ())
 
 
 def has_markers(low: str, kind: str = "answer") -> bool:
