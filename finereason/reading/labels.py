@@ -38,8 +38,8 @@ _MARKER = (r"(?:final[ \t]{1,3})?answer(?:[ \t]{1,3}(?:is|would[ \t]{1,3}be|will
 _LABEL = (_GAP + r"{0,40}(?:(?:text|textbf|mathrm|boxed)\{" + _GAP + r"{0,8})?"
           r"(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{1,3})?(?P<word>true|false|uncertain|unknown)\b")
 _MARKED = re.compile(r"(?:" + _MARKER + r")" + _LABEL, re.IGNORECASE)
-# with every other language's answer marker ("Respuesta: True", "答案：False"), for text that holds one
-_MARKED_ANY = re.compile(r"(?:" + _MARKER + r"|" + vocabulary.marker_pattern().pattern + r")" + _LABEL, re.IGNORECASE)
+# after every other language's answer marker ("Respuesta: True", "答案：False"), tried where one stands
+_MARKED_ANY = re.compile(vocabulary.marker_pattern().pattern + _LABEL, re.IGNORECASE)
 # another label offered beside the answer on its line: "True or Uncertain", "True/False", "True (or possibly Uncertain)"
 _OFFERS_ANOTHER = re.compile(r"[\s*_`)\]}.,;:-]{0,20}(?:/|\bor\b|\(|\band/or\b|\bbut\b|\b(?:" + "|".join(HEDGE_ADVERBS)
                              + r")\b)[^\n.]{0,40}?\b" + _WORD + r"\b", re.IGNORECASE)
@@ -58,8 +58,10 @@ def label_statements(region: str) -> list[Statement]:
     """The label statements of ``region`` in text order (module docstring); the last
     :data:`MAX_STATEMENTS` of them."""
     out: list[Statement] = []
-    marked = _MARKED_ANY if vocabulary.has_markers(region.lower()) else _MARKED
-    for m in deque(marked.finditer(region), maxlen=MAX_STATEMENTS):
+    found = _MARKED.finditer(region)
+    if vocabulary.has_markers(region.lower()):
+        found = sorted([*found, *vocabulary.marker_matches(region, _MARKED_ANY)], key=lambda m: m.start())
+    for m in deque(found, maxlen=MAX_STATEMENTS):
         if out and out[-1].end == m.end():
             continue  # one label read twice ("Answer: \\boxed{True}")
         label = LABEL_WORDS[m.group("word").lower()]

@@ -36,6 +36,7 @@ each run is read by :mod:`.expression_text`, within :mod:`finereason.domains.gam
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -167,8 +168,10 @@ def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement],
     open_: _Open | None = None
     stated_lines: set[int] = set()
     previous_end = lo - 1
-    foreign = vocabulary.has_markers(low)  # "Respuesta:", "答案：": read as "Answer:"
-    for line_start, line_end in _relevant_lines(region, low, lo, foreign):
+    # another language's marker ("Respuesta:", "答案："), read as "Answer:"; found once, in linear time
+    foreign = vocabulary.marker_matches(region, vocabulary.marker_pattern(), lo=lo) if vocabulary.has_markers(low) else []
+    foreign_at = [m.start() for m in foreign]
+    for line_start, line_end in _relevant_lines(region, low, lo, bool(foreign)):
         if pending is not None and not _formatting_only(region[previous_end + 1:line_start]):
             if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
                 out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
@@ -192,7 +195,8 @@ def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement],
         scan_from = max(content, line_end - _MAX_LINE_SCAN)  # a huge line: its end only
         found = list(_MARKER.finditer(region, scan_from, line_end)) if _MARKER_HINT.search(region, scan_from, line_end) else []
         if foreign:
-            found = sorted(found + [*vocabulary.marker_pattern().finditer(region, scan_from, line_end)], key=lambda m: m.start())
+            k = bisect_left(foreign_at, scan_from)
+            found = sorted(found + foreign[k:bisect_left(foreign_at, line_end, k)], key=lambda m: m.start())
         for m in found:
             intro = _MARK_INTRO.match(region, m.end(), line_end)
             at = intro.end() if intro else m.end()

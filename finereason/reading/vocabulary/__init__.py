@@ -221,6 +221,33 @@ def marker_pattern(kind: str = "answer") -> "re.Pattern[str]":
     return re.compile("(?:" + "|".join(parts) + r")[ \t*_]{0,4}", re.IGNORECASE)
 
 
+_MAX_MARKER_HITS = 4_096  # occurrences of one marker word looked at per text
+
+
+def marker_matches(text: str, pattern: "re.Pattern[str]", kind: str = "answer", lo: int = 0,
+                   hi: int | None = None) -> list["re.Match[str]"]:
+    """The matches of ``pattern`` (one that opens with :func:`marker_pattern` of ``kind``) in ``text[lo:hi]``,
+    in text order, tried only where a marker word occurs: each word is located with ``str.find`` (C speed,
+    at most :data:`_MAX_MARKER_HITS` times), so the cost is linear whatever the alternation's size."""
+    hi = len(text) if hi is None else hi
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: lower ASCII only, offsets kept
+        low = text.translate({c: c + 32 for c in range(65, 91)})
+    plain = low.isascii()
+    found: dict[int, "re.Match[str]"] = {}
+    for word in markers(kind):
+        if plain and not word.isascii():
+            continue
+        at, hits = low.find(word, lo, hi), 0
+        while at >= 0 and hits < _MAX_MARKER_HITS:
+            if at not in found:
+                m = pattern.match(text, at, hi)
+                if m is not None:
+                    found[at] = m
+            at, hits = low.find(word, at + 1, hi), hits + 1
+    return [found[at] for at in sorted(found)]
+
+
 def whole_word(low: str, at: int, end: int) -> bool:
     """Whether ``low[at:end]`` stands as a word: no letter or digit joined on a side that is one."""
     if at > 0 and low[at].isalnum() and low[at - 1].isalnum():
