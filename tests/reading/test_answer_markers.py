@@ -108,3 +108,15 @@ def test_documented_option_examples(text, choice):
     assert reading.value == choice, (text, reading.reason)
     if choice:
         assert reading.marked
+
+
+@pytest.mark.parametrize("unit", ("Ответ: ", "答案：", "Respuesta: ", "Siguiente estado: [", "Вердикт: "))
+def test_marker_spam_is_read_without_error(unit):
+    """A megabyte of another language's markers (hostile text) is read by every kind: no answer, no error."""
+    text = unit * (1_000_000 // len(unit))
+    assert choice_reading(text).value is None
+    assert list_reading(text, SOLUTION_MARKS, bare=True).value is None
+    assert list_reading(text, NEXT_STATE_MARKS).value is None
+    assert label_reading(text).value is None and verdict_reading(text).value is None
+    slot = next(s for s in slots() if s.kind == "expression")
+    assert slot.verdict(text).category == "parse_error"
