@@ -2,7 +2,8 @@
 
 Each line is ``{"domain": PDDL path, "problem": PDDL path, "plan": text}``; each (domain, problem)
 pair of files is read once. Each text is read by the end-to-end plan reader
-(:func:`~finereason.planning.validate.check_plan`): the verdict is the end-to-end verdict's.
+(:func:`~finereason.planning.validate.check_plan`) in the run's read context: the verdict is the
+end-to-end verdict's.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any, Iterator, Sequence
 from ..common.input_errors import InputError
 from ..common.jsonl import iter_json_lines
 from ..common.progress import Progress, no_progress
+from ..reading.context import ReadContext, resolve_context
 from .pddl import PDDLError, read_domain, read_problem
 from .planner import plan
 from .strips import Task
@@ -52,19 +54,20 @@ def check_max_nodes(max_nodes: int) -> None:
 
 
 def check_plans(requests: Sequence[tuple[Task, Any]], *, optimal: bool = False, max_nodes: int = 1_000_000,
-                progress: Progress = no_progress) -> Iterator[dict[str, Any]]:
-    """One ``{"valid": bool, "reasons": [...]}`` record per request, in order. With ``optimal``, also
+                progress: Progress = no_progress, context: ReadContext | None = None) -> Iterator[dict[str, Any]]:
+    """One ``{"valid": bool, "reasons": [...]}`` record per request, in order, each text read in the read
+    ``context`` (``ReadContext(starts_in_think=True)``: a text without ``</think>`` commits to no plan). With ``optimal``, also
     ``"optimal_length"`` (an int, or ``None`` when the problem has no plan) and ``"undecided"`` when
     breadth-first search ran out of ``max_nodes`` states (each task is planned once)."""
     check_max_nodes(max_nodes)
-    return _check_plans(requests, optimal, max_nodes, progress)
+    return _check_plans(requests, optimal, max_nodes, progress, resolve_context(context))
 
 
 def _check_plans(requests: Sequence[tuple[Task, Any]], optimal: bool, max_nodes: int,
-                 progress: Progress) -> Iterator[dict[str, Any]]:
+                 progress: Progress, context: ReadContext) -> Iterator[dict[str, Any]]:
     lengths: dict[int, Any] = {}
     for task, text in progress(requests, len(requests), "checking plans"):
-        verdict = check_plan(task, text)
+        verdict = check_plan(task, text, context)
         line: dict[str, Any] = {"valid": verdict.valid, "reasons": list(verdict.reasons)}
         if optimal:
             if id(task) not in lengths:

@@ -42,7 +42,7 @@ from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commi
 from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
 from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
-                        read_line, syntax_of)
+                        negated_steps, read_line, syntax_of)
 
 _MARK_PREFIX = re.compile(
     r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
@@ -110,6 +110,7 @@ class _Line:
     lead: int = 0  # characters at the line's start before its steps (an item number, a marker, prose)
     hedged: bool = False  # two steps offered as alternatives ("(stack d c) or (unstack d c)")
     fresh: bool = False  # steps after prose that announces them ("Wait, actually it's (unstack ...)"): a new plan
+    negated: bool = False  # steps after a negated answer statement ("The plan is not (unstack ..."): a rejection
 
 
 def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
@@ -136,7 +137,7 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             number = int(found) if found is not None and number is None else number
             rest = rest[inner.end():]
     read = read_line(rest, syntax)
-    fresh = False
+    fresh = negated = False
     if not read.steps:  # "Wait, that's wrong, corrected: (unstack b a) ...": the steps after a marker inside the line
         inline = None
         for inline in _INLINE_MARK.finditer(rest):
@@ -149,6 +150,12 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
             if at is not None:  # "Wait, actually it's (unstack d b)": a bare answer after prose
                 fresh, rest = True, rest[at:]
                 read = read_line(rest, syntax)
+            else:
+                at = negated_steps(text, len(text) - len(rest), syntax)
+                if at is not None:  # "The plan is not (unstack d b) ...": the plan it negates, ruled out
+                    fresh = negated = True
+                    rest = text[at:]
+                    read = read_line(rest, syntax)
     steps = read.steps
     if read.prose and number is None and not marked:
         steps = []  # "- **Attack c** provides pain c", "- After **Succumb b**, you regain harmony": explanation
@@ -158,7 +165,7 @@ def _read_line(region: str, start: int, end: int, syntax: Syntax) -> _Line:
     marker = not steps and bool(_MARK_LINE.match(text.lstrip(" \t#>-").rstrip()))
     weak = bool(steps) and all(not s.args for s in steps) and syntax.call_re.match(stripped) is None
     return _Line(start, end, indent, number, marked, steps, marker, weak, tail=read.tail if steps else 0,
-                 lead=len(text) - len(rest), hedged=read.hedged, fresh=fresh and bool(steps))
+                 lead=len(text) - len(rest), hedged=read.hedged, fresh=fresh and bool(steps), negated=negated and bool(steps))
 
 
 # prose that announces the answer right before its steps ("it's", "the plan should be", "the correct plan is")
@@ -242,7 +249,7 @@ def plan_statements(region: str, syntax: Syntax, signals: Signals) -> list[State
                     if len(seen) < 4096:
                         seen[raw] = parsed
                 line = _Line(pos, end, parsed.indent, parsed.number, parsed.marked, list(parsed.steps), parsed.marker,
-                             parsed.weak, parsed.tail, parsed.lead, parsed.hedged, parsed.fresh)
+                             parsed.weak, parsed.tail, parsed.lead, parsed.hedged, parsed.fresh, parsed.negated)
                 if line.weak and not (run and (line.number is None) == (run[0].number is None)):
                     line.steps = []  # naming no object, it is a step only inside a plan ("3. Pick up" cut off)
                 if line.steps:
@@ -374,6 +381,8 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
     """The statement of a run of step lines; ``intro``: where its introduction starts (its marker line),
     -1 when the text holds no condition word at all."""
     start, line_end = run[0].start, run[-1].end
+    if run[0].negated:  # the statement starts at its steps, so that the rule reads the negation before it
+        start += run[0].lead
     end = line_end - run[-1].tail  # a remark after the last step follows the plan ("(stack d c) Wait, ...")
     if sum(len(line.steps) for line in run) > MAX_STEPS:
         return Statement(start, end, key=("too long", start), marked=run[0].marked,
@@ -392,7 +401,7 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
         hedged = HEDGED
     elif _GUESS.search(region, max(last_end, region.rfind("\n", 0, max(0, region.rfind("\n", 0, start))) + 1), line_end):
         hedged = GUESSED
-    steps_at = start + run[0].lead
+    steps_at = run[0].start + run[0].lead
     if complete and intro >= 0 and conditional(region, steps_at, end, sentence_before(region, intro) + region[intro:steps_at]):
         return Statement(start, end, value=steps, key=key, marked=run[0].marked, conditional=True,
                          hedged=hedged or "the final answer is stated under a condition")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
+from ..reading.meaning import negated_answer
 from .pddl import Domain, Problem
 
 MAX_STEPS = 1_000
@@ -240,3 +241,21 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
     prose = bool(steps) and remark_of_first is not None and (
         _CLAUSE.match(body, remark_of_first) is not None or after and _AFTER_CLAUSE.match(body, remark_of_first) is not None)
     return LineRead(steps, tail, prose=prose)
+
+_PROSE_REACH = 48  # characters of prose before a line's steps looked at
+_PROSE_LINE = 1_000  # the steps start within this many characters of the line
+
+
+def negated_steps(text: str, lo: int, syntax: Syntax) -> int | None:
+    """Where the steps start in a cleaned line ``text`` that negates an answer statement before them ("the
+    plan is not (unstack d b)", "la respuesta no es ...": :func:`~finereason.reading.meaning.negated_answer`),
+    looking from ``lo``; else ``None``."""
+    verb = syntax.verb_re.search(text, lo, lo + _PROSE_LINE)
+    if verb is None:
+        return None
+    at = verb.start() - 1 if verb.start() > lo and text[verb.start() - 1] == "(" else verb.start()
+    head = text[max(0, at - _PROSE_REACH):at]
+    if at == 0 or not negated_answer(head, len(head)):
+        return None
+    return at if read_line(text[at:], syntax).steps else None
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .pddl import Atom
+from ..reading.context import ReadContext, resolve_context
 from .plan_answers import committed_plan
 from .plan_text import Step
 from .strips import Task, apply
@@ -72,11 +73,13 @@ def validate(task: Task, steps: list[Step]) -> PlanVerdict:
     return PlanVerdict(False, tuple(reasons), None, len(steps), state)
 
 
-def check_plan(task: Task, text: object) -> PlanVerdict:
+def check_plan(task: Task, text: object, context: ReadContext | None = None) -> PlanVerdict:
     """Read ``text`` with the end-to-end plan reader (:func:`~finereason.planning.plan_answers.committed_plan`:
-    the plan the text commits to) and validate it. Text that commits to no plan is an invalid plan whose
-    one reason is the reader's (``plan text: the plan is withdrawn after it is given (...)``)."""
-    reading = committed_plan(text, task.domain, task.problem.objects)
+    the plan the text commits to) in the read ``context`` (default: the default context) and validate it.
+    Text that commits to no plan is an invalid plan whose one reason is the reader's (``plan text: the plan
+    is withdrawn after it is given (...)``; ``plan text: unfinished ...`` when its reasoning never closed)."""
+    context = resolve_context(context)
+    reading = committed_plan(text, task.domain, task.problem.objects, starts_in_think=context.starts_in_think)
     if reading.value is None:
         return PlanVerdict(False, (f"plan text: {reading.reason}",), None, 0, task.init)
     return validate(task, list(reading.value))

@@ -23,7 +23,7 @@ from .commit import Reading, Statement, commit
 from .hedges import mark_hedges
 from .option_words import (
     _ARTICLE_FOLLOWERS_OK, _CLOSE, _CONDITION_AFTER, _CONDITION_BEFORE, _CONNECTOR_WORDS, _FILLER_MARKS,
-    _FILLER_WORDS, _GLUE, _HEDGE_AFTER, _HEDGE_BEFORE, _HEDGE_MODALS, _HEDGE_WORDS, _HYPOTHETICAL_AFTER,
+    _FILLER_WORDS, _FOREIGN_MARKERS, _GLUE, _HEDGE_AFTER, _HEDGE_BEFORE, _HEDGE_MODALS, _HEDGE_WORDS, _HYPOTHETICAL_AFTER,
     _HYPOTHETICAL_BEFORE, _KEYWORDS, _LINE_MARKUP, _MARKERS, _NEGATIONS, _NEGATION_SKIP, _OPEN, _QUESTION_BEFORE,
     _SENTENCE_END, _STARTERS, _Tokens,
 )
@@ -211,7 +211,8 @@ class _ChoiceReader:
             if t.low[j] in _FILLER_WORDS or t.words[j] in _FILLER_MARKS or t.low[j] in _NEGATION_SKIP:
                 j += 1
                 continue
-            if t.low[j] in ("yes", "no") and not (j + 1 < t.n and (t.low[j + 1] in _KEYWORDS or t.low[j + 1] == "longer")):
+            if (t.low[j] in ("yes", "no") and t.low[i] not in _FOREIGN_MARKERS  # "respuesta no es": a negation
+                    and not (j + 1 < t.n and (t.low[j + 1] in _KEYWORDS or t.low[j + 1] == "longer"))):
                 return _Mention("A" if t.low[j] == "yes" else "B", j, j + 1, "A" if t.low[j] == "yes" else "B")
             return None
         return None

@@ -11,6 +11,8 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
+from . import vocabulary
+
 REACH = 240  # characters looked at before and after a statement
 # a sentence ends at . ! ? ; or at a line break, unless the line ends inside a clause ("..., then\n",
 # "Otherwise,\n"): then the sentence goes on on the next line
@@ -27,11 +29,11 @@ _CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "o
 #: ("My best guess: ...", "probably (B)"), a modal of :data:`HEDGE_MODALS` followed by "be" ("it might be
 #: ...") or a word of :data:`HEDGE_AFTER` right after the answer ("(B), probably") makes it a guess, which
 #: never commits; :data:`HEDGE_ADVERBS` also offer an alternative after "or" ("[...] or maybe [...]").
-HEDGE_WORDS = ("probably", "possibly", "perhaps", "maybe", "likely", "presumably", "guess", "tentatively", "hopefully",
-               "unclear")
-HEDGE_MODALS = ("might", "may", "could")
-HEDGE_AFTER = ("probably", "possibly", "perhaps", "maybe", "presumably", "guess", "hopefully", "likely")
-HEDGE_ADVERBS = ("maybe", "possibly", "perhaps", "probably")
+#: The tables are data: the ``hedge`` entries of ``vocabulary/en.json`` that name them (``"tables"``).
+HEDGE_WORDS = vocabulary.hedge_table("words")
+HEDGE_MODALS = vocabulary.hedge_table("modals")
+HEDGE_AFTER = vocabulary.hedge_table("after")
+HEDGE_ADVERBS = vocabulary.hedge_table("adverbs")
 _HEDGE_BEFORE = re.compile(r"\b(?:" + "|".join(HEDGE_MODALS) + r")[ \t]{1,3}(?:also[ \t]{1,3})?be\b|\b(?:"
                            + "|".join(HEDGE_WORDS) + r")\b", re.IGNORECASE)
 _HEDGE_AFTER = re.compile(r"[ \t,;:(*_–—-]{0,6}(?:(?:i|it's|it is|is|most|very|quite|but)[ \t]{1,3}){0,2}(?:"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import deque
 
+from . import vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_ADVERBS, HEDGE_WORDS, mark_conditions, mark_hedges
@@ -32,12 +33,13 @@ from .withdrawals import find_signals
 LABEL_WORDS = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
 _WORD = r"(true|false|uncertain|unknown)"
 _GAP = r"[\s*_`$\\{}:：\[\]]"  # markup between a marker and its label ("Answer:** ", "\boxed{\text{")
-_MARKED = re.compile(
-    r"(?:(?:final[ \t]{1,3})?answer(?:[ \t]{1,3}(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be|must[ \t]{1,3}be))?"
-    r"|\\boxed)" + _GAP + r"{0,40}(?:(?:text|textbf|mathrm|boxed)\{" + _GAP + r"{0,8})?"
-    r"(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{1,3})?(?P<word>true|false|uncertain|unknown)\b",
-    re.IGNORECASE,
-)
+_MARKER = (r"(?:final[ \t]{1,3})?answer(?:[ \t]{1,3}(?:is|would[ \t]{1,3}be|will[ \t]{1,3}be|should[ \t]{1,3}be|must[ \t]{1,3}be))?"
+           r"|\\boxed")
+_LABEL = (_GAP + r"{0,40}(?:(?:text|textbf|mathrm|boxed)\{" + _GAP + r"{0,8})?"
+          r"(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{1,3})?(?P<word>true|false|uncertain|unknown)\b")
+_MARKED = re.compile(r"(?:" + _MARKER + r")" + _LABEL, re.IGNORECASE)
+# after every other language's answer marker ("Respuesta: True", "答案：False"), tried where one stands
+_MARKED_ANY = re.compile(vocabulary.marker_pattern().pattern + _LABEL, re.IGNORECASE)
 # another label offered beside the answer on its line: "True or Uncertain", "True/False", "True (or possibly Uncertain)"
 _OFFERS_ANOTHER = re.compile(r"[\s*_`)\]}.,;:-]{0,20}(?:/|\bor\b|\(|\band/or\b|\bbut\b|\b(?:" + "|".join(HEDGE_ADVERBS)
                              + r")\b)[^\n.]{0,40}?\b" + _WORD + r"\b", re.IGNORECASE)
@@ -56,7 +58,10 @@ def label_statements(region: str) -> list[Statement]:
     """The label statements of ``region`` in text order (module docstring); the last
     :data:`MAX_STATEMENTS` of them."""
     out: list[Statement] = []
-    for m in deque(_MARKED.finditer(region), maxlen=MAX_STATEMENTS):
+    found = _MARKED.finditer(region)
+    if vocabulary.has_markers(region.lower()):
+        found = sorted([*found, *vocabulary.marker_matches(region, _MARKED_ANY)], key=lambda m: m.start())
+    for m in deque(found, maxlen=MAX_STATEMENTS):
         if out and out[-1].end == m.end():
             continue  # one label read twice ("Answer: \\boxed{True}")
         label = LABEL_WORDS[m.group("word").lower()]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..common.verdict import ParseError
-from . import meaning
+from . import meaning, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
@@ -54,8 +54,11 @@ _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|inv
 _TRUNCATED = -1
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
-NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),)
-SOLUTION_MARKS: Marks = (("answer", None), ("solution", None))
+# the English markers in this syntax, then every other language's from the vocabulary (``Siguiente estado``,
+# ``下一个状态``; ``Respuesta``, ``Ответ``, ``答案``): a marked list in any language is read as marked
+NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),) + tuple(
+    (word, None) for word in vocabulary.markers("next_state"))
+SOLUTION_MARKS: Marks = (("answer", None), ("solution", None)) + tuple((word, None) for word in vocabulary.markers())
 EXPRESSION_MARKS: Marks = (("answer", None), ("solution", None), ("\\boxed{", None))
 
 
@@ -74,7 +77,10 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     """
     low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
+    plain = low.isascii()
     for word, pattern in marks:
+        if plain and not word.isascii():
+            continue  # ASCII text holds no such marker
         pos, kept = len(low), 0
         for _ in range(4 * limit):
             at = low.rfind(word, 0, pos)

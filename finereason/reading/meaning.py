@@ -4,7 +4,8 @@ The commitment rule (:mod:`finereason.reading.commit`) asks these questions abou
 last answer statement); each is stated once here, for every answer kind:
 
 - :func:`negated`: a negated answer statement (``The answer is not [..]``, ``答案不是 ...``,
-  ``(B)ではない``) never commits what it negates: it is a rejection of it;
+  ``(B)ではない``) never commits what it negates: it is a rejection of it; :func:`negated_answer` tells
+  a kind's scanner that prose before a payload opens such a statement (``The plan is not (unstack ...``);
 - :func:`asked`: an open question about the answer (``... right?``, ``or is it?``, ``= ?``) never
   commits; a question answered at once by a confirmation (``Is that right? Yes.``) confirms;
 - :func:`tried`: a try offered for evaluation (``Let's try X:``) cut off before its result never
@@ -112,6 +113,25 @@ def negated(low: str, start: int, end: int) -> bool:
     if not head.endswith(words):
         return False
     return any(_ends_with_word(head, w, bounded[w]) for w in words if head.endswith(w))
+
+
+def negated_answer(low: str, at: int) -> bool:
+    """Whether the prose before offset ``at`` in its sentence is a negated answer statement opening the
+    payload at ``at``: an answer marker word of any language (``plan``, ``respuesta``, ``答案``) then a
+    negation ending right before it (``The plan is not (unstack ...``, ``Ответ не ...``). A negation alone
+    (``We must not (stack d c)``) is not one."""
+    lo = sentence_lo(low, at)
+    head = low[lo:at].rstrip(_SKIP + "-=")
+    words, bounded, _ = _negations()
+    if not head.endswith(words) or not any(_ends_with_word(head, w, bounded[w]) for w in words if head.endswith(w)):
+        return False
+    for m in _marker_words():
+        k = head.find(m)
+        while k >= 0:
+            if k == 0 or not (head[k - 1].isalnum() and m[0].isalnum()):  # "plan", not "explanation"
+                return True
+            k = head.find(m, k + 1)
+    return False
 
 
 def hedged(low: str, start: int) -> bool:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .hedges import HEDGE_AFTER, HEDGE_MODALS, HEDGE_WORDS
+from . import vocabulary
+from .hedges import HEDGE_ADVERBS, HEDGE_AFTER, HEDGE_MODALS, HEDGE_WORDS
 
 # the one hedge table (:mod:`finereason.reading.hedges`), as token sets
 _HEDGE_BEFORE = frozenset(HEDGE_WORDS)
@@ -20,6 +21,31 @@ _HYPOTHETICAL_BEFORE = frozenset({"would", "unlike", "than", "instead", "rather"
                                   "prevent", "prevents"})
 
 _TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|\S")
+
+
+def _foreign_markers() -> tuple[frozenset[str], frozenset[str], "re.Pattern[str]"]:
+    """The answer markers of every language but English (:func:`finereason.reading.vocabulary.markers`)
+    as single tokens (``respuesta``, ``ответ``, ``答案``; a trailing colon dropped, ``답:`` is ``답``), and
+    the other words of their several-word forms (``finale`` of ``réponse finale``: fillers), and
+    the token pattern of non-ASCII text, which reads each of them as one token (whole words in spaced
+    languages; anywhere in Chinese, Japanese and Korean)."""
+    spaced = {e.word: e.bounded for e in vocabulary.words("answer_markers")}
+    bounded: set[str] = set()
+    unbounded: set[str] = set()
+    for word in vocabulary.markers():
+        token = word.rstrip(":：").strip()
+        if token and " " not in token:
+            (bounded if spaced.get(word, True) else unbounded).add(token)
+    alternatives = []
+    if bounded:
+        alternatives.append(r"(?<![^\W\d_])(?:" + "|".join(map(re.escape, sorted(bounded, key=lambda w: (-len(w), w))))
+                            + r")(?![^\W\d_])")
+    alternatives += map(re.escape, sorted(unbounded, key=lambda w: (-len(w), w)))
+    parts = {p for word in vocabulary.markers() for p in word.split() if " " in word} - bounded - unbounded
+    return frozenset(bounded | unbounded), frozenset(parts), re.compile("(?i:" + "|".join(alternatives) + r")|[A-Za-z]+|[0-9]+|\S")
+
+
+_FOREIGN_MARKERS, _FOREIGN_PARTS, _WIDE_TOKEN = _foreign_markers()
 _OPEN = frozenset("([{【「〔")
 _CLOSE = {"(": ")", "[": "]", "{": "}", "【": "】", "「": "」", "〔": "〕"}
 _KEYWORDS = {
@@ -28,7 +54,7 @@ _KEYWORDS = {
     "noncolorable": "B", "nonsolvable": "B",
 }
 _MARKERS = frozenset({"answer", "answers", "boxed", "correction", "corrected", "verdict", "conclusion", "choose", "chose",
-                      "pick", "picked", "select", "selected"})
+                      "pick", "picked", "select", "selected"}) | _FOREIGN_MARKERS
 _NEGATIONS = frozenset({"not", "non", "never", "cannot", "no", "nor", "neither"})
 _NEGATION_SKIP = frozenset({"-", "be", "is", "currently", "still", "actually", "really", "longer", "yet", "even",
                             "truly", "definitely", "certainly", "3", "4", "k", "2", "5", "6", "7", "8", "9"})
@@ -40,15 +66,16 @@ _FILLER_WORDS = frozenset({
     "correct", "answer", "not", "option", "choice", "given", "as", "follows", "we", "have", "get", "a", "an",
     "clearly", "definitely", "remains", "stays", "status", "label", "accordingly", "in", "conclusion",
     "either", "neither",
-})
+    "是", "为", "は", "은", "는", "es", "est", "ist", "é", "è", "—",  # other languages' "is" and particles ("答案是 B")
+}) | _FOREIGN_PARTS
 _FILLER_MARKS = frozenset(":：*_`$=-–—>{}\\#\"'“”‘’.,!|")
 # tokens allowed between two options of one answer ("(A) or (B)", "Solvable / Unsolvable")
 _CONNECTOR_WORDS = frozenset({
-    "or", "and", "either", "maybe", "perhaps", "possibly", "probably", "likely", "the", "is", "it", "state",
+    "or", "and", "either", "likely", "the", "is", "it", "state",
     "final", "option", "options", "choice", "both", "vs", "versus", "i", "think", "say", "would", "be", "so",
     "then", "also", "but", "could", "might", "can", "neither", "nor", "than", "text", "textbf", "mathrm",
     "boxed", "not", "answer", "um", "uh", "really", "which", "one", "between",
-})
+}) | frozenset(HEDGE_ADVERBS)  # "(A) or maybe (B)"
 _GLUE = frozenset("\\$*_{}()[]`,;:/|")
 _HEDGE_WORDS = frozenset({"or", "/", "and", "vs", "versus", "|", "either", "nor"})
 _ARTICLE_FOLLOWERS_OK = frozenset({"because", "since", "as", "is", "was", "or", "and", "for", "due", "given", "option",
@@ -96,7 +123,8 @@ class _Tokens:
     def __init__(self, text: str, lo: int = 0) -> None:
         self.text = text
         spans = _worth_reading(text, lo)
-        matches = [m for a, b in spans for m in _TOKEN.finditer(text, a, b)]
+        token = _TOKEN if text.isascii() else _WIDE_TOKEN  # ASCII text holds no other language's marker
+        matches = [m for a, b in spans for m in token.finditer(text, a, b)]
         self.words: list[str] = [m.group() for m in matches]
         self.starts: list[int] = [m.start() for m in matches]
         self.ends: list[int] = [m.end() for m in matches]

@@ -15,17 +15,18 @@ from __future__ import annotations
 import re
 from collections import deque
 
+from . import vocabulary
 from .commit import Reading, Statement, commit
 from .hedges import HEDGE_WORDS, mark_conditions, mark_hedges
 from .region import UNFINISHED, blank_tags, final_region
 from .ignoring import Ignoring
 from .withdrawals import find_signals
 
-_VERDICT = re.compile(
-    r"verdict[ \t]{0,3}[:=][ \t*_`]{0,8}(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{0,3})?"
-    r"(?P<neg>not[ \t]{1,3})?(?P<word>correct|incorrect|wrong|valid|invalid)\b",
-    re.IGNORECASE,
-)
+_WORDS = (r"[ \t*_`]{0,8}(?:(?P<hedge>" + "|".join(HEDGE_WORDS) + r")\b[ \t,]{0,3})?"
+          r"(?P<neg>not[ \t]{1,3})?(?P<word>correct|incorrect|wrong|valid|invalid)\b")
+_VERDICT = re.compile(r"verdict[ \t]{0,3}[:=]" + _WORDS, re.IGNORECASE)
+# after every other language's verdict marker ("Veredicto: correct", "判定：incorrect"), tried where one stands
+_VERDICT_ANY = re.compile(vocabulary.marker_pattern("verdict").pattern + _WORDS, re.IGNORECASE)
 _ACCEPT = frozenset({"correct", "valid"})
 # the other verdict offered beside it, or a question: "correct or incorrect", "correct/incorrect", "correct?"
 _BOTH = re.compile(r"[ \t*_`,]{0,4}(?:(?:/|\bor\b|\band/or\b|\bvs\.?)[ \t*_`]{0,4}(?:not[ \t]{1,3})?"
@@ -38,7 +39,10 @@ def verdict_statements(region: str) -> list[Statement]:
     """The verdict statements of ``region`` in text order (module docstring); a statement's value is
     ``True`` (accepts) or ``False`` (rejects)."""
     out: list[Statement] = []
-    for m in deque(_VERDICT.finditer(region), maxlen=MAX_STATEMENTS):
+    found = _VERDICT.finditer(region)
+    if vocabulary.has_markers(region.lower(), "verdict"):
+        found = sorted([*found, *vocabulary.marker_matches(region, _VERDICT_ANY, "verdict")], key=lambda m: m.start())
+    for m in deque(found, maxlen=MAX_STATEMENTS):
         accepts = m.group("word").lower() in _ACCEPT and not m.group("neg")
         hedged = ""
         if m.group("hedge"):

@@ -71,13 +71,17 @@ def candidate_text(kind: str | None, candidate: str) -> str:
     return candidate if kind == MODEL else f"Answer: {candidate}"
 
 
-def verify_candidate(row: dict, kind: str | None, candidate: str) -> Verdict:
-    """The sound verifier's verdict on a candidate solution of ``row``'s puzzle (the candidate's truth)."""
-    return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), candidate_text(kind, candidate))
+def verify_candidate(row: dict, kind: str | None, candidate: str, context: ReadContext | None = None) -> Verdict:
+    """The sound verifier's verdict on a candidate solution of ``row``'s puzzle (the candidate's truth).
+    A model's response (``kind == "model"``) is read in the run's read ``context`` (a response whose
+    reasoning never closes has no answer); a made candidate is an answer, read the same in every context."""
+    text = candidate_text(kind, candidate)
+    return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), text,
+                             context=resolve_context(context) if kind == MODEL else None)
 
 
-def _doc(row: dict, kind: str, candidate: str) -> dict:
-    verdict = verify_candidate(row, kind, candidate)
+def _doc(row: dict, kind: str, candidate: str, context: ReadContext | None = None) -> dict:
+    verdict = verify_candidate(row, kind, candidate, context)
     return {**row, "id": f"{row['id']}/{kind}", "source_id": row["id"], "task": VERIFY, "kind": kind,
             "candidate": candidate, "candidate_correct": verdict.correct,
             "candidate_reasons": json.dumps(list(verdict.reasons)), "label": "correct" if verdict.correct else "incorrect",
@@ -105,15 +109,17 @@ def candidates(row: dict, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[d
     return out
 
 
-def verify_docs(rows: Iterable[dict], seed: int = 0, model_answers: dict[str, str] | None = None) -> list[dict]:
+def verify_docs(rows: Iterable[dict], seed: int = 0, model_answers: dict[str, str] | None = None, *,
+                context: ReadContext | None = None) -> list[dict]:
     """Every verify document of ``rows`` in row order, plus one ``model`` candidate per row with an answer
-    in ``model_answers`` (row id -> response)."""
+    in ``model_answers`` (row id -> response), its truth read in the run's read ``context``
+    (:meth:`ReadContext.from_metadata` of the task's metadata)."""
     docs = []
     for row in rows:
         docs += candidates(row, seed)
         answer = (model_answers or {}).get(str(row["id"]))
         if answer is not None:
-            docs.append(_doc(row, MODEL, answer[:MAX_CANDIDATE_CHARS]))
+            docs.append(_doc(row, MODEL, answer[:MAX_CANDIDATE_CHARS], context))
     return docs
 
 

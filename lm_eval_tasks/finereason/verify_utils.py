@@ -5,8 +5,8 @@ The documents are made from the domain's end-to-end rows when the task loads (sa
 end-to-end task). ``--metadata`` options: ``verify_seed`` (int, default 0: which mutations are drawn)
 and ``candidates`` (a JSON Lines file of ``{"id": end-to-end row id, "response": text}``: a real model's
 answers, added as ``model`` candidates) and ``starts_in_think`` (the chat template opened ``<think>``: a
-verdict without ``</think>`` before it is no verdict), the run's read context, recorded as
-``metadata.read_context``.
+verdict without ``</think>`` before it is no verdict, and a ``candidates`` answer without it is no
+solution), the run's read context, recorded as ``metadata.read_context``.
 """
 from __future__ import annotations
 
@@ -34,11 +34,12 @@ class VerifyTask(ConfigurableTask):
         meta = self.config.metadata or {}
         seed = int(meta.get("verify_seed", 0))
         answers = read_model_answers(meta["candidates"]) if meta.get("candidates") else None
-        self.dataset = DatasetDict({split: Dataset.from_list(verify_docs(data[split].to_list(), seed, answers))
+        self.read_context = ReadContext.from_metadata(meta)  # set once per run, recorded; model candidates read in it
+        self.dataset = DatasetDict({split: Dataset.from_list(verify_docs(data[split].to_list(), seed, answers,
+                                                                         context=self.read_context))
                                     for split in data})
         self.config.dataset_path = source.repo or source.path
         self.config.dataset_name = config
-        self.read_context = ReadContext.from_metadata(meta)  # set once per run, recorded
         self.config.metadata = {**meta, "data_source": facts, RECORD_KEY: self.read_context.to_dict()}
 
     def process_results(self, doc: dict, results: list[str]) -> dict[str, Any]:

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import shared_path
 from finereason.commands import main
+from finereason.planning.check_file import check_plans, read_plan_requests
+from finereason.reading import UNFINISHED, ReadContext
 
 COLOURS = "red blue orange yellow white magenta black cyan green violet silver gold".split()
 MYSTERY = {"attack": "pick-up", "succumb": "put-down", "overcome": "stack", "feast": "unstack"}
@@ -284,6 +286,29 @@ def test_out_file_holds_only_json_lines(tmp_path, capsys, monkeypatch):
     assert main(["plan-check", "--input", str(path), "--out", str(out), "--optimal"]) == 0
     assert out.read_text().splitlines() == [json.dumps({"valid": True, "reasons": [], "optimal_length": 4})]
     assert capsys.readouterr().out.strip() == "valid: 1/1"  # the summary goes to the terminal, as label and score do
+
+
+def test_starts_in_think_is_the_read_context(tmp_path, capsys, monkeypatch):
+    """``--starts-in-think`` reads each text as ``finereason score --starts-in-think`` does: a valid plan
+    after ``</think>`` is read in both contexts, one in a text without ``</think>`` is unfinished reasoning
+    (no plan, the reader's reason) only when the prompts opened ``<think>``."""
+    monkeypatch.chdir(shared_path())
+    row = rows()[0]
+    plan = row["ground_truth_plan_as_in_planbench"]
+    texts = [f"Let me think.\n</think>\n\n{plan}", f"Let me think.\n\n{plan}"]
+    path = tmp_path / "plans.jsonl"
+    path.write_text("".join(json.dumps({"domain": BW_DOMAIN, "problem": row["instance_file"], "plan": t}) + "\n"
+                            for t in texts))
+    for flags, valid in (([], [True, True]), (["--starts-in-think"], [True, False])):
+        out = tmp_path / f"out{len(flags)}.jsonl"
+        assert main(["plan-check", "--input", str(path), "--out", str(out), *flags]) == 0
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [line["valid"] for line in lines] == valid, flags
+        if flags:
+            assert lines[1]["reasons"] == [f"plan text: {UNFINISHED}"]
+    requests = read_plan_requests(str(path))
+    assert [c["valid"] for c in check_plans(requests, context=ReadContext(starts_in_think=True))] == [True, False]
+    assert [c["valid"] for c in check_plans(requests, context={"starts_in_think": True})] == [True, False]
 
 
 def test_blocksworld_hard_planner_plans_are_valid(tmp_path, capsys, monkeypatch):

@@ -85,3 +85,42 @@ def test_the_readers_of_reading_use_the_table():
     assert option_words._HEDGE_MODALS == frozenset(hedges.HEDGE_MODALS)
     for word in hedges.HEDGE_WORDS:
         assert hedges.hedge_in(f"It is {word} so"), word
+
+
+def test_no_module_of_reading_spells_a_hedge_list_either():
+    """The hedge reader's tables are data (the ``hedge`` entries of ``vocabulary/en.json`` that name a
+    table), so no module of ``reading/`` spells a hedge list: one place per language."""
+    offenders = [line for path in sorted(READING.rglob("*.py")) for line in hedge_lists(path)]
+    assert offenders == [], "hedge words belong in finereason/reading/vocabulary/<language>.json:\n" + "\n".join(offenders)
+
+
+def test_the_tables_are_the_english_vocabulary_file():
+    """Each table of the hedge reader is the list of ``en.json``'s hedge entries that name it, in file order,
+    and every table word is a hedge entry of that file."""
+    import json
+
+    from finereason.reading import vocabulary
+
+    raw = json.loads((vocabulary.HERE / "en.json").read_text(encoding="utf-8"))["hedge"]
+    named = {table: tuple(e["word"] for e in raw if isinstance(e, dict) and table in e.get("tables", ()))
+             for table in vocabulary.HEDGE_TABLES}
+    assert (hedges.HEDGE_WORDS, hedges.HEDGE_MODALS, hedges.HEDGE_AFTER, hedges.HEDGE_ADVERBS) == tuple(
+        named[t] for t in ("words", "modals", "after", "adverbs"))
+    assert all(named.values())
+    searched = {e.word for e in vocabulary.words("hedge") if e.language == "en"}
+    kept_out = {e["word"] for e in raw if isinstance(e, dict) and e.get("search") is False}
+    assert not searched & kept_out and {"might", "could"} <= kept_out  # "might" hedges only in "might be"
+
+
+def test_an_unknown_table_is_refused(tmp_path):
+    import json
+
+    import pytest
+
+    from finereason.reading import vocabulary
+
+    data = json.loads((vocabulary.HERE / "en.json").read_text(encoding="utf-8"))
+    data["hedge"].append({"word": "perchance", "tables": ["sometimes"]})
+    (tmp_path / "xx.json").write_text(json.dumps({**data, "language": "xx"}), encoding="utf-8")
+    with pytest.raises(ValueError, match="sometimes"):
+        vocabulary.read_language(tmp_path / "xx.json")

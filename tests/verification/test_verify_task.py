@@ -166,3 +166,58 @@ def test_baseline_models_answer_verify_documents(data, domain):
     coin = [random_answer(d, seed=1) for d in docs]
     assert coin == [random_answer(d, seed=1) for d in docs]
     assert set(coin) <= {"Verdict: correct", "Verdict: incorrect"}
+
+
+# ------------------------------------------------------------------ the run's read context
+def _solution_response(row: dict, think: str) -> str:
+    """A model response holding the right solution of ``row`` after some reasoning (``think``)."""
+    engine, puzzle = get_engine(row["puzzle"]), row_puzzle(row)
+    return f"{think}\n\nAnswer: {engine.answer_text(puzzle, engine.solve(puzzle))}"
+
+
+def test_model_candidates_are_read_in_the_runs_context(data):
+    """A ``candidates`` answer is read in the run's read context: without ``</think>`` it is no solution
+    when the prompts opened ``<think>``, the right solution otherwise; after ``</think>`` it is right in
+    both; the made candidates read the same in every context."""
+    from finereason.reading import ReadContext
+
+    rows = rows_of(data, "game_of_24")[:2]
+    answers = {str(rows[0]["id"]): _solution_response(rows[0], "Let me think."),
+               str(rows[1]["id"]): _solution_response(rows[1], "Let me think.\n</think>")}
+    truth = {}
+    for context in (None, ReadContext(), ReadContext(starts_in_think=True)):
+        docs = verify_docs(rows, 0, answers, context=context)
+        truth[context] = [d["candidate_correct"] for d in docs if d["kind"] == "model"]
+        made = [(d["id"], d["candidate_correct"]) for d in docs if d["kind"] != "model"]
+        assert made == [(d["id"], d["candidate_correct"]) for d in verify_docs(rows, 0) if d["kind"] != "model"]
+    assert truth[None] == truth[ReadContext()] == [True, True]
+    assert truth[ReadContext(starts_in_think=True)] == [False, True]
+
+
+def test_verify_task_reads_its_candidates_file_in_the_runs_context(data, tmp_path, monkeypatch):
+    """The lm-eval verify task (``--metadata '{"candidates": ..., "starts_in_think": true}'``) labels its
+    model candidates in the run's read context, the one it records."""
+    pytest.importorskip("lm_eval")
+    datasets = pytest.importorskip("datasets")
+    import importlib.util
+    import sys
+    from types import SimpleNamespace
+
+    path = Path(__file__).resolve().parents[2] / "lm_eval_tasks" / "finereason" / "verify_utils.py"
+    spec = importlib.util.spec_from_file_location("_verify_context_hooks", path)
+    hooks = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = hooks
+    spec.loader.exec_module(hooks)
+    rows = rows_of(data, "game_of_24")[:1]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": rows[0]["id"], "response": _solution_response(rows[0], "Let me think.")}) + "\n")
+    monkeypatch.setattr(hooks, "load_config_with_source", lambda config: (
+        datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)}), SimpleNamespace(repo=None, path="local"), {}))
+    for flag, want in ((False, True), (True, False)):
+        task = hooks.VerifyTask.__new__(hooks.VerifyTask)
+        task._config = SimpleNamespace(metadata={"candidates": str(answers), "starts_in_think": flag},
+                                       dataset_name="game_of_24_end_to_end", dataset_path=None)
+        task.download({"config": "game_of_24_end_to_end"})
+        model = [d for d in task.dataset["test"] if d["kind"] == "model"]
+        assert [d["candidate_correct"] for d in model] == [want], flag
+        assert task.config.metadata["read_context"]["starts_in_think"] is flag

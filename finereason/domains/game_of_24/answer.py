@@ -36,11 +36,12 @@ each run is read by :mod:`.expression_text`, within :mod:`finereason.domains.gam
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...common.verdict import ParseError
-from ...reading import meaning
+from ...reading import meaning, vocabulary
 from ...reading.boxed import mark_unclosed_boxes
 from ...reading.commit import Reading, Statement, commit
 from ...reading.hedges import SentenceHedges, mark_conditions, mark_hedges
@@ -167,7 +168,10 @@ def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement],
     open_: _Open | None = None
     stated_lines: set[int] = set()
     previous_end = lo - 1
-    for line_start, line_end in _relevant_lines(region, low, lo):
+    # another language's marker ("Respuesta:", "答案："), read as "Answer:"; found once, in linear time
+    foreign = vocabulary.marker_matches(region, vocabulary.marker_pattern(), lo=lo) if vocabulary.has_markers(low) else []
+    foreign_at = [m.start() for m in foreign]
+    for line_start, line_end in _relevant_lines(region, low, lo, bool(foreign)):
         if pending is not None and not _formatting_only(region[previous_end + 1:line_start]):
             if pending_explicit:  # "Final answer:" followed by prose: an answer that is not arithmetic
                 out.append(Statement(pending, line_start, key=("unreadable", pending), marked=True,
@@ -189,16 +193,20 @@ def _scan(region: str, low: str, lo: int, target: int) -> tuple[list[Statement],
                 explicit.append((pending, at))
             pending = None
         scan_from = max(content, line_end - _MAX_LINE_SCAN)  # a huge line: its end only
-        for m in (_MARKER.finditer(region, scan_from, line_end) if _MARKER_HINT.search(region, scan_from, line_end) else ()):
+        found = list(_MARKER.finditer(region, scan_from, line_end)) if _MARKER_HINT.search(region, scan_from, line_end) else []
+        if foreign:
+            k = bisect_left(foreign_at, scan_from)
+            found = sorted(found + foreign[k:bisect_left(foreign_at, line_end, k)], key=lambda m: m.start())
+        for m in found:
             intro = _MARK_INTRO.match(region, m.end(), line_end)
             at = intro.end() if intro else m.end()
             if m.group().startswith("\\boxed"):
                 at = m.start()
             if at >= line_end or _BLANK_TO_EOL.match(region, at, line_end).end() == line_end:
-                pending, pending_explicit = m.start(), _EXPLICIT.match(region, m.start(), m.end()) is not None
+                pending, pending_explicit = m.start(), m.re is not _MARKER or bool(_EXPLICIT.match(region, m.start(), m.end()))
                 continue
             marks[at] = m.start()
-            if _EXPLICIT.match(region, m.start(), m.end()):
+            if m.re is not _MARKER or _EXPLICIT.match(region, m.start(), m.end()):
                 explicit.append((m.start(), at))
         used: set[int] = set()
         consumed: set[int] = set()   # markers that introduced a statement
@@ -351,13 +359,14 @@ def _formatting_only(gap: str) -> bool:
     return not gap.strip() or all(_FENCE_LINE.fullmatch(line) or not line.strip() for line in gap.split("\n"))
 
 
-def _relevant_lines(region: str, low: str, lo: int) -> list[tuple[int, int]]:
+def _relevant_lines(region: str, low: str, lo: int, foreign: bool = False) -> list[tuple[int, int]]:
     """``(start, end)`` of the lines of ``region[lo:]`` holding a digit or an answer marker word,
     in order (found with C-speed searches: a line without them holds no statement)."""
     n = len(region)
     starts: dict[int, int] = {}
     searches = [lambda pos: _DIGIT.search(region, pos)] + [
-        (lambda pos, word=word: _Found(low.find(word, pos), len(word))) for word in _MARKER_WORDS]
+        (lambda pos, word=word: _Found(low.find(word, pos), len(word)))
+        for word in _MARKER_WORDS + (vocabulary.markers() if foreign else ())]
     for search in searches:
         pos = lo
         while pos < n:

@@ -4,11 +4,18 @@ Every file lists the same categories (:data:`CATEGORIES`); the commitment rule r
 response that switches language mid-answer is read the same way. Adding a language is adding a file.
 
 An entry is a keyword (matched in lower-cased text) or an object ``{"word": ..., "before": ...,
-"after": ..., "not_before": ..., "not_after": ...}`` whose optional patterns (regular expressions with
-bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
+"after": ..., "not_before": ..., "not_after": ..., "kind": ..., "tables": ..., "search": ...}`` whose
+optional patterns (regular expressions with bounded repeats, ``{NAME}`` expanding the file's ``patterns``) must end right before the keyword, match
 right after it, or must not. In a spaced language (``"spaced": true``) a keyword is a whole word; in
 Chinese, Japanese and Korean (``"spaced": false``) it may stand anywhere. ``"negation_follows": true``
-says that the language negates after what it negates (``(B)ではない``).
+says that the language negates after what it negates (``(B)ではない``). An answer marker's ``"kind"``
+says what it introduces: ``"answer"`` (the default: ``Respuesta``, ``答案``), ``"next_state"``
+(``Next state``, ``Siguiente estado``, ``下一个状态``) or ``"verdict"`` (``Verdict``, ``Veredicto``,
+``判定``); the answer kinds' scanners take their marker words from here (:func:`markers`). A hedge
+entry's ``"tables"`` names the tables of the hedge reader (:mod:`finereason.reading.hedges`) it belongs
+to: ``words`` (a hedge in the answer's sentence), ``modals`` (a hedge when followed by "be"), ``after``
+(right after the answer), ``adverbs`` (after "or"); ``"search": false`` keeps an entry out of the
+category's keyword search (``might`` is a hedge only as the table reads it, in "might be").
 
 The files are read once per process (:func:`vocabulary`).
 """
@@ -16,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -44,6 +51,8 @@ CATEGORIES = (
     "reference",         # an earlier answer referred to ("see above", "the one from attempt 1")
     "restatement",       # working or restatement after an answer ("for clarity", "in other words")
 )
+HEDGE_TABLES = ("words", "modals", "after", "adverbs")  # the tables of the hedge reader (reading.hedges)
+MARKER_KINDS = ("answer", "next_state", "verdict")  # what an answer marker introduces
 HERE = Path(__file__).resolve().parent
 _CONTEXT = 60  # characters a context pattern looks at around a keyword
 _WIDE = {"?": "？", ":": "：", ",": "，"}  # a keyword with these is also matched in its fullwidth form
@@ -54,13 +63,15 @@ Check = Callable[[str, int, int], bool]
 @dataclass(frozen=True)
 class Entry:
     """One vocabulary entry: ``word`` (lower case), its context ``check`` (``None``: none), whether it
-    is a whole word (``bounded``: spaced languages), its ``category`` and ``language``."""
+    is a whole word (``bounded``: spaced languages), its ``category`` and ``language``; ``kind``: what
+    an answer marker introduces (one of :data:`MARKER_KINDS`)."""
 
     word: str
     check: Check | None
     bounded: bool
     category: str
     language: str
+    kind: str = "answer"
 
 
 def _expand(pattern: str, names: dict[str, str]) -> str:
@@ -101,6 +112,7 @@ class Language:
     spaced: bool
     negation_follows: bool
     entries: dict[str, tuple[Entry, ...]]
+    tables: dict[str, tuple[str, ...]] = field(default_factory=dict)  # the hedge reader's tables (file order)
 
 
 def read_language(path: Path) -> Language:
@@ -109,6 +121,7 @@ def read_language(path: Path) -> Language:
     code, spaced = data["language"], bool(data.get("spaced", True))
     names = data.get("patterns", {})
     entries: dict[str, tuple[Entry, ...]] = {}
+    tables: dict[str, list[str]] = {}
     for category in CATEGORIES:
         raw = data.get(category)
         if not raw:
@@ -116,6 +129,12 @@ def read_language(path: Path) -> Language:
         out: list[Entry] = []
         for item in raw:
             spec = item if isinstance(item, dict) else {"word": item}
+            for table in spec.get("tables", ()):
+                if table not in HEDGE_TABLES or category != "hedge":
+                    raise ValueError(f"{path.name}: {spec['word']!r} names an unknown hedge table {table!r}")
+                tables.setdefault(table, []).append(spec["word"].lower())
+            if spec.get("search", True) is False:
+                continue  # a word of the hedge reader's tables only
             check = _check(spec, names)
             word = spec["word"].lower()
             forms = {word}
@@ -125,9 +144,13 @@ def read_language(path: Path) -> Language:
                 if wide in word:
                     forms.add(word.replace(wide, narrow))
             forms |= {normalise(f).lower() for f in forms}  # as the normalised region spells it
-            out.extend(Entry(form, check, spaced, category, code) for form in sorted(forms))
+            kind = spec.get("kind", "answer")
+            if kind not in MARKER_KINDS:
+                raise ValueError(f"{path.name}: {spec['word']!r} has unknown kind {kind!r} (known: {', '.join(MARKER_KINDS)})")
+            out.extend(Entry(form, check, spaced, category, code, kind) for form in sorted(forms))
         entries[category] = tuple(out)
-    return Language(code, spaced, bool(data.get("negation_follows", False)), entries)
+    return Language(code, spaced, bool(data.get("negation_follows", False)), entries,
+                    {name: tuple(words) for name, words in tables.items()})
 
 
 @lru_cache(maxsize=None)
@@ -149,6 +172,80 @@ def words(category: str) -> tuple[Entry, ...]:
 def plain(category: str) -> tuple[str, ...]:
     """The keywords of ``category`` in every language, longest first (context checks ignored)."""
     return tuple(sorted({e.word for e in words(category)}, key=lambda w: (-len(w), w)))
+
+
+@lru_cache(maxsize=None)
+def markers(kind: str = "answer", *, english: bool = False) -> tuple[str, ...]:
+    """The answer marker words of ``kind`` (:data:`MARKER_KINDS`) in lower case, longest first: those of
+    every language but English (whose markers each scanner spells in its own syntax, e.g. ``\boxed{``),
+    or of every language with ``english``. A word that is also an English marker (``solution``) is left
+    out of the non-English ones, so that adding a language never changes how English text is read."""
+    if kind not in MARKER_KINDS:
+        raise KeyError(kind)
+    english_words = {e.word for lang in languages() if lang.code == "en" for e in lang.entries["answer_markers"]}
+    out = {e.word for lang in languages() if english or lang.code != "en"
+           for e in lang.entries["answer_markers"] if e.kind == kind and (english or e.word not in english_words)}
+    return tuple(sorted(out, key=lambda w: (-len(w), w)))
+
+
+def hedge_table(name: str, language: str = "en") -> tuple[str, ...]:
+    """The words of hedge table ``name`` (:data:`HEDGE_TABLES`) of ``language``, in file order."""
+    if name not in HEDGE_TABLES:
+        raise KeyError(name)
+    return next((lang.tables.get(name, ()) for lang in languages() if lang.code == language), ())
+
+
+def has_markers(low: str, kind: str = "answer") -> bool:
+    """Whether lower-cased ``low`` holds a non-English answer marker word of ``kind`` (:func:`markers`)
+    anywhere (C-speed substring checks; ASCII text is not searched for non-ASCII words)."""
+    plain = low.isascii()
+    low = low if plain else low.lower()  # capitals of every script ("Ответ")
+    return any(word in low for word in markers(kind) if not plain or word.isascii())
+
+
+@lru_cache(maxsize=None)
+def marker_pattern(kind: str = "answer") -> "re.Pattern[str]":
+    """A non-English answer marker of ``kind`` that introduces an answer, for a kind's scanner (case-insensitive):
+    the word (a whole word in spaced languages) followed by a colon, markdown emphasis allowed before it
+    (``Respuesta:``, ``**Ответ:**``, ``答案：``), or a word that ends in its colon or copula as it
+    stands (``답:``, ``答案是``)."""
+    bounded = {e.word: e.bounded for e in words("answer_markers")}
+    parts = []
+    for word in markers(kind):
+        text = re.escape(word)
+        if bounded.get(word, True):
+            text = r"(?<![^\W\d_])" + text + r"(?![^\W\d_])"
+        if not word.endswith((":", "：", "是", "は", "은", "는")):
+            text += r"[ \t*_]{0,4}[:：]"
+        parts.append(text)
+    return re.compile("(?:" + "|".join(parts) + r")[ \t*_]{0,4}", re.IGNORECASE)
+
+
+_MAX_MARKER_HITS = 4_096  # occurrences of one marker word looked at per text
+
+
+def marker_matches(text: str, pattern: "re.Pattern[str]", kind: str = "answer", lo: int = 0,
+                   hi: int | None = None) -> list["re.Match[str]"]:
+    """The matches of ``pattern`` (one that opens with :func:`marker_pattern` of ``kind``) in ``text[lo:hi]``,
+    in text order, tried only where a marker word occurs: each word is located with ``str.find`` (C speed,
+    at most :data:`_MAX_MARKER_HITS` times), so the cost is linear whatever the alternation's size."""
+    hi = len(text) if hi is None else hi
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: lower ASCII only, offsets kept
+        low = text.translate({c: c + 32 for c in range(65, 91)})
+    plain = low.isascii()
+    found: dict[int, "re.Match[str]"] = {}
+    for word in markers(kind):
+        if plain and not word.isascii():
+            continue
+        at, hits = low.find(word, lo, hi), 0
+        while at >= 0 and hits < _MAX_MARKER_HITS:
+            if at not in found:
+                m = pattern.match(text, at, hi)
+                if m is not None:
+                    found[at] = m
+            at, hits = low.find(word, at + 1, hi), hits + 1
+    return [found[at] for at in sorted(found)]
 
 
 def whole_word(low: str, at: int, end: int) -> bool:
