@@ -28,7 +28,6 @@ unless ``overwrite`` (:func:`prepare_out`). Every response (answers and self-ver
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import time
@@ -38,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 from ..common.atomic_io import atomic_file, check_output
 from ..common.input_errors import InputError
+from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
 from ..reading.context import DEFAULT, ReadContext
@@ -198,33 +198,13 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
     return records
 
 
-# ------------------------------------------------------------------ transcripts (append, fsync, resume)
-def _append(path: Path, records: list[dict]) -> None:
-    data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
+# ------------------------------------------------------------------ transcripts (the resumable JSONL log)
 def read_transcripts(path: Path, dialogs: dict[str, Dialog]) -> int:
-    """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off.
-    Returns the number of rounds read."""
-    if not path.is_file():
-        return 0
-    raw = path.read_bytes()
-    keep = raw.rfind(b"\n") + 1
-    if keep < len(raw):  # an unfinished last line: its round is played again
-        with open(path, "r+b") as handle:
-            handle.truncate(keep)
+    """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off
+    (:mod:`finereason.common.jsonl_log`). Returns the number of rounds read."""
+    cut_torn_line(path)
     count = 0
-    for lineno, line in enumerate(raw[:keep].decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            raise LoopError(f"{path}:{lineno}: not a JSON line; the transcript is damaged") from None
+    for lineno, rec in read_records(path, "transcript", LoopError):
         if not isinstance(rec, dict) or str(rec.get("id")) not in dialogs:
             raise LoopError(f"{path}:{lineno}: instance {rec.get('id') if isinstance(rec, dict) else rec!r} "
                             "is not in this run's data")
@@ -279,7 +259,7 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
         records = play_round(active, generate, condition, counter, context)
         for dialog, rec in zip(active, records):
             dialog.records.append(rec)
-        _append(folder / TRANSCRIPTS, records)
+        append_records(folder / TRANSCRIPTS, records)
         if progress:
             progress(len(active))
     return list(dialogs.values())
