@@ -26,9 +26,10 @@ from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
 from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import UNFINISHED, final_region
+from ..verification.metrics import json_value, ratio
 from .actor_prompt import instructions
+from .rounds import MAX_RESPONSE_CHARS, accuracy_at_rounds
 
-MAX_RESPONSE_CHARS = 200_000
 MAX_JSON_CHARS = 100_000
 
 ACTOR_INSTRUCTIONS = instructions(tests=True)
@@ -218,13 +219,15 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
     return dialogs
 
 
-def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float]:
-    """``round_<r>``: accuracy when capped at r rounds; ``final``; ``success_rate``; counts."""
-    n = len(dialogs) or 1
-    out = {f"round_{r}": sum(d.answer_at(r) == d.doc["label"] for d in dialogs) / n for r in range(1, rounds + 1)}
-    out["final"] = sum(d.correct for d in dialogs) / n
-    out["success_rate"] = sum(d.success for d in dialogs) / n
-    out["answered"] = sum(d.answer is not None for d in dialogs) / n
+def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, Any]:
+    """``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
+    ``success_rate``; counts. Shares of no dialog are ``None`` (undefined)."""
+    out: dict[str, Any] = {f"round_{r}": acc for r, acc in
+                           accuracy_at_rounds(dialogs, rounds, lambda d, r: d.answer_at(r) == d.doc["label"]).items()}
+    n = len(dialogs)
+    out["final"] = json_value(ratio(sum(d.correct for d in dialogs), n))
+    out["success_rate"] = json_value(ratio(sum(d.success for d in dialogs), n))
+    out["answered"] = json_value(ratio(sum(d.answer is not None for d in dialogs), n))
     out["items"] = len(dialogs)
     return out
 

@@ -26,9 +26,8 @@ from ..core.literals import strip_thinking
 from ..data.folio import FolioError, load_folio_versioned, problem_text
 from ..reading.context import DEFAULT, ReadContext
 from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
+from .rounds import SUMMARY, TRANSCRIPTS
 
-SUMMARY = "summary.json"
-TRANSCRIPTS = "transcripts.jsonl"
 
 SFT_CARD = """---
 license: cc-by-sa-4.0

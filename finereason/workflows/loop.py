@@ -45,13 +45,11 @@ from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, so
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
 from .loop_plot import PLOT, count, figure, model_label, plot
+from .rounds import MAX_RESPONSE_CHARS, SUMMARY, TRANSCRIPTS, accuracy_at_rounds
 
 SAMPLING = "sampling"
 CONDITIONS: tuple[str, ...] = (*LEVELS, SAMPLING)
-MAX_RESPONSE_CHARS = 200_000
-TRANSCRIPTS = "transcripts.jsonl"
 RUN_FILE = "run.json"
-SUMMARY = "summary.json"
 
 Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
 
@@ -268,11 +266,10 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
 # ------------------------------------------------------------------ summary and plot
 def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
     """Accuracy by round (a run capped at r rounds), tokens spent and, for ``self``, the self-verifier's errors."""
-    n = len(dialogs) or 1
     records = [rec for d in dialogs for rec in d.records]
     out: dict[str, Any] = {
         "items": len(dialogs),
-        "accuracy_by_round": {str(r): sum(d.correct_at(r) for d in dialogs) / n for r in range(1, max_rounds + 1)},
+        "accuracy_by_round": {str(r): acc for r, acc in accuracy_at_rounds(dialogs, max_rounds, Dialog.correct_at).items()},
         "rounds_played": len(records),
         "prompt_chars": sum(r["prompt_chars"] for r in records),
         "response_chars": sum(r["response_chars"] for r in records),

@@ -10,7 +10,7 @@ from ...common.verdict import TRANSITION_CATEGORIES
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
 from ...verification.aggregation import ACC, ACC_PAPER
 from ...verification.metrics import metric as metric_info
-from ...verification.metrics import is_undefined, overall, task_metrics
+from ...verification.metrics import is_undefined, overall, ratio, task_metrics
 from ...verification.scoring import RowScore
 from ..leaderboard.stats import counts_of, metric_cell
 from ..leaderboard.suites import group_tasks
@@ -160,7 +160,7 @@ def group_section(models: list[Model]) -> list[str]:
 def breakdown(scores: list[tuple[dict, RowScore]], solvable: bool) -> tuple[int, dict[str, float]]:
     group = [s for _, s in scores if s.solvable is solvable]
     n = len(group)
-    return n, {c: (sum(s.verdict.category == c for s in group) / n if n else 0.0) for c in TRANSITION_CATEGORIES}
+    return n, {c: ratio(sum(s.verdict.category == c for s in group), n) for c in TRANSITION_CATEGORIES}  # undefined for no state
 
 
 def breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> list[str]:
