@@ -90,7 +90,7 @@ def load_rows(domain: str, data: str | None = None, limit: int | None = None) ->
 
 # ------------------------------------------------------------------ one instance
 @dataclass
-class Dialog:
+class LoopDialog:
     """One instance's loop: its row and the records of the rounds played so far."""
 
     row: dict
@@ -152,7 +152,7 @@ def _ask(generate: Generate, batch: list[tuple[dict, list[dict]]]) -> list[str]:
     return [str(t if t is not None else "")[:MAX_RESPONSE_CHARS] for t in responses]
 
 
-def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, counter: Counter,
+def play_round(dialogs: Sequence[LoopDialog], generate: Generate, condition: str, counter: Counter,
                context: ReadContext = DEFAULT) -> list[dict]:
     """One round for each dialog (each at its own next round): ask, verify, build feedback; the new records.
     Answers and self-verdicts are read in ``context``."""
@@ -197,7 +197,7 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
 
 
 # ------------------------------------------------------------------ transcripts (the resumable JSONL log)
-def read_transcripts(path: Path, dialogs: dict[str, Dialog]) -> int:
+def read_transcripts(path: Path, dialogs: dict[str, LoopDialog]) -> int:
     """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off
     (:mod:`finereason.common.jsonl_log`). Returns the number of rounds read."""
     cut_torn_line(path)
@@ -236,12 +236,12 @@ def _check_run(folder: Path, run: dict) -> bool:
 
 def run_condition(rows: Sequence[dict], generate: Generate, condition: str, folder: Path, *, max_rounds: int = 15,
                   run: dict | None = None, progress: Callable[[int], None] | None = None,
-                  on_round: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[Dialog]:
+                  on_round: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[LoopDialog]:
     """Play (or resume) one condition into ``folder``, reading responses in ``context``; returns every
     instance's dialog. ``on_round(r, active)`` is told the round about to be played and how many instances play it."""
     if condition not in CONDITIONS:
         raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
-    dialogs = {str(r["id"]): Dialog(r, get_engine(r["puzzle"])) for r in rows}
+    dialogs = {str(r["id"]): LoopDialog(r, get_engine(r["puzzle"])) for r in rows}
     if len(dialogs) != len(rows):
         raise LoopError("the data has repeated row ids")
     meta = {**(run or {}), "condition": condition, "ids": sorted(dialogs)}
@@ -264,12 +264,12 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
 
 
 # ------------------------------------------------------------------ summary and plot
-def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
+def summarize_condition(dialogs: Sequence[LoopDialog], max_rounds: int) -> dict[str, Any]:
     """Accuracy by round (a run capped at r rounds), tokens spent and, for ``self``, the self-verifier's errors."""
     records = [rec for d in dialogs for rec in d.records]
     out: dict[str, Any] = {
         "items": len(dialogs),
-        "accuracy_by_round": {str(r): acc for r, acc in accuracy_at_rounds(dialogs, max_rounds, Dialog.correct_at).items()},
+        "accuracy_by_round": {str(r): acc for r, acc in accuracy_at_rounds(dialogs, max_rounds, LoopDialog.correct_at).items()},
         "rounds_played": len(records),
         "prompt_chars": sum(r["prompt_chars"] for r in records),
         "response_chars": sum(r["response_chars"] for r in records),
@@ -419,11 +419,24 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
                                 progress=getattr(bar, "update", None), on_round=on_round if progress else None,
                                 context=context)
         getattr(bar, "close", lambda: None)()
-        summaries[condition] = summarize(dialogs, max_rounds)
+        summaries[condition] = summarize_condition(dialogs, max_rounds)
     write_summary(out, summaries, facts)
     picture = plot(out, summaries, f"{engine.name}: {model_label(model, model_args)}")
     return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
 
 
-__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "LoopRun", "figure", "load_rows", "loop_conditions", "play_round",
-           "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize", "write_summary"]
+__all__ = ["CONDITIONS", "SAMPLING", "LoopDialog", "LoopError", "LoopRun", "figure", "load_rows", "loop_conditions", "play_round",
+           "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize_condition", "write_summary"]
+
+_RENAMED = {"Dialog": "LoopDialog", "summarize": "summarize_condition"}
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work, with a warning naming the new one."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"finereason.workflows.loop.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
