@@ -218,10 +218,14 @@ def test_three_tiny_checkpoints_offline(tmp_path, monkeypatch, capsys, warm_pyth
     assert rows[3].startswith("| Δ math_only − base |") and rows[4].startswith("| Δ mixed − base |")
     for row in rows[:3]:
         cells = [c.strip() for c in row.strip("|").split("|")[1:]]
-        assert len(cells) == 4 and all(c != "–" for c in cells), row   # every column measured
+        assert len(cells) == 5 and all(c != "–" for c in cells), row   # every column measured
         assert all(0.0 <= float(c) <= 100.0 for c in cells), row
     scores = json.loads((out / "comparison.json").read_text())
     assert list(scores["models"]) == ["base", "math_only", "mixed"] and scores["max_gen_toks"] == 4
+    for label in ("base", "math_only", "mixed"):  # the overall column is the number lm-eval printed for the group
+        printed = [json.loads(p.read_text())["groups"]["finereason"]["acc,none"] for p in (out / label).rglob("results_*.json")
+                   if "finereason" in (json.loads(p.read_text()).get("groups") or {})]
+        assert printed and scores["scores"][label]["FineReason"] == pytest.approx(printed[-1])
     for label in ("base", "math_only", "mixed"):
         samples = list((out / label).rglob("samples_gsm8k_local_*.jsonl"))
         assert samples, f"no logged GSM8K samples for {label}"
