@@ -3,7 +3,8 @@
 Runs lm-eval through ``finereason eval`` (our task folder added) once per model on GSM8K, MATH and the
 ``finereason`` group, then writes ``comparison.md`` / ``comparison.json``: one row per model (base,
 math only, mixed, ratio variants, in the order given), columns GSM8K, MATH, FineReason SC, FineReason
-ST (accuracy in %), then one row per later model with its difference from the first.
+ST and FineReason (the overall score of the ``finereason`` group; accuracy in %), then one row per later
+model with its difference from the first.
 
     python trainers/evaluate_checkpoint.py --model vllm --output_dir eval/r1-1.5b \\
         --models base=deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B \\
@@ -17,8 +18,10 @@ GSM8K and MATH come from the Hub (lm-eval's ``gsm8k`` and ``minerva_math``) or, 
 Generation stops at ``--max_gen_toks`` tokens (default 1024, the paper's length; R1-style reasoning
 needs more: try 8192). ``--dry-run`` prints the commands; ``--table_only`` rebuilds the table from the
 results already in ``--output_dir``. Metrics read: GSM8K ``exact_match`` (flexible-extract, else
-strict-match), MATH ``math_verify`` (else ``exact_match``), and size-weighted ``acc`` over the
-``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks. ``--starts_in_think true`` (chat
+strict-match), MATH ``math_verify`` (else ``exact_match``), size-weighted ``acc`` over the
+``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks, and the overall score of the
+``finereason`` group (:func:`finereason.verification.metrics.overall`, the number lm-eval prints for the
+group, the leaderboard's Overall and the report's group table; "–" unless every task of the group ran). ``--starts_in_think true`` (chat
 templates whose prompt opens ``<think>``: R1-distill, QwQ, Qwen3 thinking) sets the FineReason tasks' read
 context (``--metadata '{"starts_in_think": true}'``): an answer without ``</think>`` is unfinished; the
 context is recorded in the results and in ``comparison.json``.
@@ -37,12 +40,14 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
+from finereason.integrations.leaderboard.suites import group_tasks
 from finereason.integrations.training.mixing import hub_offline  # light: no torch
 from finereason.reading.context import ReadContext
 from finereason.verification.aggregation import ACC
+from finereason.verification.metrics import OVERALL_GROUP, json_value, overall
 
 EXIT_BAD_INPUT = 2
-COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST")
+COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST", "FineReason")
 FINEREASON_GROUP = "finereason"
 GSM8K_METRICS = ("exact_match,flexible-extract", "exact_match,strict-match", "exact_match,none")
 MATH_METRICS = ("math_verify,none", "exact_match,none")
@@ -87,16 +92,22 @@ def _size(data: Mapping[str, Any], task: str) -> int | None:
 
 
 def _weighted(data: Mapping[str, Any], tasks: Sequence[str], names: Sequence[str]) -> float | None:
-    """Size-weighted mean of a metric over ``tasks`` (tasks without it are skipped)."""
-    total = weight = 0.0
-    for task in tasks:
-        value = _first_metric(data.get("results", {}).get(task), names)
-        if value is None:
-            continue
-        n = _size(data, task) or 1
-        total += value * n
-        weight += n
-    return total / weight if weight else None
+    """Size-weighted mean of a metric over ``tasks`` (the registry's :func:`overall`; tasks without the
+    metric are skipped, a task of unknown size weighs 1)."""
+    results = data.get("results") or {}
+    parts = [(value, _size(data, task) or 1) for task in tasks
+             if (value := _first_metric(results.get(task), names)) is not None]
+    return json_value(overall(parts))
+
+
+def _overall(data: Mapping[str, Any]) -> float | None:
+    """The overall score of the ``finereason`` group (the registry's :func:`overall` over every task of the
+    group); ``None`` when the file has none of them, or a task of the group is missing or undefined."""
+    results = data.get("results") or {}
+    tasks = group_tasks(OVERALL_GROUP)
+    if not any(task in results for task in tasks):
+        return None
+    return json_value(overall((_first_metric(results.get(task), (f"{ACC},none",)), _size(data, task)) for task in tasks))
 
 
 def _task_score(data: Mapping[str, Any], task: str, names: Sequence[str]) -> float | None:
@@ -118,7 +129,7 @@ def _finereason(data: Mapping[str, Any], task_kind: str) -> float | None:
 
 def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = "gsm8k",
                         math_task: str = "minerva_math") -> dict[str, float | None]:
-    """The four Table-5 numbers (fractions) of one model from its lm-eval results files (later files
+    """The Table-5 numbers and the overall FineReason score (fractions) of one model from its lm-eval results files (later files
     win where several have a number). The local tasks (``gsm8k_local``, ``math_local``) count too."""
     out: dict[str, float | None] = dict.fromkeys(COLUMNS)
     for data in results:
@@ -127,6 +138,7 @@ def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = 
             "MATH": _task_score(data, math_task, MATH_METRICS) or _task_score(data, LOCAL_TASKS["MATH"], MATH_METRICS),
             "FineReason SC": _finereason(data, STATE_CHECKING),
             "FineReason ST": _finereason(data, STATE_TRANSITION),
+            "FineReason": _overall(data),
         }
         out.update({k: v for k, v in found.items() if v is not None})
     return out

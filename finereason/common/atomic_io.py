@@ -8,7 +8,10 @@ Every command that writes a file or a folder goes through here, so that
   content goes to a hidden temporary file or folder beside the target (same file system) and is
   renamed over it only when complete (:func:`atomic_file`, :func:`atomic_dir`);
 * leftovers of killed runs (temporaries whose process is gone) are removed by the next run that
-  writes beside them (:func:`clean_leftovers`).
+  writes beside them (:func:`clean_leftovers`);
+* a command that writes several files into a folder the user names (which may hold other files)
+  records what it wrote in a manifest there and, on the next run, replaces or removes only those
+  files: nothing it did not write is ever overwritten or deleted (:func:`owned_files`).
 
 Outputs that are not regular files (``-``/stdout, ``/dev/null``, ``/dev/full``, pipes) are written
 directly: there is nothing to protect and nothing can be renamed over a device.
@@ -16,6 +19,7 @@ directly: there is nothing to protect and nothing can be renamed over a device.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import shutil
@@ -218,6 +222,87 @@ def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
     fsync_dir(target.parent)
 
 
-__all__ = ["TMP_MARK", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output", "clean_leftovers", "default_permissions",
-           "fsync_dir", "write_bytes",
-           "write_text"]
+MANIFEST = ".finereason-files.json"
+
+
+class OwnedFiles:
+    """The files one command writes into a shared folder (see :func:`owned_files`)."""
+
+    def __init__(self, folder: Path, previous: set[str]) -> None:
+        self.folder = folder
+        self.previous = previous
+        self.written: list[str] = []
+
+    def _target(self, relative: str | os.PathLike) -> Path:
+        rel = Path(relative).as_posix()
+        if Path(rel).is_absolute() or ".." in Path(rel).parts or rel in ("", ".", MANIFEST):
+            raise ValueError(f"not a file name inside the output folder: {rel!r}")
+        target = self.folder / rel
+        if rel not in self.previous and (target.exists() or target.is_symlink()):
+            raise UnsafeOutput(f"{target} exists and was not written by this command: "
+                               "move it away or choose another --out")
+        self.written.append(rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return target
+
+    def write_text(self, relative: str | os.PathLike, text: str) -> Path:
+        """Replace ``folder/relative`` (one this command wrote before, or a new one) with ``text``."""
+        return write_text(self._target(relative), text)
+
+    def copy(self, source: str | os.PathLike, relative: str | os.PathLike) -> Path:
+        """Copy the file ``source`` to ``folder/relative`` (atomically, as :meth:`write_text`)."""
+        target = self._target(relative)
+        with open(source, "rb") as src, atomic_file(target, binary=True) as handle:
+            shutil.copyfileobj(src, handle)
+        return target
+
+
+def _read_manifest(folder: Path) -> set[str]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    files = data.get("files") if isinstance(data, dict) else None
+    return {f for f in files if isinstance(f, str)} if isinstance(files, list) else set()
+
+
+@contextlib.contextmanager
+def owned_files(folder: str | os.PathLike) -> Iterator[OwnedFiles]:
+    """Write files into ``folder`` (created if absent; it may hold other files) and own only those.
+
+    Every file goes through :meth:`OwnedFiles.write_text` / :meth:`OwnedFiles.copy` (each atomic).
+    A file that already exists is replaced only if the manifest ``folder/.finereason-files.json`` of
+    a previous run lists it; otherwise :class:`UnsafeOutput` is raised and nothing of the user's is
+    touched. When the block completes, the files of the previous run that this run did not write
+    again are removed (with the folders that become empty), and the manifest is replaced by the
+    list of this run's files. On failure the previous manifest stays, still listing every file the
+    command owns.
+    """
+    root = Path(os.path.abspath(folder))
+    if root.exists() and not root.is_dir():
+        raise UnsafeOutput(f"{root} exists and is not a folder")
+    root.mkdir(parents=True, exist_ok=True)
+    previous = _read_manifest(root)
+    owned = OwnedFiles(root, previous)
+    try:
+        yield owned
+    except BaseException:
+        if owned.written:  # keep every file this command owns listed, old and new
+            write_text(root / MANIFEST, json.dumps({"files": sorted(previous | set(owned.written))}, indent=1) + "\n")
+        raise
+    now = set(owned.written)
+    for rel in sorted(previous - now):
+        path = root / rel
+        with contextlib.suppress(OSError):
+            if path.is_file() or path.is_symlink():
+                path.unlink()
+        for parent in path.parents:
+            if parent == root or root not in parent.parents:
+                break
+            with contextlib.suppress(OSError):
+                parent.rmdir()  # only when empty
+    write_text(root / MANIFEST, json.dumps({"files": sorted(now)}, indent=1) + "\n")
+
+
+__all__ = ["MANIFEST", "TMP_MARK", "OwnedFiles", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output",
+           "clean_leftovers", "default_permissions", "fsync_dir", "owned_files", "write_bytes", "write_text"]

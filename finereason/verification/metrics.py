@@ -19,6 +19,10 @@ record unless the metric names another ``record``:
 - ``verify``: a verify-task verdict (:class:`finereason.verification.llm_verifier.VerifyScore`);
 - ``process``: the process verdict of an end-to-end answer (:class:`finereason.verification.process.ProcessVerdict`).
 
+**One overall score** (:func:`overall`): the size-weighted mean of ``acc`` over a group's tasks, as
+lm-eval's group reports it; the leaderboard's headline, the report's group table and
+``trainers/evaluate_checkpoint.py`` compute it here.
+
 Everything reads this module: :mod:`finereason.verification.aggregation`, :mod:`finereason.verification.process` and
 :mod:`finereason.verification.llm_verifier` compute the metrics with :func:`compute`; the lm-eval hooks
 (``lm_eval_tasks/finereason/utils.py``, ``verify_utils.py``) return per-row values or row records
@@ -258,6 +262,31 @@ def compute(task: str, rows: Sequence[Any], record: str, *, have: Iterable[str] 
     return {m.name: out[m.name] for m in chosen}
 
 
+# ------------------------------------------------------------------ the overall score
+OVERALL_METRIC = ACC
+OVERALL_GROUP = "finereason"
+"""The headline group: the generated benchmark's state-checking and state-transition tasks (as the
+paper's tables); ``finereason_official`` is the official release's (every task)."""
+
+
+def overall(parts: Iterable[tuple[Any, Any]]) -> float:
+    """The one overall score of a group (the tasks its lm-eval YAML lists, ``_<group>.yaml``): the
+    mean of its tasks' ``acc`` weighted by their sizes,
+    ``sum(acc_t * n_t) / sum(n_t)`` over ``parts`` = ``(acc_t, n_t)`` pairs, which is the share of correct
+    answers over all the group's rows and exactly what lm-eval's group reports (``aggregate_metric_list``:
+    ``acc``, ``mean``, ``weight_by_size: true``). :data:`UNDEFINED` when there is no part, or a part's
+    accuracy is undefined or its size unknown (never averaged over what is there)."""
+    total = weight = 0.0
+    seen = False
+    for value, n in parts:
+        if is_undefined(value) or isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+            return UNDEFINED
+        total += float(value) * n
+        weight += n
+        seen = True
+    return total / weight if seen else UNDEFINED
+
+
 def metric_list_yaml(task: str, hooks: str) -> str:
     """The lm-eval ``metric_list`` of ``task`` as YAML text: ``mean`` for a per-row metric, else
     ``!function <hooks>.agg_<name>`` (the hook module's aggregation of the row records)."""
@@ -305,6 +334,6 @@ def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Call
 
 
 __all__ = ["ACC", "ACC_PAPER", "ACC_SOLVABLE", "ACC_UNSOLVABLE", "F1_UNSOLVABLE", "PARSE_ERROR_RATE",
-           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "PAPER", "PROCESS",
+           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "OVERALL_GROUP", "OVERALL_METRIC", "PAPER", "PROCESS",
            "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "UNDEFINED", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
-           "is_undefined", "json_value", "metric", "metric_list_yaml", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]
+           "is_undefined", "json_value", "metric", "metric_list_yaml", "overall", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]

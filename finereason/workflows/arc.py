@@ -26,9 +26,10 @@ from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
 from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import UNFINISHED, final_region
+from ..verification.metrics import json_value, ratio
 from .actor_prompt import instructions
+from .rounds import MAX_RESPONSE_CHARS, accuracy_at_rounds
 
-MAX_RESPONSE_CHARS = 200_000
 MAX_JSON_CHARS = 100_000
 
 ACTOR_INSTRUCTIONS = instructions(tests=True)
@@ -124,7 +125,7 @@ class Round:
 
 
 @dataclass
-class Dialog:
+class ArcDialog:
     doc: dict
     messages: list[dict]
     rounds: list[Round] = field(default_factory=list)
@@ -193,10 +194,10 @@ def _generate(generate: Callable, batch: list) -> list[str]:
 
 def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
             rounds: int = 4, limits: Limits = Limits(), jobs: int = 1, tests: bool = True,
-            progress: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[Dialog]:
+            progress: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[ArcDialog]:
     """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``;
     ``tests=False`` is the ablation without test generation; responses are read in ``context``."""
-    dialogs = [Dialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
+    dialogs = [ArcDialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
     for r in range(1, rounds + 1):
         active = [d for d in dialogs if not d.done]
         if not active:
@@ -218,18 +219,20 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
     return dialogs
 
 
-def accuracy_by_round(dialogs: Sequence[Dialog], rounds: int) -> dict[str, float]:
-    """``round_<r>``: accuracy when capped at r rounds; ``final``; ``success_rate``; counts."""
-    n = len(dialogs) or 1
-    out = {f"round_{r}": sum(d.answer_at(r) == d.doc["label"] for d in dialogs) / n for r in range(1, rounds + 1)}
-    out["final"] = sum(d.correct for d in dialogs) / n
-    out["success_rate"] = sum(d.success for d in dialogs) / n
-    out["answered"] = sum(d.answer is not None for d in dialogs) / n
+def accuracy_by_round(dialogs: Sequence[ArcDialog], rounds: int) -> dict[str, Any]:
+    """``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
+    ``success_rate``; counts. Shares of no dialog are ``None`` (undefined)."""
+    out: dict[str, Any] = {f"round_{r}": acc for r, acc in
+                           accuracy_at_rounds(dialogs, rounds, lambda d, r: d.answer_at(r) == d.doc["label"]).items()}
+    n = len(dialogs)
+    out["final"] = json_value(ratio(sum(d.correct for d in dialogs), n))
+    out["success_rate"] = json_value(ratio(sum(d.success for d in dialogs), n))
+    out["answered"] = json_value(ratio(sum(d.answer is not None for d in dialogs), n))
     out["items"] = len(dialogs)
     return out
 
 
-def round_statistics(dialogs: Sequence[Dialog], rounds: int) -> list[dict]:
+def round_statistics(dialogs: Sequence[ArcDialog], rounds: int) -> list[dict]:
     """Per round: dialogs still running, how many programs compiled (ran, with or without answer
     sets), how many had every test passing, the share of tests passed, and how many finished."""
     out = []
@@ -243,3 +246,16 @@ def round_statistics(dialogs: Sequence[Dialog], rounds: int) -> list[dict]:
                     "test_pass_rate": (sum(x.tests_passed for x in this) / total) if total else None,
                     "done": sum(x.done for x in this)})
     return out
+
+_RENAMED = {"Dialog": "ArcDialog"}
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work, with a warning naming the new one."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"finereason.workflows.arc.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

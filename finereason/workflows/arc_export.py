@@ -25,10 +25,9 @@ from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
 from ..data.folio import FolioError, load_folio_versioned, problem_text
 from ..reading.context import DEFAULT, ReadContext
-from .arc import ArcError, Dialog, accuracy_by_round, clean_text, round_statistics, run_arc
+from .arc import ArcError, ArcDialog, accuracy_by_round, clean_text, round_statistics, run_arc
+from .rounds import SUMMARY, TRANSCRIPTS
 
-SUMMARY = "summary.json"
-TRANSCRIPTS = "transcripts.jsonl"
 
 SFT_CARD = """---
 license: cc-by-sa-4.0
@@ -55,14 +54,14 @@ Derived from FOLIO (Han et al. 2022), CC BY-SA 4.0: this data set is shared unde
 """
 
 
-def write_transcripts(dialogs: Sequence[Dialog], path: Path) -> None:
+def write_transcripts(dialogs: Sequence[ArcDialog], path: Path) -> None:
     """One JSON line per dialog; text that cannot be encoded (lone surrogates) is replaced, never fatal."""
     with atomic_file(path, errors="replace") as handle:
         for d in dialogs:
             handle.write(json.dumps(d.transcript(), ensure_ascii=False, sort_keys=True) + "\n")
 
 
-def trimmed_messages(dialog: Dialog) -> list[dict]:
+def trimmed_messages(dialog: ArcDialog) -> list[dict]:
     """The trimmed trace of a dialog (see the module docstring)."""
     out = []
     for i, m in enumerate(dialog.messages):
@@ -75,7 +74,7 @@ def trimmed_messages(dialog: Dialog) -> list[dict]:
     return out
 
 
-def export_sft(dialogs: Sequence[Dialog], out: Path, *, split: str = "train", version: str = "") -> int:
+def export_sft(dialogs: Sequence[ArcDialog], out: Path, *, split: str = "train", version: str = "") -> int:
     """Write the successful dialogs in Hub layout (both configs); returns how many were written."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -103,7 +102,7 @@ class ArcRun:
     statistics, run facts, ``sft_exported``), the dialogs, the FOLIO release and the time taken."""
 
     summary: dict[str, Any]
-    dialogs: list[Dialog]
+    dialogs: list[ArcDialog]
     version: str
     seconds: float
 

@@ -28,7 +28,6 @@ unless ``overwrite`` (:func:`prepare_out`). Every response (answers and self-ver
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import time
@@ -38,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 from ..common.atomic_io import atomic_file, check_output
 from ..common.input_errors import InputError
+from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
 from ..reading.context import DEFAULT, ReadContext
@@ -45,13 +45,11 @@ from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, so
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
 from .loop_plot import PLOT, count, figure, model_label, plot
+from .rounds import MAX_RESPONSE_CHARS, SUMMARY, TRANSCRIPTS, accuracy_at_rounds
 
 SAMPLING = "sampling"
 CONDITIONS: tuple[str, ...] = (*LEVELS, SAMPLING)
-MAX_RESPONSE_CHARS = 200_000
-TRANSCRIPTS = "transcripts.jsonl"
 RUN_FILE = "run.json"
-SUMMARY = "summary.json"
 
 Generate = Callable[[list[tuple[dict, list[dict]]]], list[str]]
 
@@ -92,7 +90,7 @@ def load_rows(domain: str, data: str | None = None, limit: int | None = None) ->
 
 # ------------------------------------------------------------------ one instance
 @dataclass
-class Dialog:
+class LoopDialog:
     """One instance's loop: its row and the records of the rounds played so far."""
 
     row: dict
@@ -154,7 +152,7 @@ def _ask(generate: Generate, batch: list[tuple[dict, list[dict]]]) -> list[str]:
     return [str(t if t is not None else "")[:MAX_RESPONSE_CHARS] for t in responses]
 
 
-def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, counter: Counter,
+def play_round(dialogs: Sequence[LoopDialog], generate: Generate, condition: str, counter: Counter,
                context: ReadContext = DEFAULT) -> list[dict]:
     """One round for each dialog (each at its own next round): ask, verify, build feedback; the new records.
     Answers and self-verdicts are read in ``context``."""
@@ -198,33 +196,13 @@ def play_round(dialogs: Sequence[Dialog], generate: Generate, condition: str, co
     return records
 
 
-# ------------------------------------------------------------------ transcripts (append, fsync, resume)
-def _append(path: Path, records: list[dict]) -> None:
-    data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def read_transcripts(path: Path, dialogs: dict[str, Dialog]) -> int:
-    """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off.
-    Returns the number of rounds read."""
-    if not path.is_file():
-        return 0
-    raw = path.read_bytes()
-    keep = raw.rfind(b"\n") + 1
-    if keep < len(raw):  # an unfinished last line: its round is played again
-        with open(path, "r+b") as handle:
-            handle.truncate(keep)
+# ------------------------------------------------------------------ transcripts (the resumable JSONL log)
+def read_transcripts(path: Path, dialogs: dict[str, LoopDialog]) -> int:
+    """Load the recorded rounds into ``dialogs``; a torn last line (a crash mid-write) is cut off
+    (:mod:`finereason.common.jsonl_log`). Returns the number of rounds read."""
+    cut_torn_line(path)
     count = 0
-    for lineno, line in enumerate(raw[:keep].decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            raise LoopError(f"{path}:{lineno}: not a JSON line; the transcript is damaged") from None
+    for lineno, rec in read_records(path, "transcript", LoopError):
         if not isinstance(rec, dict) or str(rec.get("id")) not in dialogs:
             raise LoopError(f"{path}:{lineno}: instance {rec.get('id') if isinstance(rec, dict) else rec!r} "
                             "is not in this run's data")
@@ -258,12 +236,12 @@ def _check_run(folder: Path, run: dict) -> bool:
 
 def run_condition(rows: Sequence[dict], generate: Generate, condition: str, folder: Path, *, max_rounds: int = 15,
                   run: dict | None = None, progress: Callable[[int], None] | None = None,
-                  on_round: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[Dialog]:
+                  on_round: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[LoopDialog]:
     """Play (or resume) one condition into ``folder``, reading responses in ``context``; returns every
     instance's dialog. ``on_round(r, active)`` is told the round about to be played and how many instances play it."""
     if condition not in CONDITIONS:
         raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
-    dialogs = {str(r["id"]): Dialog(r, get_engine(r["puzzle"])) for r in rows}
+    dialogs = {str(r["id"]): LoopDialog(r, get_engine(r["puzzle"])) for r in rows}
     if len(dialogs) != len(rows):
         raise LoopError("the data has repeated row ids")
     meta = {**(run or {}), "condition": condition, "ids": sorted(dialogs)}
@@ -279,20 +257,19 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
         records = play_round(active, generate, condition, counter, context)
         for dialog, rec in zip(active, records):
             dialog.records.append(rec)
-        _append(folder / TRANSCRIPTS, records)
+        append_records(folder / TRANSCRIPTS, records)
         if progress:
             progress(len(active))
     return list(dialogs.values())
 
 
 # ------------------------------------------------------------------ summary and plot
-def summarize(dialogs: Sequence[Dialog], max_rounds: int) -> dict[str, Any]:
+def summarize_condition(dialogs: Sequence[LoopDialog], max_rounds: int) -> dict[str, Any]:
     """Accuracy by round (a run capped at r rounds), tokens spent and, for ``self``, the self-verifier's errors."""
-    n = len(dialogs) or 1
     records = [rec for d in dialogs for rec in d.records]
     out: dict[str, Any] = {
         "items": len(dialogs),
-        "accuracy_by_round": {str(r): sum(d.correct_at(r) for d in dialogs) / n for r in range(1, max_rounds + 1)},
+        "accuracy_by_round": {str(r): acc for r, acc in accuracy_at_rounds(dialogs, max_rounds, LoopDialog.correct_at).items()},
         "rounds_played": len(records),
         "prompt_chars": sum(r["prompt_chars"] for r in records),
         "response_chars": sum(r["response_chars"] for r in records),
@@ -442,11 +419,24 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
                                 progress=getattr(bar, "update", None), on_round=on_round if progress else None,
                                 context=context)
         getattr(bar, "close", lambda: None)()
-        summaries[condition] = summarize(dialogs, max_rounds)
+        summaries[condition] = summarize_condition(dialogs, max_rounds)
     write_summary(out, summaries, facts)
     picture = plot(out, summaries, f"{engine.name}: {model_label(model, model_args)}")
     return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
 
 
-__all__ = ["CONDITIONS", "SAMPLING", "Dialog", "LoopError", "LoopRun", "figure", "load_rows", "loop_conditions", "play_round",
-           "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize", "write_summary"]
+__all__ = ["CONDITIONS", "SAMPLING", "LoopDialog", "LoopError", "LoopRun", "figure", "load_rows", "loop_conditions", "play_round",
+           "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize_condition", "write_summary"]
+
+_RENAMED = {"Dialog": "LoopDialog", "summarize": "summarize_condition"}
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work, with a warning naming the new one."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"finereason.workflows.loop.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

@@ -53,18 +53,18 @@ def test_scores_and_table():
                                      _results(None, {}, 0.7, 0.45)])
     table = E.comparison_table({"base": base, "trained": trained}, {"base": "B", "trained": "T"})
     lines = table.strip().splitlines()
-    assert lines[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST |"
-    assert lines[2] == "| base (`B`) | 80.0 | 27.5 | 60.0 | 30.0 |"
-    assert lines[3] == "| trained (`T`) | 85.0 | 60.0 | 70.0 | 45.0 |"
-    assert lines[4] == "| Δ trained − base | +5.0 | +32.5 | +10.0 | +15.0 |"
+    assert lines[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST | FineReason |"
+    assert lines[2] == "| base (`B`) | 80.0 | 27.5 | 60.0 | 30.0 | 45.0 |"
+    assert lines[3] == "| trained (`T`) | 85.0 | 60.0 | 70.0 | 45.0 | 57.5 |"
+    assert lines[4] == "| Δ trained − base | +5.0 | +32.5 | +10.0 | +15.0 | +12.5 |"
     three = E.comparison_table({"base": base, "math_only": trained, "mixed": base}, notes=["MATH: skipped."])
-    assert "| Δ math_only − base | +5.0 | +32.5 | +10.0 | +15.0 |" in three
-    assert "| Δ mixed − base | +0.0 | +0.0 | +0.0 | +0.0 |" in three and three.endswith("\nMATH: skipped.\n")
+    assert "| Δ math_only − base | +5.0 | +32.5 | +10.0 | +15.0 | +12.5 |" in three
+    assert "| Δ mixed − base | +0.0 | +0.0 | +0.0 | +0.0 | +0.0 |" in three and three.endswith("\nMATH: skipped.\n")
     local = E.scores_from_results([{"results": {"gsm8k_local": {"exact_match,flexible-extract": 0.5},
                                                 "math_local": {"math_verify,none": 0.25}}}])
     assert (local["GSM8K"], local["MATH"]) == (0.5, 0.25)
     missing = E.comparison_table({"trained": E.scores_from_results([_results(None, {}, 0.5, 0.5)])})
-    assert "| trained | – | – | 50.0 | 50.0 |" in missing and "Δ" not in missing
+    assert "| trained | – | – | 50.0 | 50.0 | 50.0 |" in missing and "Δ" not in missing
 
 
 def test_table_only_reads_output_dir(tmp_path, capsys):
@@ -74,7 +74,7 @@ def test_table_only_reads_output_dir(tmp_path, capsys):
         (folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(_results(0.7, {}, sc, 0.25)))
     code = E.main(["--checkpoint", "ckpt", "--base_model", "base-model", "--output_dir", str(tmp_path), "--table_only"])
     assert code == 0
-    assert "| trained (`ckpt`) | 70.0 | – | 75.0 | 25.0 |" in (tmp_path / "comparison.md").read_text()
+    assert "| trained (`ckpt`) | 70.0 | – | 75.0 | 25.0 | 50.0 |" in (tmp_path / "comparison.md").read_text()
     assert "+25.0" in capsys.readouterr().out
     assert E.main(["--checkpoint", "ckpt", "--output_dir", str(tmp_path / "empty"), "--table_only"]) == 2
 
@@ -212,16 +212,20 @@ def test_three_tiny_checkpoints_offline(tmp_path, monkeypatch, capsys, warm_pyth
     printed = [line for line in err.splitlines() if line.startswith(tuple(f"evaluate_checkpoint: {x}: " for x in labels))]
     assert printed == [f"evaluate_checkpoint: {label}: {shlex.join(cmd)}" for label, cmd in zip(labels, ran)]
     table = (out / "comparison.md").read_text().splitlines()
-    assert table[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST |"
+    assert table[0] == "| model | GSM8K | MATH | FineReason SC | FineReason ST | FineReason |"
     rows = [line for line in table if line.startswith("| ") and not line.startswith("| model")]
     assert [r.split(" (")[0] for r in rows[:3]] == ["| base", "| math_only", "| mixed"]
     assert rows[3].startswith("| Δ math_only − base |") and rows[4].startswith("| Δ mixed − base |")
     for row in rows[:3]:
         cells = [c.strip() for c in row.strip("|").split("|")[1:]]
-        assert len(cells) == 4 and all(c != "–" for c in cells), row   # every column measured
+        assert len(cells) == 5 and all(c != "–" for c in cells), row   # every column measured
         assert all(0.0 <= float(c) <= 100.0 for c in cells), row
     scores = json.loads((out / "comparison.json").read_text())
     assert list(scores["models"]) == ["base", "math_only", "mixed"] and scores["max_gen_toks"] == 4
+    for label in ("base", "math_only", "mixed"):  # the overall column is the number lm-eval printed for the group
+        printed = [json.loads(p.read_text())["groups"]["finereason"]["acc,none"] for p in (out / label).rglob("results_*.json")
+                   if "finereason" in (json.loads(p.read_text()).get("groups") or {})]
+        assert printed and scores["scores"][label]["FineReason"] == pytest.approx(printed[-1])
     for label in ("base", "math_only", "mixed"):
         samples = list((out / label).rglob("samples_gsm8k_local_*.jsonl"))
         assert samples, f"no logged GSM8K samples for {label}"

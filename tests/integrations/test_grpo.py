@@ -481,6 +481,32 @@ def test_persistent_logs_survive_and_resume(tmp_path):
     assert [e["step"] for e in read_log_history(tmp_path)] == [1, 2]
 
 
+def test_a_grpo_log_torn_by_a_kill_resumes(tmp_path):
+    """A run killed in the middle of writing a log line: the log still reads (the complete lines), a
+    resume keeps them, and the next entry starts on a fresh line."""
+    pytest.importorskip("transformers")
+    from types import SimpleNamespace
+
+    from finereason.integrations.training.grpo.callbacks import LOG_HISTORY, persistent_logs, read_log_history
+
+    log = tmp_path / LOG_HISTORY
+    log.write_text('{"step": 1, "loss": 0.5}\n{"step": 2, "loss": 0.25}\n{"step": 3, "lo', encoding="utf-8")
+    assert read_log_history(tmp_path) == [{"step": 1, "loss": 0.5}, {"step": 2, "loss": 0.25}]
+    callback = persistent_logs(str(tmp_path))
+    state = SimpleNamespace(is_world_process_zero=True, global_step=2, epoch=1.0)
+    callback.on_train_begin(None, state, None)  # resumed from the checkpoint of step 2
+    state.global_step = 3
+    callback.on_log(None, state, None, logs={"loss": 0.125})
+    assert [(e["step"], e["loss"]) for e in read_log_history(tmp_path)] == [(1, 0.5), (2, 0.25), (3, 0.125)]
+    # killed again mid-line, then the next entry is logged without a restart of the callback
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write('{"step": 4, "lo')
+    state.global_step = 4
+    callback.on_log(None, state, None, logs={"loss": 0.0625})
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["step"] for line in lines] == [1, 2, 3, 4]
+
+
 def test_per_task_reward_means():
     from finereason.integrations.training.grpo.callbacks import per_task
 

@@ -295,7 +295,7 @@ def test_undefined_metrics_are_dashes_never_zero_and_never_averaged():
 def test_markdown_lists_every_row_with_intervals(runs, board):
     md = (board / "leaderboard.md").read_text()
     table = json.loads((board / "leaderboard.json").read_text())
-    assert "## Generated benchmark" in md and ("## Official release" in md) == runs["official"] and "Average" in md
+    assert "## Generated benchmark" in md and ("## Official release" in md) == runs["official"] and "Overall" in md
     for r in table["rows"]:
         shown = "—" if r["precision"] == "Missing" else r["precision"]  # no weights' precision to name: "—"
         assert f"| {r['model']} | main | {shown} |" in md
@@ -408,7 +408,7 @@ def test_build_reads_lm_eval_output_too(runs, tmp_path):
 
 
 def test_ranks_share_a_place_only_where_intervals_overlap():
-    """Rank = 1 + rows whose Average interval lies wholly above; overlapping rows tie (marked)."""
+    """Rank = 1 + rows whose Overall interval lies wholly above; overlapping rows tie (marked)."""
     from finereason.integrations.leaderboard.board import Entry, TaskData, columns, rows
     from finereason.integrations.leaderboard.suites import suite_tasks
 
@@ -419,10 +419,10 @@ def test_ranks_share_a_place_only_where_intervals_overlap():
     ranked = rows([entry("a", 0.9, 500), entry("b", 0.5, 500), entry("c", 0.51, 500), entry("d", 0.5, 5)], cols)
     got = {r.entry.model: (r.rank, r.tied) for r in ranked}
     assert got["a"] == (1, False)
-    assert got["b"] == got["c"] == (2, True)  # 50 % and 51 % of 6,000 answers: intervals overlap
+    assert got["b"] == got["c"] == (2, True)  # 50 % and 51 % of 4,000 answers: intervals overlap
     assert got["d"][0] == 2  # 5 rows a task: its wide interval overlaps b and c, not a
     avg = next(r for r in ranked if r.entry.model == "b").cells["average"]
-    assert avg.n == 6000 and avg.lo < 0.5 < avg.hi
+    assert avg.n == 4000 and avg.lo < 0.5 < avg.hi  # the `finereason` group: SC and ST of four puzzles
 
 
 def test_bad_submission_options_are_one_line_errors(runs, tmp_path, capsys):

@@ -82,6 +82,17 @@ def test_tables_show_both_models(report, capsys):
     assert "End-to-end" not in markdown  # not run
 
 
+def test_group_table_shows_the_number_lm_eval_printed(runs, report):
+    """The report computes each group's overall score with the metric registry; on a real run it is
+    the value lm-eval itself wrote for the group."""
+    markdown, _ = report
+    groups = table(markdown, "Group accuracy")
+    for path in runs["out"].rglob("results_*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        printed = data["groups"]["finereason"]["acc,none"]
+        assert row(groups, data["config"]["model"])[1].startswith(f"{100 * printed:.1f} (n=")
+
+
 def test_breakdown_rejudges_samples(report):
     markdown, _ = report
     rows = table(markdown, "State transition outcomes by class")

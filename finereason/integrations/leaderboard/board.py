@@ -2,10 +2,13 @@
 and/or submission results files, and one row per entry and view (``generated``: the ``finereason_*``
 tasks including end-to-end; ``official``: the ``finereason_official_*`` tasks).
 
-Rows are ranked by **Average**: the unweighted mean of the task accuracies of every puzzle on the
-board (state checking, strict state transition and end-to-end), defined only when all of them are.
-A row's rank is 1 + the number of rows whose Average interval lies wholly above its own, so rows
-whose 95 % intervals overlap share a rank (marked as a tie).
+Rows are ranked by **Overall** (column key ``average``): the metric registry's one overall score
+(:func:`finereason.verification.metrics.overall`) of the view's lm-eval group, ``finereason`` (state
+checking and strict state transition) or ``finereason_official`` (every task): the size-weighted mean of
+the group's task accuracies, the number lm-eval prints for the group, defined only when every task of the
+group is. End-to-end and the per-puzzle accuracies are further columns. A row's rank is 1 + the number
+of rows whose Overall interval lies wholly above its own, so rows whose 95 % intervals overlap share a
+rank (marked as a tie).
 
 What may share a view: every entry's tasks in a view were run on **one data set** (the fingerprint our
 tasks record in ``metadata.data_source``) and **read in one context** (``starts_in_think``); a board
@@ -25,18 +28,20 @@ from typing import Any, Callable
 
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
-from ...verification.metrics import metric
+from ...verification.metrics import is_undefined, metric, overall
 from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
 from . import LeaderboardError
-from .stats import UNDEFINED, Cell, mean, metric_cell, sample_counts
+from .stats import UNDEFINED, Cell, mean, metric_cell, proportion, sample_counts
 from .submit import _precision, clean_metrics
 from .submit import recorded_starts_in_think as _starts_in_think
+from .suites import suite_tasks
 
 VIEWS = {"generated": ("finereason", "generated benchmark (finereason_* tasks, with end-to-end)"),
          "official": ("finereason_official", "official release (finereason_official_* tasks)")}
-RANKED_BY = ("Average: the unweighted mean of the accuracies of every task on the board (state checking, "
-             "strict state transition and end-to-end, for each puzzle), defined only when all of them are; "
-             "rows are ranked by it, and rows whose 95 % intervals overlap share a rank (marked =)")
+RANKED_BY = ("Overall: the accuracy over every answer of the view's lm-eval group (the size-weighted mean of its "
+             "task accuracies, the number lm-eval prints for the group: state checking and strict state transition "
+             "of the generated benchmark, every task of the official release), defined only when every task of the "
+             "group is; rows are ranked by it, and rows whose 95 % intervals overlap share a rank (marked =)")
 
 
 @dataclass
@@ -255,6 +260,17 @@ def board_puzzles(entries: list[Entry]) -> list[str]:
                                              for t in (*STATE_TASKS, END_TO_END))] or puzzle_order()
 
 
+def overall_cell(entry: Entry, group: str) -> Cell:
+    """The overall score of ``entry`` in the lm-eval group ``group`` (the registry's one definition), as a
+    proportion of the group's answers (Wilson interval, n = the group's rows); undefined unless every
+    task of the group has an accuracy and a size."""
+    data = [entry.tasks.get(task) for task in suite_tasks(group)]
+    value = overall((d.metrics.get(ACC), d.n) if d else (None, None) for d in data)
+    if is_undefined(value):
+        return UNDEFINED
+    return proportion(value, sum(d.n for d in data if d and d.n))
+
+
 def columns(puzzles: list[str]) -> list[Column]:
     """The board's metric columns; ``cell(entry, prefix)`` gives an entry's value in one view."""
     cols: list[Column] = []
@@ -265,8 +281,7 @@ def columns(puzzles: list[str]) -> list[Column]:
     def each(task, name, fn=mean):
         return lambda e, pre: fn([e.cell(pre, p, task, name) for p in puzzles])
 
-    add("average", "Average", RANKED_BY, lambda e, pre: mean(
-        [e.cell(pre, p, t, ACC) for p in puzzles for t in (STATE_CHECKING, STATE_TRANSITION, END_TO_END)]))
+    add("average", "Overall", RANKED_BY, overall_cell)
     for p in puzzles:
         title = puzzle_title(p)
         add(f"sc_{p}", f"SC {title}", f"state checking accuracy, {p}", lambda e, pre, p=p: e.cell(pre, p, STATE_CHECKING, ACC), p)
@@ -308,7 +323,7 @@ INFO_KEYS = ("rank", "rank_tied", "model", "revision", "precision", "weight_type
 
 
 def rows(entries: list[Entry], cols: list[Column]) -> list[Row]:
-    """One row per entry and view it has results in, ranked by Average within the view (rows of
+    """One row per entry and view it has results in, ranked by Overall within the view (rows of
     ``--limit`` runs are listed, unranked, and take no part in the others' ranks)."""
     out: list[Row] = []
     for view, (prefix, _) in VIEWS.items():

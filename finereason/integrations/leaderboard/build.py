@@ -14,10 +14,9 @@ import csv
 import io
 import json
 import os
-import shutil
 from pathlib import Path
 
-from ...common.atomic_io import atomic_file
+from ...common.atomic_io import OwnedFiles, owned_files
 from ..report.results import md_table
 from .board import (INFO_KEYS, RANKED_BY, VIEWS, Column, Entry, Row, board_puzzles, check_comparable, collect, columns, flat,
                     rows, shown_precision, unranked_note)
@@ -69,48 +68,46 @@ def markdown(board_rows: list[Row], cols: list[Column], data: dict | None = None
     return "\n".join(parts)
 
 
-def _copy_samples(entries: list[Entry], folder: Path) -> dict[tuple[str, str], str]:
+def _copy_samples(entries: list[Entry], out: OwnedFiles) -> dict[tuple[str, str], str]:
     """Copy every logged samples file into ``samples/<slug>/``; ``{(slug, task): relative path}``."""
     links: dict[tuple[str, str], str] = {}
     for entry in entries:
         for task, data in sorted(entry.tasks.items()):
             if data.samples is None or not data.samples.is_file():
                 continue
-            target = folder / "samples" / entry.slug / f"{task}.jsonl"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(data.samples, target)
-            links[(entry.slug, task)] = target.relative_to(folder).as_posix()
+            relative = f"samples/{entry.slug}/{task}.jsonl"
+            out.copy(data.samples, relative)
+            links[(entry.slug, task)] = relative
     return links
 
 
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_file(str(path)) as handle:
-        handle.write(text)
-    return path
-
-
 def build(root: str | os.PathLike, out: str | os.PathLike) -> list[Path]:
-    """Write the board into ``out``; return the paths of the files written (samples copies excepted)."""
+    """Write the board into ``out``; return the paths of the files written (samples copies excepted).
+
+    ``out`` may hold other files: the board records its files in ``out/.finereason-files.json`` and a
+    rebuild replaces or removes only those (pages of models no longer on the board go); a file it did
+    not write is never overwritten or deleted (:func:`finereason.common.atomic_io.owned_files`).
+    """
     entries = collect(root)
     cols, board_rows, puzzles = table(entries)
     facts = check_comparable(entries)
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in ("models", "samples"):  # pages of models no longer on the board must not linger
-        if (folder / stale).is_dir():
-            shutil.rmtree(folder / stale)
-    links = _copy_samples(entries, folder)
+    with owned_files(out) as files:
+        return _write_board(files, entries, cols, board_rows, puzzles, facts)
+
+
+def _write_board(files: OwnedFiles, entries: list[Entry], cols: list[Column], board_rows: list[Row],
+                 puzzles: list[str], facts: dict) -> list[Path]:
+    links = _copy_samples(entries, files)
     records = [flat(r, cols) for r in board_rows]
     data = {"ranked_by": RANKED_BY, "views": {v: t for v, (_, t) in VIEWS.items()}, "data": facts,
             "columns": [{"key": c.key, "title": c.title, "description": c.tip, "puzzle": c.puzzle,
                          "higher_is_better": c.higher_is_better} for c in cols],
             "rows": records}
-    written = [_write(folder / "index.html", main_page(board_rows, cols, puzzles, [data_line(f) for f in facts.values()])),
-               _write(folder / "leaderboard.csv", to_csv(records)),
-               _write(folder / "leaderboard.json", json.dumps(data, indent=2) + "\n"),
-               _write(folder / "leaderboard.md", markdown(board_rows, cols, facts))]
+    written = [files.write_text("index.html", main_page(board_rows, cols, puzzles, [data_line(f) for f in facts.values()])),
+               files.write_text("leaderboard.csv", to_csv(records)),
+               files.write_text("leaderboard.json", json.dumps(data, indent=2) + "\n"),
+               files.write_text("leaderboard.md", markdown(board_rows, cols, facts))]
     for entry in entries:
-        written.append(_write(folder / "models" / f"{entry.slug}.html",
-                              detail_page(entry, [r for r in board_rows if r.entry is entry], cols, puzzles, links)))
+        written.append(files.write_text(f"models/{entry.slug}.html",
+                                        detail_page(entry, [r for r in board_rows if r.entry is entry], cols, puzzles, links)))
     return written

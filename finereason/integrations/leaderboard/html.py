@@ -68,7 +68,7 @@ def table_markup(board_rows: list[Row], cols: list[Column], info_keys: list[str]
         if r.limit is not None:
             name += f' <span class="pm" title="a run over part of the items is never ranked">({esc(unranked_note(r))})</span>'
         rank = MISSING if r.rank is None else f"{r.rank}=" if r.tied else str(r.rank)
-        tip = "tied: its 95 % interval overlaps another row's of this rank" if r.tied else "rank by Average"
+        tip = "tied: its 95 % interval overlaps another row's of this rank" if r.tied else "rank by Overall"
         attrs = "".join(f' data-{k}="{esc(v)}"' for k, v in fact.items())
         cells = [f'<td data-col="rank" data-value="{"" if r.rank is None else r.rank}" title="{tip}" '
                  f'class="{"tie" if r.tied else ""}">{rank}</td>', f'<td class="model" data-col="model">{name}{hub}</td>']
@@ -169,7 +169,7 @@ def detail_page(entry: Entry, own_rows: list[Row], cols: list[Column], puzzles: 
         prefix, title = VIEWS[row.view]
         summary = [c for c in cols if c.puzzle is None]
         parts += [f"<h2>{esc(title[0].upper() + title[1:])}</h2>",
-                  f"<p>Rank {MISSING if row.rank is None else str(row.rank) + (' (tied)' if row.tied else '')} by Average.</p>",
+                  f"<p>Rank {MISSING if row.rank is None else str(row.rank) + (' (tied)' if row.tied else '')} by Overall.</p>",
                   '<div class="wrap"><table><thead><tr>' + "".join(f"<th>{esc(c.title)}</th>" for c in summary)
                   + "</tr></thead><tbody><tr>" + "".join(_cell_td(c.key, row.cells[c.key]) for c in summary)
                   + "</tr></tbody></table></div>", "<h3>Every task metric</h3>",

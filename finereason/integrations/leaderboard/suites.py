@@ -37,7 +37,19 @@ def suite_tasks(suite: str) -> tuple[str, ...]:
         raise LeaderboardError(f"unknown suite {suite!r}; choose one of {', '.join(SUITES)}")
     if suite in COMBINED:
         return tuple(t for group in COMBINED[suite] for t in suite_tasks(group))
-    tasks = _yaml(_tasks_dir() / f"_{suite}.yaml").get("task") or []
+    return group_tasks(suite)
+
+
+@lru_cache(maxsize=None)
+def group_tasks(group: str) -> tuple[str, ...]:
+    """The member tasks of one of our lm-eval groups (``_<group>.yaml``), in order; ``()`` for a name that
+    is not one of our groups."""
+    if not group.replace("_", "").isalnum():
+        return ()
+    path = _tasks_dir() / f"_{group}.yaml"
+    if not path.is_file():
+        return ()
+    tasks = _yaml(path).get("task") or []
     return tuple(t for t in tasks if isinstance(t, str))
 
 

@@ -10,9 +10,10 @@ from ...common.verdict import TRANSITION_CATEGORIES
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION, TASKS
 from ...verification.aggregation import ACC, ACC_PAPER
 from ...verification.metrics import metric as metric_info
-from ...verification.metrics import task_metrics
+from ...verification.metrics import is_undefined, overall, ratio, task_metrics
 from ...verification.scoring import RowScore
 from ..leaderboard.stats import counts_of, metric_cell
+from ..leaderboard.suites import group_tasks
 from .results import (GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, md_table, metric, pct,
                       puzzle_title)
 
@@ -105,8 +106,8 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
                 r = m.get(suite, p, END_TO_END)
                 row.append(acc_cell(r.metrics) if r else MISSING)
             if group:
-                g = m.groups.get(group)
-                row.append(pct(metric(g, ACC)) if g else MISSING)
+                value, _ = group_score(m, group)
+                row.append(MISSING if value is None else pct(value))
             if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
                 rows.append(row)
         parts += [md_table(headers, rows), ""]
@@ -121,6 +122,22 @@ def _prf(result: TaskResult) -> list[str]:
     return [metric_cell(k, clean, result.n, counts).pct() for k in SC_POSITIVE]
 
 
+def group_score(model: Model, group: str) -> tuple[float | None, int | None]:
+    """(overall score, rows) of ``group`` for ``model``: the metric registry's :func:`overall` over the
+    group's member tasks (``None`` unless every member has an accuracy and a size); for a group that is
+    not one of ours, lm-eval's own value."""
+    members = group_tasks(group)
+    if not members:
+        metrics = model.groups.get(group)
+        n = metrics.get("sample_len") if metrics else None
+        return (metric(metrics, ACC) if metrics else None), (n if isinstance(n, int) else None)
+    results = [model.tasks.get(t) for t in members]
+    value = overall((metric(r.metrics, ACC), r.n) if r else (None, None) for r in results)
+    if is_undefined(value):
+        return None, None
+    return value, sum(r.n for r in results if r and r.n)
+
+
 def group_section(models: list[Model]) -> list[str]:
     names = [g for g in GROUP_ORDER if any(g in m.groups for m in models)]
     names += sorted({g for m in models for g in m.groups} - set(names))
@@ -130,21 +147,20 @@ def group_section(models: list[Model]) -> list[str]:
     for m in models:
         row = [m.label]
         for g in names:
-            metrics = m.groups.get(g)
-            value = metric(metrics, ACC) if metrics else None
-            n = metrics.get("sample_len") if metrics else None
+            value, n = group_score(m, g)
             row.append(MISSING if value is None else pct(value) + (f" (n={n})" if isinstance(n, int) else ""))
         if any(cell != MISSING for cell in row[1:]):  # a model without this table's tasks gets no row
             rows.append(row)
     return ["## Group accuracy", "",
-            "lm-eval group scores (`acc`, mean over the group's samples). `finereason` is every state-checking "
-            "and state-transition task.", "", md_table(["model"] + [f"`{g}`" for g in names], rows), ""]
+            "Group scores: the overall score of each group (`acc` over all the group's answers, the size-weighted "
+            "mean of its tasks' accuracies: the number lm-eval prints for the group). `finereason` is every "
+            "state-checking and state-transition task.", "", md_table(["model"] + [f"`{g}`" for g in names], rows), ""]
 
 
 def breakdown(scores: list[tuple[dict, RowScore]], solvable: bool) -> tuple[int, dict[str, float]]:
     group = [s for _, s in scores if s.solvable is solvable]
     n = len(group)
-    return n, {c: (sum(s.verdict.category == c for s in group) / n if n else 0.0) for c in TRANSITION_CATEGORIES}
+    return n, {c: ratio(sum(s.verdict.category == c for s in group), n) for c in TRANSITION_CATEGORIES}  # undefined for no state
 
 
 def breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> list[str]:

@@ -2,10 +2,11 @@
 trainer state at every checkpoint) and each reward's mean per row kind."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any, Callable
+
+from ....common.jsonl_log import append_records, read_records, rewrite_records
 
 LOG_HISTORY = "log_history.jsonl"
 
@@ -18,16 +19,14 @@ def _json_value(value: Any) -> Any:
 
 
 def read_log_history(output_dir: str | Path) -> list[dict]:
-    """The entries of ``log_history.jsonl`` in ``output_dir`` (one dict per logged step)."""
-    path = Path(output_dir) / LOG_HISTORY
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The entries of ``log_history.jsonl`` in ``output_dir`` (one dict per logged step); a torn last
+    line (a run killed mid-write) is left out (:mod:`finereason.common.jsonl_log`)."""
+    return [entry for _, entry in read_records(Path(output_dir) / LOG_HISTORY, LOG_HISTORY) if isinstance(entry, dict)]
 
 
 def persistent_logs(output_dir: str):
     """A ``TrainerCallback`` that appends every log entry to ``output_dir/log_history.jsonl`` as it is
-    logged (so a crash loses nothing that was logged), writes ``trainer_state.json`` to ``output_dir``
+    logged, flushed and fsync'd (so a crash loses nothing that was logged; a torn last line is cut), writes ``trainer_state.json`` to ``output_dir``
     at every checkpoint, and on a resume drops the entries after the restored step (they are re-run)."""
     from transformers import TrainerCallback
 
@@ -39,14 +38,13 @@ def persistent_logs(output_dir: str):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
             kept = [e for e in read_log_history(output_dir) if (e.get("step") or 0) <= state.global_step]
-            path.write_text("".join(json.dumps(e) + "\n" for e in kept), encoding="utf-8")
+            rewrite_records(path, kept)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if state.is_world_process_zero and logs:
                 entry = {"step": state.global_step, "epoch": state.epoch,
                          **{k: _json_value(v) for k, v in logs.items()}}
-                with path.open("a", encoding="utf-8") as f:
-                    f.write(json.dumps(entry) + "\n")
+                append_records(path, [entry])
 
         def on_save(self, args, state, control, **kwargs):
             if state.is_world_process_zero:
