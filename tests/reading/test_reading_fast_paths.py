@@ -14,7 +14,8 @@ from finereason.core.literals import MAX_PAYLOAD_CHARS, parse_literal
 from finereason.domains.sudoku.engine import parse_grid
 from finereason.domains.sudoku.payload import digit_grid
 from finereason.reading import commit, find_signals
-from finereason.reading.lists import NEXT_STATE_MARKS, _lowered, _one_plain_answer, list_reading, list_statements
+from finereason.reading.lists import (NEXT_STATE_MARKS, SOLUTION_MARKS, _lowered, _one_plain_answer, list_reading,
+                                      list_statements)
 from finereason.reading.region import blank_tags
 
 GRID = repr([[(r * 3 + c) % 10 for c in range(9)] for r in range(9)])
@@ -51,6 +52,48 @@ def test_one_answer_shortcut_reads_what_the_full_reader_reads():
             taken += 1
             assert fast == full and fast.statements == full.statements and fast.live == full.live, text
     assert 300 < taken < 3000  # both sides of the shortcut's conditions were exercised
+
+
+# both sides of the shortcut's conditions for solutions: prompt echoes, splits, boxes, references, turns
+SOLUTION_BEFORE = BEFORE + ["(B) unsolvable\n(A) ", "Respond in the form ", "70% sure, 30%: ", "\\boxed{",
+                            "Let's try:\n", "The answer is not\n", "Solution: [[1]]\n", "User: solve it\n", "Final "]
+SOLUTION_MARKS_TEXT = ["Answer: ", "**Solution:**\n```python\n", "answer = ", "Solution:\n", "ANSWER: ", "Answer is "]
+SOLUTION_AFTER = AFTER + ["?", " (60%)", "\nP.S. For the harder version: [1]", "\nUser: thanks", "}",
+                          "\nAnswer: see above", "\nRight?", "\nSo the answer stands.", "\n(B) unsolvable"]
+FLAT = repr([(k * 7) % 4 + 1 for k in range(12)])
+
+
+def _full_solution(region: str):
+    region = blank_tags(region)
+    signals = find_signals(region, solving=True)
+    return commit(list_statements(region, SOLUTION_MARKS, signals, bare=True), signals, what="solution")
+
+
+def test_one_solution_shortcut_reads_what_the_full_reader_reads():
+    rng = random.Random(2)
+    taken = 0
+    for _ in range(4000):
+        grid = rng.choice([GRID, FLAT])
+        if rng.random() < 0.2:
+            grid = grid[: rng.randrange(len(grid))]
+        text = (rng.choice(SOLUTION_BEFORE) + rng.choice(SOLUTION_MARKS_TEXT) + grid + rng.choice(SOLUTION_AFTER)
+                + rng.choice(["", " ", "\n"]))
+        region = blank_tags(text)
+        fast = _one_plain_answer(region, _lowered(region), SOLUTION_MARKS)
+        full = _full_solution(text)
+        assert list_reading(text, SOLUTION_MARKS, bare=True, what="solution") == full, text
+        if fast is not None:
+            taken += 1
+            assert fast == full and fast.statements == full.statements and fast.live == full.live, text
+    assert 300 < taken < 4000  # both sides of the shortcut's conditions were exercised
+
+
+@pytest.mark.parametrize("text", ["(B) unsolvable\n(A) Next state: " + GRID, "Respond in the form Next state: " + GRID,
+                                  "70% sure, 30%: Next state: " + GRID, "\\boxed{Next state: " + GRID])
+def test_one_answer_shortcut_leaves_prompt_echoes_splits_and_open_boxes_to_the_full_reader(text):
+    region = blank_tags(text)
+    assert _one_plain_answer(region, _lowered(region)) is None
+    assert list_reading(text, NEXT_STATE_MARKS) == _full(text)
 
 
 @pytest.mark.parametrize("text", ["If the count holds, next state: " + GRID, "Next state: " + GRID + " or " + GRID,
