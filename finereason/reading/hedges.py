@@ -78,6 +78,9 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
     before = sentence_before(region, start) if before is None else before
     if not before and stop >= len(region):  # nothing before it in its sentence, nothing after it
         return False
+    after = region[stop:stop + REACH]  # sentence_after's reach
+    if before.isascii() and after.isascii() and not may_be_conditional(f"{before}\n{after}".lower()):
+        return False  # every word of both patterns holds a stem (ASCII: no other case folds to one)
     return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 

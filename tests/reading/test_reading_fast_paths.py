@@ -136,3 +136,30 @@ def test_digit_grid_reads_what_the_literal_and_grid_readers_read():
     assert digit_grid(GRID.replace("[[", "[[ ", 1)) == _reference(GRID)
     assert digit_grid("[" + " " * MAX_PAYLOAD_CHARS + GRID[1:]) is None  # too long: the literal reader refuses it
     assert digit_grid(GRID[:-1] + ",]") is None and digit_grid(GRID.replace("0", "10", 1)) is None
+
+
+def test_condition_precheck_reads_what_the_condition_patterns_read():
+    from finereason.reading import hedges
+
+    def full(region: str, start: int, stop: int) -> bool:
+        before = hedges.sentence_before(region, start)
+        if not before and stop >= len(region):
+            return False
+        return (hedges._CONDITION_BEFORE.search(before) is not None
+                or hedges._ALTERNATIVE_AFTER.search(hedges.sentence_after(region, stop)) is not None)
+
+    rng = random.Random(3)
+    words = ["If", "IF", "unless", "Assuming", "SUPPOSE", "in case", "In Case", "otherwise", "Else", "provided",
+             "provided:", "if not", "If so", "elsewhere", "gif", "the", "row", "is", "done", ",", ".", "\n", "then",
+             "ſo", "İf", "K", "é", "Ünless", "maybe", "50%"]
+    seen = set()
+    for _ in range(4000):
+        before = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        after = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        region = before + " Answer: [1, 2]" * rng.randint(0, 1) + (" " + after if after else "")
+        start = len(before) + 1 if " Answer" in region else len(before)
+        stop = region.find("]") + 1 if "]" in region else start
+        fast = hedges.conditional(region, start, stop)
+        assert fast == full(region, start, stop), region
+        seen.add(fast)
+    assert seen == {True, False}
