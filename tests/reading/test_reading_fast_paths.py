@@ -163,3 +163,22 @@ def test_condition_precheck_reads_what_the_condition_patterns_read():
         assert fast == full(region, start, stop), region
         seen.add(fast)
     assert seen == {True, False}
+
+
+def test_tag_precheck_blanks_what_the_tag_pattern_blanks():
+    from finereason.reading import region as region_module
+
+    rng = random.Random(4)
+    opens = ["[", "[/", "[ ", "[\t", "[\n", "[\u2003", "[ / ", "<", "</", "< ", "[[", "x"]
+    words = ["answer", "ANSWER", "End", "end of answer", "final answer", "FINAL", "solution", "output", "1, 2",
+             "\u212aey", "\u017fo", "\u00e9nd", "fin", "a", "Answer: "]
+    closes = ["]", ">", " ]", "  >", "", "\n"]
+    changed = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(opens) + rng.choice(words) + rng.choice(closes) for _ in range(rng.randint(1, 4)))
+        region = region_module.normalise(text).replace("\r\n", " \n")
+        expected = region_module._TAGS.sub(lambda m: " " * len(m.group()), region)
+        got = blank_tags(text)
+        assert got == expected, text
+        changed += got != region
+    assert 500 < changed < 6000
