@@ -40,6 +40,8 @@ _HEDGE_AFTER = re.compile(r"[ \t,;:(*_–—-]{0,6}(?:(?:i|it's|it is|is|most|ve
 
 def sentence_before(region: str, start: int) -> str:
     """The part of ``start``'s sentence before it (at most :data:`REACH` characters)."""
+    if start <= 0:  # a statement opening the text
+        return ""
     lo = max(0, start - REACH)
     line = region.rfind("\n", lo, start)
     if line >= 0:  # the common case: a line break ends the sentence and the line holds no sentence end
