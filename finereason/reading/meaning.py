@@ -56,6 +56,8 @@ def sentence_lo(low: str, start: int) -> int:
 
 
 def _sentence_lo(low: str, start: int) -> int:
+    if start <= 0:  # a statement opening the text
+        return 0
     lo = max(0, start - _BEFORE)
     best = lo
     for mark in _SENTENCE_END:
