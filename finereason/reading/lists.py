@@ -138,12 +138,19 @@ def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
 
 def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
     """:func:`list_end` for a list without quotes or backslashes (most states), with C-speed searches;
-    ``None`` when the list holds a quote or a backslash, or does not close (the full scanner decides)."""
+    ``_TRUNCATED`` when the text ends inside such a list within bounds (nesting and ``end_limit``, as the
+    full scanner reads it); ``None`` when the list holds a quote or a backslash, or nests too deep, or
+    reaches ``end_limit`` before the text ends (the full scanner decides)."""
     opens, at = 0, begin
     while True:
         close = text.find("]", at, end_limit)
-        if close < 0:
-            return None
+        if close < 0:  # a cut-off list: depth only grows from here, and without quotes nothing else counts
+            if end_limit < len(text) or opens + text.count("[", at, end_limit) > MAX_LIST_DEPTH:
+                return None
+            for quote in "'\"\\":
+                if text.find(quote, begin, end_limit) >= 0:
+                    return None
+            return _TRUNCATED
         opens += text.count("[", at, close)
         depth = opens  # before this ']'
         if depth > MAX_LIST_DEPTH:
@@ -340,7 +347,7 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
     if not _has_content(payload) or "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
         return None
     ls = low.rfind("\n", 0, at) + 1
-    if low[ls:at].strip() and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)
+    if low[ls:at].strip(" \t*_#>`-") and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)
                                or scope.echoed_instruction(low, at)):
         return None  # a split over answers before it, or prompt text (the rule's meaning.split and scope looks)
     if _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):

@@ -182,3 +182,46 @@ def test_tag_precheck_blanks_what_the_tag_pattern_blanks():
         assert got == expected, text
         changed += got != region
     assert 500 < changed < 6000
+
+
+def _scan_list_end(text: str, begin: int, limit: int) -> int | str:
+    """Where the list at ``begin`` ends, character by character (quotes end at a line break; a backslash
+    in a quote escapes), ``-1`` when the text ends inside it, or ``"error"`` past the limits."""
+    depth, quote, k, end_limit = 0, "", begin, min(len(text), begin + limit)
+    while k < end_limit:
+        ch = text[k]
+        if quote:
+            if ch == "\\":
+                k += 1
+            elif ch in (quote, "\n"):
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+            if depth > 8:
+                return "error"
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return "error" if end_limit < len(text) else -1
+
+
+def test_list_end_shortcuts_end_lists_where_the_character_scan_does():
+    from finereason.reading.lists import list_end
+
+    rng = random.Random(5)
+    ends = set()
+    for _ in range(20_000):
+        text = "[" + "".join(rng.choice("[[]]]1, \n'\"\\x") for _ in range(rng.randint(0, 30)))
+        limit = rng.choice([8, 16, 50_000])
+        expected = _scan_list_end(text, 0, limit)
+        try:
+            got: int | str = list_end(text, 0, limit)
+        except ParseError:
+            got = "error"
+        assert got == expected, (text, limit)
+        ends.add(expected if expected in (-1, "error") else "closed")
+    assert ends == {-1, "error", "closed"}
