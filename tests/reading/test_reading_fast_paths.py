@@ -225,3 +225,21 @@ def test_list_end_shortcuts_end_lists_where_the_character_scan_does():
         assert got == expected, (text, limit)
         ends.add(expected if expected in (-1, "error") else "closed")
     assert ends == {-1, "error", "closed"}
+
+
+def test_look_alike_folding_reads_each_neighbourhood_as_the_uncached_fold_does():
+    import sys
+
+    normalise_module = sys.modules["finereason.reading.normalise"]
+    rng = random.Random(6)
+    words = ["а", "В", "о", "у", "с", "р", "е", "Не", "уверен", "итоге", "ответ", "Answer", "B", "pick", "рick", "2З",
+             "П", "С", "ΑΒΓ", "Ε", "x" * 70, "ж" * 70, "abc", "_", "中文", "é"]
+    joins = [" ", "  ", ".", "-", "'", "\n", "", ": ", " (", ") "]
+    folded = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(words) + rng.choice(joins) for _ in range(rng.randint(1, 10)))
+        expected = normalise_module._FOLD.sub(normalise_module._fold_match, text)
+        got = normalise_module._fold_words(text)
+        assert got == expected, text
+        folded += got != text
+    assert folded > 500
