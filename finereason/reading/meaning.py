@@ -33,6 +33,7 @@ _BEFORE = 80          # characters before a statement looked at in its sentence
 _SKIP = " \t*_`$.,:;!)]}>\"'“”’"
 _PERCENT = re.compile(r"(\d{1,3}(?:[.,]\d{1,3})?)[ \t]{0,2}%")
 _SENTENCE_END = "\n.!?。！？"
+_PAYLOAD_START = re.compile(r"[\[({0-9\n]")  # where a statement's payload may begin, after its marker
 
 
 def _words(category: str):
@@ -106,10 +107,9 @@ def negated(low: str, start: int, end: int) -> bool:
     head = low[lo:start]
     span = low[start:min(end, start + 48)]
     if span.startswith(_marker_words()):
-        for k, ch in enumerate(span):  # the marker part of the statement ("answer is not ")
-            if ch in "[({0123456789\n":
-                head += span[:k]
-                break
+        payload = _PAYLOAD_START.search(span)  # the marker part of the statement ("answer is not ")
+        if payload is not None:
+            head += span[:payload.start()]
     head = head.rstrip(_SKIP + "-=")
     if not head.endswith(words):
         return False
