@@ -292,7 +292,8 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
             return False
         if _DIGIT.search(low, stop) is not None and vocabulary.first(low, "confidence", stop, len(low)) is not None:
             return False
-        if vocabulary.first(low, "question", stop, len(low)) is not None:
+        if any(low.find(w, stop) >= 0 for w in _plain_questions()) and vocabulary.first(
+                low, "question", stop, len(low)) is not None:
             return False
     line = low.rfind("\n", 0, start) + 1
     if (line < start and _TAIL_WORD.search(low, line, start) is not None) or (
@@ -304,6 +305,13 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
     if marks is not None and marks.search(low, 0, start) is None:  # every turn holds one of them
         return True
     return scope.turn_at(low[:start]) >= start
+
+
+@lru_cache(maxsize=None)
+def _plain_questions() -> tuple[str, ...]:
+    """The question entries that ASCII text without a "?" can hold (every other one holds a "?" or a
+    character that is not ASCII, and entries are found as substrings)."""
+    return tuple(sorted({e.word for e in _words("question") if e.word.isascii() and "?" not in e.word}))
 
 
 _TAIL_WORD = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup

@@ -23,7 +23,8 @@ BEFORE = ["", "I fill one cell.\n", "If row 2 is right, ", "It might be that ", 
           "Correction: ", "The next move:\n", "Looking again, maybe\n", "We get [1, 2].\n", "Row 4 is done; "]
 MARKS = ["Next state: ", "**Next state:**\n```python\n", "next_state = ", "Next State:\n", "NEXT STATE: "]
 AFTER = ["", "\n", "\n```", "\n\nThis keeps every row valid.", " Wait, no.", " or [[1]]", " is wrong.",
-         "\nOtherwise it is stuck.", "\nNext state: [[1", " [ANSWER END]", "\nI am not sure.", "\nDone: [1]"]
+         "\nOtherwise it is stuck.", "\nNext state: [[1", " [ANSWER END]", "\nI am not sure.", "\nDone: [1]",
+         "\nIs that right", " Does this work", "\nIst das richtig", "\nThis keeps every row valid, is that correct"]
 
 
 def _full(region: str):
