@@ -14,6 +14,7 @@ ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, w
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..common.verdict import ParseError
 from . import meaning, scope
@@ -294,13 +295,19 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
+@lru_cache(maxsize=16)
+def _ascii_marks(marks: Marks) -> Marks:
+    """The markers of ``marks`` spelled in ASCII."""
+    return tuple(mark for mark in marks if mark[0].isascii())
+
+
 def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
     """``(start, end)`` of the only marker of ``marks`` in ``low`` when there is exactly one (each word
     found once, confirmed by its pattern) and no correction marker; else ``None``."""
     if "correct" in low:
         return None
     found = None
-    for word, pattern in marks:
+    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
         at = low.rfind(word)
         if at < 0:
             continue
