@@ -42,6 +42,8 @@ _HEDGE_AFTER = re.compile(r"[ \t,;:(*_–—-]{0,6}(?:(?:i|it's|it is|is|most|ve
 
 def sentence_before(region: str, start: int) -> str:
     """The part of ``start``'s sentence before it (at most :data:`REACH` characters)."""
+    if start <= 0:  # a statement opening the text
+        return ""
     lo = max(0, start - REACH)
     line = region.rfind("\n", lo, start)
     if line >= 0:  # the common case: a line break ends the sentence and the line holds no sentence end
@@ -80,6 +82,9 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
     before = sentence_before(region, start) if before is None else before
     if not before and stop >= len(region):  # nothing before it in its sentence, nothing after it
         return False
+    after = region[stop:stop + REACH]  # sentence_after's reach
+    if before.isascii() and after.isascii() and not may_be_conditional(f"{before}\n{after}".lower()):
+        return False  # every word of both patterns holds a stem (ASCII: no other case folds to one)
     return (_CONDITION_BEFORE.search(before) is not None
             or _ALTERNATIVE_AFTER.search(sentence_after(region, stop)) is not None)
 

@@ -14,15 +14,16 @@ ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, w
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..common.verdict import ParseError
-from . import meaning, vocabulary
+from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
-from .withdrawals import Signals, find_signals, signal_words
+from .withdrawals import Signals, signal_words
 
 MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
@@ -144,12 +145,19 @@ def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
 
 def _plain_list_end(text: str, begin: int, end_limit: int) -> int | None:
     """:func:`list_end` for a list without quotes or backslashes (most states), with C-speed searches;
-    ``None`` when the list holds a quote or a backslash, or does not close (the full scanner decides)."""
+    ``_TRUNCATED`` when the text ends inside such a list within bounds (nesting and ``end_limit``, as the
+    full scanner reads it); ``None`` when the list holds a quote or a backslash, or nests too deep, or
+    reaches ``end_limit`` before the text ends (the full scanner decides)."""
     opens, at = 0, begin
     while True:
         close = text.find("]", at, end_limit)
-        if close < 0:
-            return None
+        if close < 0:  # a cut-off list: depth only grows from here, and without quotes nothing else counts
+            if end_limit < len(text) or opens + text.count("[", at, end_limit) > MAX_LIST_DEPTH:
+                return None
+            for quote in "'\"\\":
+                if text.find(quote, begin, end_limit) >= 0:
+                    return None
+            return _TRUNCATED
         opens += text.count("[", at, close)
         depth = opens  # before this ']'
         if depth > MAX_LIST_DEPTH:
@@ -284,33 +292,55 @@ def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool 
 def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state") -> Reading:
     """The committed list answer of a final region (:func:`list_statements` + the commitment rule)."""
     region = blank_tags(region)
-    if marks is NEXT_STATE_MARKS and not bare:
-        low = _lowered(region)
-        fast = _one_plain_answer(region, low)
+    low = _lowered(region)
+    if marks is NEXT_STATE_MARKS or marks is SOLUTION_MARKS:
+        fast = _one_plain_answer(region, low, marks)
         if fast is not None:
             return fast
-        signals = Signals(low)  # find_signals(region), with the lowered text at hand
-    else:
-        signals = find_signals(region, solving=bare)
+    signals = Signals(low, bare)  # find_signals(region, solving=bare), with the lowered text at hand
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
-def _one_plain_answer(region: str, low: str) -> Reading | None:
-    """The reading of the common "Next state:" answer, or ``None`` when the full scan must decide.
+@lru_cache(maxsize=16)
+def _ascii_marks(marks: Marks) -> Marks:
+    """The markers of ``marks`` spelled in ASCII."""
+    return tuple(mark for mark in marks if mark[0].isascii())
+
+
+def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
+    """``(start, end)`` of the only marker of ``marks`` in ``low`` when there is exactly one (each word
+    found once, confirmed by its pattern) and no correction marker; else ``None``."""
+    if "correct" in low:
+        return None
+    found = None
+    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
+        at = low.rfind(word)
+        if at < 0:
+            continue
+        if found is not None or low.find(word, 0, at) >= 0:
+            return None
+        m = None if pattern is None else pattern.match(low, at)
+        if pattern is not None and m is None:
+            return None
+        found = (at, at + len(word) if m is None else m.end())
+    return found
+
+
+def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) -> Reading | None:
+    """The reading of the common answer "Next state: [[...]]" (``NEXT_STATE_MARKS``) or
+    "Answer: [[...]]" (``SOLUTION_MARKS``), or ``None`` when the full scan must decide.
 
     Exactly what :func:`list_statements` and :func:`commit` build when the region holds one marker
-    (one "next", no "correct") followed by a complete list with rows (``[[...], ...]``), no ``[``
-    after it, no withdrawal keyword after it, and nothing that hedges, conditions or rejects it: one
-    marked statement, which commits as the only live answer. Each of those checks is the full
-    path's own (same functions); any other shape returns ``None``.
+    (one marker word, no "correct") followed by a complete list with rows (``[[...], ...]``), no ``[``
+    after it, no withdrawal keyword after it (for solutions too: every phrase's first word is
+    looked for), and nothing that hedges, conditions or rejects it: one marked statement, which
+    commits as the only live answer (with no withdrawal after it, a solution's bare-list look never
+    runs). Each of those checks is the full path's own (same functions); any other shape returns ``None``.
     """
-    at = low.rfind("next")
-    if at < 0 or low.find("next", 0, at) >= 0 or "correct" in low:
+    marker = _one_marker(low, marks)
+    if marker is None:
         return None
-    mark = NEXT_STATE_MARKS[0][1].match(low, at)  # type: ignore[union-attr]
-    if mark is None:
-        return None
-    end = mark.end()
+    at, end = marker
     if region.startswith(": [", end):
         begin = end + 2
     else:
@@ -326,9 +356,13 @@ def _one_plain_answer(region: str, low: str) -> Reading | None:
         return None  # another list after it: the full scan
     if signal_words(low, stop, len(low)) != frozenset():
         return None  # a long tail, or a possible withdrawal after the answer (Signals.first's own pre-check)
-    payload = region[begin:stop]
-    if payload.find("[", 1) < 0 or not _has_content(payload):
+    payload = region[begin:stop]  # a flat list stays one row: no "[" follows it for _row_sequence
+    if not _has_content(payload) or "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
         return None
+    ls = low.rfind("\n", 0, at) + 1
+    if low[ls:at].strip(" \t*_#>`-") and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)
+                               or scope.echoed_instruction(low, at)):
+        return None  # a split over answers before it, or prompt text (the rule's meaning.split and scope looks)
     if _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
         return None
     before = sentence_before(region, at)

@@ -34,6 +34,7 @@ _BEFORE = 80          # characters before a statement looked at in its sentence
 _SKIP = " \t*_`$.,:;!)]}>\"'“”’"
 _PERCENT = re.compile(r"(\d{1,3}(?:[.,]\d{1,3})?)[ \t]{0,2}%")
 _SENTENCE_END = "\n.!?。！？"
+_PAYLOAD_START = re.compile(r"[\[({0-9\n]")  # where a statement's payload may begin, after its marker
 
 
 def _words(category: str):
@@ -57,6 +58,8 @@ def sentence_lo(low: str, start: int) -> int:
 
 
 def _sentence_lo(low: str, start: int) -> int:
+    if start <= 0:  # a statement opening the text
+        return 0
     lo = max(0, start - _BEFORE)
     best = lo
     for mark in _SENTENCE_END:
@@ -105,10 +108,9 @@ def negated(low: str, start: int, end: int) -> bool:
     head = low[lo:start]
     span = low[start:min(end, start + 48)]
     if span.startswith(_marker_words()):
-        for k, ch in enumerate(span):  # the marker part of the statement ("answer is not ")
-            if ch in "[({0123456789\n":
-                head += span[:k]
-                break
+        payload = _PAYLOAD_START.search(span)  # the marker part of the statement ("answer is not ")
+        if payload is not None:
+            head += span[:payload.start()]
     head = head.rstrip(_SKIP + "-=")
     if not head.endswith(words):
         return False
@@ -310,7 +312,8 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
             return False
         if _DIGIT.search(low, stop) is not None and vocabulary.first(low, "confidence", stop, len(low)) is not None:
             return False
-        if vocabulary.first(low, "question", stop, len(low)) is not None:
+        if any(low.find(w, stop) >= 0 for w in _plain_questions()) and vocabulary.first(
+                low, "question", stop, len(low)) is not None:
             return False
     line = low.rfind("\n", 0, start) + 1
     if (line < start and _TAIL_WORD.search(low, line, start) is not None) or (
@@ -322,6 +325,13 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
     if marks is not None and marks.search(low, 0, start) is None:  # every turn holds one of them
         return True
     return scope.turn_at(low[:start]) >= start
+
+
+@lru_cache(maxsize=None)
+def _plain_questions() -> tuple[str, ...]:
+    """The question entries that ASCII text without a "?" can hold (every other one holds a "?" or a
+    character that is not ASCII, and entries are found as substrings)."""
+    return tuple(sorted({e.word for e in _words("question") if e.word.isascii() and "?" not in e.word}))
 
 
 _TAIL_WORD = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup

@@ -137,6 +137,8 @@ def _foreign_neighbour(text: str, start: int, end: int) -> bool:
 
 
 def _fold_match(m: re.Match) -> str:
+    """One match of step 2 folded, looking at its neighbours every time (what :func:`_fold_words` does
+    with each neighbourhood looked at once)."""
     if m.group(1) is not None and _foreign_neighbour(m.string, m.start(), m.end()):
         return m.group()
     return m.group().translate(_LETTER_TABLE)
@@ -150,7 +152,20 @@ def _fold_words(text: str) -> str:
     """Step 2: look-alike letters folded where the word is not written in their own alphabet."""
     if _LOOKALIKES.isdisjoint(text):
         return text
-    return _FOLD.sub(_fold_match, text)
+    known: dict[tuple[str, str], bool] = {}  # prose repeats its words: each neighbourhood is looked at once
+
+    def fold(m: re.Match) -> str:
+        if m.group(1) is not None:
+            start, end = m.start(), m.end()
+            # what _foreign_neighbour reads: a joiner and at most _NEIGHBOUR letters on each side
+            around = (text[max(0, start - _NEIGHBOUR - 1):start], text[end:end + _NEIGHBOUR + 1])
+            foreign = known.get(around)
+            if foreign is None:
+                foreign = known[around] = _foreign_neighbour(text, start, end)
+            if foreign:
+                return m.group()
+        return m.group().translate(_LETTER_TABLE)
+    return _FOLD.sub(fold, text)
 
 
 def _blank_math_marks(text: str) -> str:

@@ -22,6 +22,8 @@ _TAGS = re.compile(
     r"|</?\s{0,2}(?:answer|final_answer|final answer|final|solution|output)\s{0,2}>",
     re.IGNORECASE,
 )
+# how the bracket tags of _TAGS begin: every word there starts with a, e or f (the same case folding)
+_BRACKET_TAG_START = re.compile(r"\[\s{0,2}/?\s{0,2}[aef]", re.IGNORECASE)
 
 
 _TAG_WORDS = ("answer", "end", "final", "solution", "output")
@@ -74,5 +76,7 @@ def blank_tags(region: str) -> str:
         return region
     low = region.lower()
     if not ("answer" in low or "end" in low or "final" in low or "solution" in low or "output" in low):  # _TAG_WORDS
+        return region
+    if "<" not in region and _BRACKET_TAG_START.search(region) is None:  # _TAGS's first branch cannot start
         return region
     return _TAGS.sub(lambda m: " " * len(m.group()), region)

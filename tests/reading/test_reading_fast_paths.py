@@ -14,7 +14,8 @@ from finereason.core.literals import MAX_PAYLOAD_CHARS, parse_literal
 from finereason.domains.sudoku.engine import parse_grid
 from finereason.domains.sudoku.payload import digit_grid
 from finereason.reading import commit, find_signals
-from finereason.reading.lists import NEXT_STATE_MARKS, _lowered, _one_plain_answer, list_reading, list_statements
+from finereason.reading.lists import (NEXT_STATE_MARKS, SOLUTION_MARKS, _lowered, _one_plain_answer, list_reading,
+                                      list_statements)
 from finereason.reading.region import blank_tags
 
 GRID = repr([[(r * 3 + c) % 10 for c in range(9)] for r in range(9)])
@@ -22,7 +23,8 @@ BEFORE = ["", "I fill one cell.\n", "If row 2 is right, ", "It might be that ", 
           "Correction: ", "The next move:\n", "Looking again, maybe\n", "We get [1, 2].\n", "Row 4 is done; "]
 MARKS = ["Next state: ", "**Next state:**\n```python\n", "next_state = ", "Next State:\n", "NEXT STATE: "]
 AFTER = ["", "\n", "\n```", "\n\nThis keeps every row valid.", " Wait, no.", " or [[1]]", " is wrong.",
-         "\nOtherwise it is stuck.", "\nNext state: [[1", " [ANSWER END]", "\nI am not sure.", "\nDone: [1]"]
+         "\nOtherwise it is stuck.", "\nNext state: [[1", " [ANSWER END]", "\nI am not sure.", "\nDone: [1]",
+         "\nIs that right", " Does this work", "\nIst das richtig", "\nThis keeps every row valid, is that correct"]
 
 
 def _full(region: str):
@@ -51,6 +53,48 @@ def test_one_answer_shortcut_reads_what_the_full_reader_reads():
             taken += 1
             assert fast == full and fast.statements == full.statements and fast.live == full.live, text
     assert 300 < taken < 3000  # both sides of the shortcut's conditions were exercised
+
+
+# both sides of the shortcut's conditions for solutions: prompt echoes, splits, boxes, references, turns
+SOLUTION_BEFORE = BEFORE + ["(B) unsolvable\n(A) ", "Respond in the form ", "70% sure, 30%: ", "\\boxed{",
+                            "Let's try:\n", "The answer is not\n", "Solution: [[1]]\n", "User: solve it\n", "Final "]
+SOLUTION_MARKS_TEXT = ["Answer: ", "**Solution:**\n```python\n", "answer = ", "Solution:\n", "ANSWER: ", "Answer is "]
+SOLUTION_AFTER = AFTER + ["?", " (60%)", "\nP.S. For the harder version: [1]", "\nUser: thanks", "}",
+                          "\nAnswer: see above", "\nRight?", "\nSo the answer stands.", "\n(B) unsolvable"]
+FLAT = repr([(k * 7) % 4 + 1 for k in range(12)])
+
+
+def _full_solution(region: str):
+    region = blank_tags(region)
+    signals = find_signals(region, solving=True)
+    return commit(list_statements(region, SOLUTION_MARKS, signals, bare=True), signals, what="solution")
+
+
+def test_one_solution_shortcut_reads_what_the_full_reader_reads():
+    rng = random.Random(2)
+    taken = 0
+    for _ in range(4000):
+        grid = rng.choice([GRID, FLAT])
+        if rng.random() < 0.2:
+            grid = grid[: rng.randrange(len(grid))]
+        text = (rng.choice(SOLUTION_BEFORE) + rng.choice(SOLUTION_MARKS_TEXT) + grid + rng.choice(SOLUTION_AFTER)
+                + rng.choice(["", " ", "\n"]))
+        region = blank_tags(text)
+        fast = _one_plain_answer(region, _lowered(region), SOLUTION_MARKS)
+        full = _full_solution(text)
+        assert list_reading(text, SOLUTION_MARKS, bare=True, what="solution") == full, text
+        if fast is not None:
+            taken += 1
+            assert fast == full and fast.statements == full.statements and fast.live == full.live, text
+    assert 300 < taken < 4000  # both sides of the shortcut's conditions were exercised
+
+
+@pytest.mark.parametrize("text", ["(B) unsolvable\n(A) Next state: " + GRID, "Respond in the form Next state: " + GRID,
+                                  "70% sure, 30%: Next state: " + GRID, "\\boxed{Next state: " + GRID])
+def test_one_answer_shortcut_leaves_prompt_echoes_splits_and_open_boxes_to_the_full_reader(text):
+    region = blank_tags(text)
+    assert _one_plain_answer(region, _lowered(region)) is None
+    assert list_reading(text, NEXT_STATE_MARKS) == _full(text)
 
 
 @pytest.mark.parametrize("text", ["If the count holds, next state: " + GRID, "Next state: " + GRID + " or " + GRID,
@@ -93,3 +137,110 @@ def test_digit_grid_reads_what_the_literal_and_grid_readers_read():
     assert digit_grid(GRID.replace("[[", "[[ ", 1)) == _reference(GRID)
     assert digit_grid("[" + " " * MAX_PAYLOAD_CHARS + GRID[1:]) is None  # too long: the literal reader refuses it
     assert digit_grid(GRID[:-1] + ",]") is None and digit_grid(GRID.replace("0", "10", 1)) is None
+
+
+def test_condition_precheck_reads_what_the_condition_patterns_read():
+    from finereason.reading import hedges
+
+    def full(region: str, start: int, stop: int) -> bool:
+        before = hedges.sentence_before(region, start)
+        if not before and stop >= len(region):
+            return False
+        return (hedges._CONDITION_BEFORE.search(before) is not None
+                or hedges._ALTERNATIVE_AFTER.search(hedges.sentence_after(region, stop)) is not None)
+
+    rng = random.Random(3)
+    words = ["If", "IF", "unless", "Assuming", "SUPPOSE", "in case", "In Case", "otherwise", "Else", "provided",
+             "provided:", "if not", "If so", "elsewhere", "gif", "the", "row", "is", "done", ",", ".", "\n", "then",
+             "ſo", "İf", "K", "é", "Ünless", "maybe", "50%"]
+    seen = set()
+    for _ in range(4000):
+        before = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        after = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        region = before + " Answer: [1, 2]" * rng.randint(0, 1) + (" " + after if after else "")
+        start = len(before) + 1 if " Answer" in region else len(before)
+        stop = region.find("]") + 1 if "]" in region else start
+        fast = hedges.conditional(region, start, stop)
+        assert fast == full(region, start, stop), region
+        seen.add(fast)
+    assert seen == {True, False}
+
+
+def test_tag_precheck_blanks_what_the_tag_pattern_blanks():
+    from finereason.reading import region as region_module
+
+    rng = random.Random(4)
+    opens = ["[", "[/", "[ ", "[\t", "[\n", "[\u2003", "[ / ", "<", "</", "< ", "[[", "x"]
+    words = ["answer", "ANSWER", "End", "end of answer", "final answer", "FINAL", "solution", "output", "1, 2",
+             "\u212aey", "\u017fo", "\u00e9nd", "fin", "a", "Answer: "]
+    closes = ["]", ">", " ]", "  >", "", "\n"]
+    changed = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(opens) + rng.choice(words) + rng.choice(closes) for _ in range(rng.randint(1, 4)))
+        region = region_module.normalise(text).replace("\r\n", " \n")
+        expected = region_module._TAGS.sub(lambda m: " " * len(m.group()), region)
+        got = blank_tags(text)
+        assert got == expected, text
+        changed += got != region
+    assert 500 < changed < 6000
+
+
+def _scan_list_end(text: str, begin: int, limit: int) -> int | str:
+    """Where the list at ``begin`` ends, character by character (quotes end at a line break; a backslash
+    in a quote escapes), ``-1`` when the text ends inside it, or ``"error"`` past the limits."""
+    depth, quote, k, end_limit = 0, "", begin, min(len(text), begin + limit)
+    while k < end_limit:
+        ch = text[k]
+        if quote:
+            if ch == "\\":
+                k += 1
+            elif ch in (quote, "\n"):
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+            if depth > 8:
+                return "error"
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return "error" if end_limit < len(text) else -1
+
+
+def test_list_end_shortcuts_end_lists_where_the_character_scan_does():
+    from finereason.reading.lists import list_end
+
+    rng = random.Random(5)
+    ends = set()
+    for _ in range(20_000):
+        text = "[" + "".join(rng.choice("[[]]]1, \n'\"\\x") for _ in range(rng.randint(0, 30)))
+        limit = rng.choice([8, 16, 50_000])
+        expected = _scan_list_end(text, 0, limit)
+        try:
+            got: int | str = list_end(text, 0, limit)
+        except ParseError:
+            got = "error"
+        assert got == expected, (text, limit)
+        ends.add(expected if expected in (-1, "error") else "closed")
+    assert ends == {-1, "error", "closed"}
+
+
+def test_look_alike_folding_reads_each_neighbourhood_as_the_uncached_fold_does():
+    import sys
+
+    normalise_module = sys.modules["finereason.reading.normalise"]
+    rng = random.Random(6)
+    words = ["а", "В", "о", "у", "с", "р", "е", "Не", "уверен", "итоге", "ответ", "Answer", "B", "pick", "рick", "2З",
+             "П", "С", "ΑΒΓ", "Ε", "x" * 70, "ж" * 70, "abc", "_", "中文", "é"]
+    joins = [" ", "  ", ".", "-", "'", "\n", "", ": ", " (", ") "]
+    folded = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(words) + rng.choice(joins) for _ in range(rng.randint(1, 10)))
+        expected = normalise_module._FOLD.sub(normalise_module._fold_match, text)
+        got = normalise_module._fold_words(text)
+        assert got == expected, text
+        folded += got != text
+    assert folded > 500

@@ -207,6 +207,8 @@ def _shape_error(puzzle: GraphColoringPuzzle, value: Sequence[Any]) -> str | Non
     """Why ``value`` is not a coloring of ``puzzle`` (length, integer type, color range), or ``None``."""
     if len(value) != puzzle.n:
         return f"coloring has {len(value)} entries, expected {puzzle.n} vertices"
+    if set(map(type, value)) <= {int} and (not value or 0 <= min(value) and max(value) <= puzzle.k):
+        return None  # plain ints in range (the common case, at C speed): the loop below finds nothing
     for v, c in enumerate(value):
         if not _is_int(c):
             return f"vertex {v} has color {c!r}, which is not an integer"

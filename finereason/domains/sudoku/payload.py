@@ -1,5 +1,9 @@
-"""Reading a Sudoku answer list at C speed: the common shape, nine rows of nine single digits."""
+"""Sudoku answers at C speed: reading the common list shape (nine rows of nine single digits), and
+finding the units of a grid that may repeat a digit."""
 from __future__ import annotations
+
+from operator import getitem
+from typing import Sequence
 
 from ...core.literals import MAX_PAYLOAD_CHARS
 
@@ -22,3 +26,30 @@ def digit_grid(payload: str) -> tuple[int, ...] | None:
     if raw.translate(_SHAPE, _SPACE) != _NINE_ROWS:
         return None
     return tuple(raw.translate(_VALUES, _SPACE + b"[],"))
+
+
+_ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
+#: rows, columns, then boxes row-major: the engine's unit order
+UNITS = tuple(map(tuple, _ROWS + [list(col) for col in zip(*_ROWS)]
+                  + [[(b // 3 * 3 + r) * 9 + b % 3 * 3 + c for r in range(3) for c in range(3)] for b in range(9)]))
+# a cell holding d adds 16**d to a 40-bit count field of each of its three units; a count is at most 9,
+# so nothing carries, and the sum is _SOLVED exactly when every unit holds each of 1..9 once
+_CELL_COUNTS = tuple(tuple(sum(16 ** d << 40 * u for u, unit in enumerate(UNITS) if i in unit) for d in range(10))
+                     for i in range(81))
+_SOLVED = sum(sum(16 ** d for d in range(1, 10)) << 40 * u for u in range(27))
+_FIELD = (1 << 40) - 1
+
+
+def units_to_check(grid: Sequence[int]) -> Sequence[int]:
+    """The units (indexes into :data:`UNITS`, in order) of a grid that may repeat a digit: for an
+    81-cell grid those not holding each of 1..9 once (their count fields differ from a solved grid's:
+    one C-speed sum, then one step per such unit); every unit for another length."""
+    if len(grid) != 81:
+        return range(27)
+    diff = sum(map(getitem, _CELL_COUNTS, grid)) ^ _SOLVED
+    units = []
+    while diff:
+        u = ((diff & -diff).bit_length() - 1) // 40
+        units.append(u)
+        diff &= ~(_FIELD << 40 * u)
+    return units
