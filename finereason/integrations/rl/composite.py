@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...common.input_errors import InputError
 from ...common.vocabulary import STATE_TASKS
 from ...core.puzzle_sources import rng_for
-from .datasets import TRAIN, DatasetConfig, FineReasonDataset, score_entry, train_names
+from .datasets import TRAIN, DatasetConfig, EntrySequence, FineReasonDataset, score_entry, train_names
 
 COMPOSITE = "composite"
 
@@ -53,7 +53,7 @@ class DatasetSpec:
         raise InputError(f"a composite part is a name, a (name, weight) pair or a mapping, got {value!r}")
 
 
-class CompositeDataset:
+class CompositeDataset(EntrySequence):
     """A weighted mixture of task datasets (same ``len``, indexing, iteration and ``score_answer``)."""
 
     def __init__(self, specs: Sequence[Any], size: int = 500, seed: int = 0, name: str = COMPOSITE) -> None:
@@ -76,17 +76,6 @@ class CompositeDataset:
     def __len__(self) -> int:
         return self.size
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return (self[i] for i in range(len(self)))
-
-    def __getitem__(self, index: int) -> dict[str, Any]:
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"dataset indices are integers, got {type(index).__name__}")
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(f"index {index} out of range for a dataset of {len(self)} entries")
-        return self._entry(index)
 
     def part_of(self, index: int) -> FineReasonDataset:
         """The part entry ``index`` is drawn from."""

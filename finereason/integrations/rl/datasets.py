@@ -94,18 +94,14 @@ class DatasetConfig:
         return cls(name.removeprefix("finereason/"), size, seed, split, order, difficulty)
 
 
-class FineReasonDataset:
-    """A lazy, indexable dataset of one task (reasoning-gym's ``ProceduralDataset`` protocol: ``len``,
-    indexing, iteration, ``score_answer``)."""
+class EntrySequence:
+    """A lazily generated sequence of entries: ``len()``, iteration and (negative) indices, each entry made
+    once by ``_make_entry(index)`` and cached; subclasses set ``_entry`` and ``__len__``."""
 
-    def __init__(self, config: DatasetConfig) -> None:
-        self.config = config
-        self.engine, self.task = resolve_name(config.name)
-        self.size, self.seed = config.size, config.seed
-        self._entry = lru_cache(maxsize=1024)(self._make_entry)
+    _entry: Any
 
     def __len__(self) -> int:
-        return self.config.size
+        raise NotImplementedError
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return (self[i] for i in range(len(self)))
@@ -118,6 +114,21 @@ class FineReasonDataset:
         if not 0 <= index < len(self):
             raise IndexError(f"index {index} out of range for a dataset of {len(self)} entries")
         return self._entry(index)
+
+
+class FineReasonDataset(EntrySequence):
+    """A lazy, indexable dataset of one task (reasoning-gym's ``ProceduralDataset`` protocol: ``len``,
+    indexing, iteration, ``score_answer``)."""
+
+    def __init__(self, config: DatasetConfig) -> None:
+        self.config = config
+        self.engine, self.task = resolve_name(config.name)
+        self.size, self.seed = config.size, config.seed
+        self._entry = lru_cache(maxsize=1024)(self._make_entry)
+
+    def __len__(self) -> int:
+        return self.config.size
+
 
     def _make_entry(self, index: int) -> dict[str, Any]:
         row = make_row(self.engine, self.task, self.config, index)

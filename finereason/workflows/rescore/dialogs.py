@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from ...common.input_errors import InputError
 from ...common.progress import Progress
 from ...core.engine import engines
-from .records import Rescored, recorded_bool, verify_text
+from .records import load_json, Rescored, recorded_bool, verify_text
 
 _CHECK = re.compile(r"please check|respond only in json|\"correct\"\s{0,4}:", re.I)
 _SUFFIX = re.compile(r"\.(\d{1,12})\Z")
@@ -67,13 +67,7 @@ def verdict_of(response: Any) -> bool | None:
 
 
 def _instances(path: str) -> list[tuple[str, dict]]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise InputError(f"{path}: not a gpt-and-i responses file (not JSON: {str(err)[:80]})") from None
+    data = load_json(path, "a gpt-and-i responses file")
     if isinstance(data, dict) and isinstance(data.get("prompts"), list):
         suffix = _SUFFIX.search(path)
         return [(suffix.group(1) if suffix else Path(path).name, data)]

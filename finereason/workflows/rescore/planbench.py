@@ -16,7 +16,6 @@ Our verdict: the plan the response commits to (the end-to-end plan reader,
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -29,7 +28,7 @@ from ...planning.plan_text import Step
 from ...planning.strips import Task
 from ...planning.validate import validate
 from ...reading import final_region
-from .records import Rescored, reading_fields, recorded_bool
+from .records import load_json, Rescored, reading_fields, recorded_bool
 
 NAME = "planbench"
 HELP = "PlanBench (LLMs-Planning) task_1_plan_generation*.json result files; needs --instances DIR"
@@ -101,13 +100,7 @@ def ground_truth(value: Any) -> tuple[Step, ...]:
 
 
 def _load(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise InputError(f"{path}: not a PlanBench result file (not JSON: {str(err)[:80]})") from None
+    data = load_json(path, "a PlanBench result file")
     if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
         raise InputError(f'{path}: not a PlanBench result file (no "instances" list)')
     return data

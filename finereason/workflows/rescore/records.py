@@ -5,6 +5,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
+from ...common.input_errors import InputError
 from ...reading import Reading
 from ...verification.explain import explain_reading, withdrawing_signal
 
@@ -72,6 +73,18 @@ def recorded_bool(value: Any) -> bool | None:
 
 
 
+def load_json(path: str, what: str) -> Any:
+    """A recorded JSON file; one-line :class:`InputError` naming ``path`` when it cannot be read or parsed
+    (``what``: the kind of file expected, for the message)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise InputError(f"{path}: not {what} (not JSON: {str(err)[:80]})") from None
+
+
 def verify_text(engine: Any, inputs: dict[str, Any], text: Any) -> tuple[bool, str, dict[str, Any]]:
     """``(sound, reason, reading fields)`` of an end-to-end response to the puzzle of the official
     ``inputs`` record: the verdict of :func:`~finereason.verification.scoring.score_row` (the one verifier),
@@ -89,4 +102,4 @@ def verify_text(engine: Any, inputs: dict[str, Any], text: Any) -> tuple[bool, s
     return verdict.correct, reason, reading_fields(text, region, reading)
 
 
-__all__ = ["Rescored", "reading_fields", "recorded_bool", "verify_text"]
+__all__ = ["Rescored", "load_json", "reading_fields", "recorded_bool", "verify_text"]
