@@ -41,14 +41,20 @@ _LETTER = {c: t for t, chars in LETTERS.items() for c in chars}
 _LETTER_TABLE = str.maketrans(_LETTER)
 
 
-def _fold_char(ch: str) -> str:
-    """Step 1 for one non-ASCII character."""
-    code = ord(ch)
-    if code in _INVISIBLE or unicodedata.category(ch) == "Cf":
+def _plain(ch: str) -> str | None:
+    """A non-ASCII character removed (invisible or a format character) or read as its digit; ``None``
+    when neither applies."""
+    if ord(ch) in _INVISIBLE or unicodedata.category(ch) == "Cf":
         return ""
     digit = unicodedata.decimal(ch, None)
-    if digit is not None:
-        return str(digit)
+    return None if digit is None else str(digit)
+
+
+def _fold_char(ch: str) -> str:
+    """Step 1 for one non-ASCII character."""
+    plain = _plain(ch)
+    if plain is not None:
+        return plain
     if unicodedata.decomposition(ch).startswith(_KEEP):
         return ch
     out = unicodedata.normalize("NFKC", ch)
@@ -61,13 +67,8 @@ def _fold_simple(ch: str) -> str:
     """A character of an NFKC form: removed, a digit, an ASCII operator or itself."""
     if ch.isascii():
         return ch
-    code = ord(ch)
-    if code in _INVISIBLE or unicodedata.category(ch) == "Cf":
-        return ""
-    digit = unicodedata.decimal(ch, None)
-    if digit is not None:
-        return str(digit)
-    return _OPERATOR.get(code, ch)
+    plain = _plain(ch)
+    return plain if plain is not None else _OPERATOR.get(ord(ch), ch)
 
 
 _SPECIAL = frozenset(map(chr, [*_OPERATOR, *_INVISIBLE]))
