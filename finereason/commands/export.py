@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_out, add_seed, need_builders
+from .options import add_out, add_seed, need_builders, register_group, run_action
 
 NAME = "export"
 HELP = "export puzzle datasets for another RL framework"
@@ -45,14 +45,9 @@ ACTIONS = (Verl,)
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = subparsers.add_parser(NAME, help=HELP)
-    actions = p.add_subparsers(dest="export_format", required=True, metavar="FORMAT")
-    for action in ACTIONS:
-        action.register(actions)
-    return p
+    return register_group(subparsers, NAME, HELP, ACTIONS, "export_format", "FORMAT")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the format named on the command line."""
-    export = {a.NAME: a.run for a in ACTIONS}[args.export_format]
-    return export(args)
+    return run_action(ACTIONS, args.export_format, args)

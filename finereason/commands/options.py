@@ -138,3 +138,19 @@ def need_builders() -> None:
         from .. import dataset_builders  # noqa: F401  (installed from the top-level dataset_builders/)
     except ImportError as err:
         raise CliError(f"this command needs the dataset extras: pip install '.[hub]' in the finereason checkout ({err.name} missing)") from None
+
+
+def register_group(subparsers: argparse._SubParsersAction, name: str, help: str, actions: Sequence[Any], dest: str,
+                   metavar: str) -> argparse.ArgumentParser:
+    """A command whose sub-commands are ``actions`` (each with ``NAME``, ``register`` and ``run``); the one
+    chosen lands in ``args.<dest>``."""
+    group = subparsers.add_parser(name, help=help)
+    chosen = group.add_subparsers(dest=dest, required=True, metavar=metavar)
+    for action in actions:
+        action.register(chosen)
+    return group
+
+
+def run_action(actions: Sequence[Any], name: str, args: argparse.Namespace) -> int:
+    """Run the action of a group command named ``name`` on the command line."""
+    return next(a for a in actions if a.NAME == name).run(args)

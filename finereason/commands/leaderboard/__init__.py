@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..options import register_group, run_action
 from . import build, space, submit
 
 NAME = "leaderboard"
@@ -11,14 +12,9 @@ ACTIONS = (submit, build, space)
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    board = subparsers.add_parser(NAME, help=HELP)
-    actions = board.add_subparsers(dest="leaderboard_command", required=True, metavar="ACTION")
-    for action in ACTIONS:
-        action.register(actions)
-    return board
+    return register_group(subparsers, NAME, HELP, ACTIONS, "leaderboard_command", "ACTION")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the action named on the command line."""
-    action = next(a for a in ACTIONS if a.NAME == args.leaderboard_command)
-    return action.run(args)
+    return run_action(ACTIONS, args.leaderboard_command, args)
