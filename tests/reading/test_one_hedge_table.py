@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from finereason.reading import hedges, option_words
+from test_no_puzzle_names import docstring_nodes  # tests/core: the docstrings every literal scan skips
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "finereason"
@@ -21,17 +22,6 @@ READING = PACKAGE / "reading"
 # the words a hedge list would name (the table's words and the usual spellings of a guess)
 PROBES = frozenset(hedges.HEDGE_WORDS) | {"best guess"}
 _ESCAPES = re.compile(r"\\[a-z]")
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    """The ids of the docstring nodes of ``tree``."""
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                out.add(id(first.value))
-    return out
 
 
 def _named(text: str) -> set[str]:
@@ -46,7 +36,7 @@ def _name(path: Path) -> str:
 def hedge_lists(path: Path) -> list[str]:
     """The literals of ``path`` that name two hedge words or more (one string, or one tuple/list/set of strings)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _docstrings(tree)
+    skip = docstring_nodes(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
