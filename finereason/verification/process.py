@@ -2,7 +2,16 @@
 
 An end-to-end answer that shows its work (a Sudoku fill order or a sequence of grids, a Game-of-24
 step list, a coloring order, a plan) is read by its domain's :meth:`~finereason.core.engine.Engine.read_steps`
-into successive states. :func:`process_score` walks them from the initial state: each pair is classified
+into successive states. Which text is read is one rule for every domain (:func:`committed_attempt`):
+
+    The steps are those of the committed attempt: the final region from the end of the last
+    withdrawal signal before the committed answer (a retraction such as "Wait, scrap that", doubt,
+    inability, an alternative: the reader's signals, :mod:`finereason.reading.withdrawals`) to the
+    first signal after it. Steps withdrawn by a signal are not counted. When nothing commits, the
+    attempt is the text after the last signal.
+
+So ``10 + 1 = 12 ... Wait, scrap that`` followed by a correct step list and answer shows the correct
+steps only, in every domain (a Blocksworld answer's steps are its committed plan's actions). :func:`process_score` walks them from the initial state: each pair is classified
 with the engine's own ``step`` (the rules of the state-transition task) and each state reached by a valid
 step is labelled by the exact oracle.
 
@@ -31,6 +40,9 @@ from ..common.vocabulary import END_TO_END
 from ..core.engine import BrokenStep, Engine, StepKind, get_engine
 from ..core.steps import MAX_STEPS
 from ..reading.context import ReadContext, resolve_context
+from ..reading.normalise import original_span
+from ..reading.region import blank_tags
+from ..reading.withdrawals import Signals, find_signals
 from .metrics import PROCESS, compute, task_metrics
 
 MAX_PROCESS_CHARS = 200_000   # characters of a response read for steps
@@ -111,18 +123,59 @@ def _shown(number: int, prev: Any, rest: Sequence[Any], max_steps: int) -> int:
     return number
 
 
+_MAX_SIGNALS = 10_000  # withdrawal signals walked to find the last one before the committed answer
+
+
+def _last_signal_end(signals: Signals, lo: int, hi: int) -> int:
+    """The end of the last withdrawal signal starting in ``[lo, hi)`` of the reader's text (``lo`` if none)."""
+    last = lo
+    for _ in range(_MAX_SIGNALS):
+        found = signals.first(lo, hi)
+        if found is None:
+            break
+        last = max(last, found[0] + len(found[1]))
+        lo = found[0] + 1
+    return last
+
+
+def committed_attempt(engine: Engine | str, region: str) -> str:
+    """The text of ``region`` (a final region) whose steps count: the committed attempt (the one
+    process-steps rule of this module's docstring). What withdraws a step is the reader's decision
+    (:mod:`finereason.reading.withdrawals`, read on the text as the reader reads it,
+    :func:`~finereason.reading.region.blank_tags`); where the committed answer is, is the domain's
+    answer reader's (:meth:`~finereason.core.engine.Engine.read_answer`)."""
+    eng = get_engine(engine)
+    read = blank_tags(region)
+    signals = find_signals(read, solving=True)
+    try:
+        reading = eng.read_answer(region, END_TO_END)
+    except (ParseError, StateError, ValueError, TypeError, RecursionError):
+        reading = None
+    statement = reading.statement if reading is not None and reading.value is not None else None
+    if statement is None:  # nothing commits: the text after the last signal
+        start, end = _last_signal_end(signals, 0, len(read)), len(read)
+    else:
+        start = _last_signal_end(signals, 0, statement.start)
+        after = signals.first(statement.end)
+        end = len(read) if after is None else after[0]
+    if start == 0 and end == len(read):
+        return region
+    lo, hi = original_span(region, start, end)
+    return region[lo:hi]
+
+
 def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps: int = MAX_STEPS,
                   context: ReadContext | None = None, starts_in_think: bool | None = None) -> ProcessVerdict:
     """Read the steps of an end-to-end ``response`` and verify them (never raises on the response).
 
     Only the final region counts (text after ``</think>``; unfinished reasoning shows no steps, and with
     the run's ``context`` starting in think, or ``starts_in_think=True``, a response without ``</think>``
-    is unfinished reasoning).
+    is unfinished reasoning), and of it only the committed attempt (:func:`committed_attempt`).
     """
     eng = get_engine(engine)
-    text = resolve_context(context, starts_in_think).region(response) or ""
+    text = (resolve_context(context, starts_in_think).region(response) or "")[:MAX_PROCESS_CHARS]
     try:
-        states = eng.read_steps(puzzle, text[:MAX_PROCESS_CHARS])
+        states = eng.read_steps(puzzle, committed_attempt(eng, text) if text else "")
     except (ParseError, StateError, ValueError, TypeError, RecursionError):
         states = []
     prev = eng.initial(puzzle)
@@ -174,5 +227,5 @@ def summarize_records(records: Sequence[Sequence[Any]]) -> dict[str, float]:
     return summarize_process([ProcessVerdict(r[0], r[1], int(r[2]), undecided=bool(r[3])) for r in records])
 
 
-__all__ = ["MIN_PROCESS_STEPS", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict",
+__all__ = ["MIN_PROCESS_STEPS", "committed_attempt", "PROCESS_HIGHER_IS_BETTER", "PROCESS_METRICS", "as_record", "summarize_records", "ProcessVerdict",
            "process_score", "summarize_process"]
