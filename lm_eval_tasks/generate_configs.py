@@ -4,7 +4,8 @@ Modelled on lm-evaluation-harness' ``bbh/_generate_configs.py``: one small YAML 
 generated, the shared settings in the hand-written ``_common_template_yaml`` and ``utils.py``.
 It writes
 
-- one template per task, ``_<task>_template_yaml``: the common template plus the task's
+- one template per task, ``_<task>_template_yaml``: the common template plus the generation settings
+  (``max_gen_toks`` is :data:`finereason.core.prompts.TASK_MAX_GEN_TOKS`, greedy) and the task's
   ``metric_list``, generated from the metric registry (:mod:`finereason.verification.metrics`);
 
 and for every registered domain (:func:`finereason.core.engine.engines`, in registry order) and every task
@@ -45,7 +46,7 @@ from typing import Iterable, Sequence
 from finereason.common.vocabulary import STATE_TASKS, TASKS
 from finereason.core.engine import Engine
 from finereason.core.engine import engines as registered_engines
-from finereason.core.prompts import PROMPT_VERSION, PROMPT_VERSIONS
+from finereason.core.prompts import PROMPT_VERSION, PROMPT_VERSIONS, TASK_MAX_GEN_TOKS
 from finereason.verification.llm_verifier import verify_configs
 from finereason.verification.metrics import metric_list_yaml
 
@@ -119,9 +120,15 @@ def render_configs(engines: Iterable[Engine] | None = None) -> dict[str, str]:
     return files
 
 
+#: the generation settings of every task (greedy, :data:`~finereason.core.prompts.TASK_MAX_GEN_TOKS` tokens)
+GENERATION_KWARGS = (f"generation_kwargs:\n  until: []\n  max_gen_toks: {TASK_MAX_GEN_TOKS}\n  do_sample: false\n"
+                     "  temperature: 0.0\n")
+
+
 def task_templates() -> dict[str, str]:
-    """``_<task>_template_yaml`` per task: the common template and the task's metrics (from the registry)."""
-    return {f"_{task}_template_yaml": f"{HEADER}include: {COMMON_TEMPLATE}\n{metric_list_yaml(task, 'utils')}"
+    """``_<task>_template_yaml`` per task: the common template, the generation settings and the task's
+    metrics (from the registry)."""
+    return {f"_{task}_template_yaml": f"{HEADER}include: {COMMON_TEMPLATE}\n{GENERATION_KWARGS}{metric_list_yaml(task, 'utils')}"
             for task in TASKS}
 
 

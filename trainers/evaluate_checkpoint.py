@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
+from finereason.core.prompts import PAPER_MAX_GEN_TOKS
 from finereason.integrations.leaderboard.suites import group_tasks
 from finereason.integrations.training.mixing import hub_offline  # light: no torch
 from finereason.reading.context import ReadContext
@@ -56,7 +57,7 @@ DEFAULT_BATCH_SIZE = "auto"
 # without a GPU, hf runs on the CPU: bfloat16 matmuls and lm-eval's "auto" batch-size probe (a
 # full-length batch, halved until it fits) are slow there; float32 one at a time is ~30x faster
 CPU_MODEL_ARGS, CPU_BATCH_SIZE = "dtype=float32", "1"
-DEFAULT_MAX_GEN_TOKS = 1024
+DEFAULT_MAX_GEN_TOKS = PAPER_MAX_GEN_TOKS  # the paper's length, so that a row compares with its table
 LOCAL_TASKS = {"GSM8K": "gsm8k_local", "MATH": "math_local"}
 LOCAL_TASK_DIR = "local_tasks"
 # lm-eval 0.4.13's own task files the local tasks include (prompt, filters and metrics unchanged)

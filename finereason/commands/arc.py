@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--sft-out", help="folder for the successful-dialog SFT data set (default OUT/sft)")
     p.add_argument("--no-tests", action="store_true", help="ablation: the actor writes no tests; a run ends when "
                    "the program runs and answers")
-    add_generation_options(p, "tokens per actor turn (default 2048)")
+    add_generation_options(p, "tokens per actor turn")
     p.add_argument("--time-limit", type=float, default=10.0, help="seconds per critic run (default 10)")
     p.add_argument("--jobs", type=int, default=1, help="critic runs in parallel (default 1)")
     p.add_argument("--starts-in-think", action="store_true",

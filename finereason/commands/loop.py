@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_out(p, "folder for <condition>/transcripts.jsonl, summary.json and the plot (default ./finereason_loop; "
                "the same run resumes there, another run's folder is refused)", default="finereason_loop")
     p.add_argument("--overwrite", action="store_true", help="start afresh in an --out that holds a loop run (its files are removed)")
-    add_generation_options(p, "tokens per answer (default 2048)")
+    add_generation_options(p, "tokens per answer")
     p.add_argument("--starts-in-think", action="store_true",
                    help="the chat template's prompt already opens <think> (R1-distill-style): a response without "
                         "</think> is unfinished (no answer, no self-verdict)")

@@ -10,6 +10,7 @@ from typing import Any, Iterator, Sequence
 from ..common.atomic_io import atomic_file
 from ..common.input_errors import InputError
 from ..common.progress import progress_bar as progress
+from ..core.prompts import TURN_MAX_GEN_TOKS
 
 __all__ = ["CliError", "DeprecatedAlias", "add_domain", "add_domains", "add_generation_options", "add_model_options", "add_out", "add_seed", "model_generator", "need_builders",
            "progress", "reference_folder", "report_stream", "warn_deprecated", "writing"]
@@ -70,7 +71,8 @@ def add_model_options(p: argparse.ArgumentParser, model_help: str) -> None:
 def add_generation_options(p: argparse.ArgumentParser, max_gen_toks_help: str) -> None:
     """``--apply_chat_template --max_gen_toks --batch_size --device`` (after each command's own options)."""
     p.add_argument("--apply_chat_template", action="store_true", help="render dialogs with the model's chat template")
-    p.add_argument("--max_gen_toks", type=int, default=2048, help=max_gen_toks_help)
+    p.add_argument("--max_gen_toks", type=int, default=TURN_MAX_GEN_TOKS,
+                   help=f"{max_gen_toks_help} (default {TURN_MAX_GEN_TOKS}: the dialog is re-sent every round)")
     p.add_argument("--batch_size", default="1", help="lm-eval batch size")
     p.add_argument("--device", help="lm-eval device (e.g. cuda:0)")
 

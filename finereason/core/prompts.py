@@ -18,6 +18,12 @@ gives the previous version its ``..._<version>`` tasks.
   (the domain's ``state_note`` of the parent, under "Previous state:"; domains without a state
   note render the same text in both versions). State-checking and end-to-end prompts are the same
   in both versions.
+
+This module is also the one home of what every path sends a model besides the task prompts: the
+verify request (:func:`verify_prompt`: the LLM-as-verifier tasks and the loop's self-verification),
+the plain rendering of a dialog when no chat template is applied (:func:`plain_dialog`) and the
+generation lengths, one constant per purpose (:data:`TASK_MAX_GEN_TOKS`, :data:`TURN_MAX_GEN_TOKS`,
+:data:`PAPER_MAX_GEN_TOKS`).
 """
 from __future__ import annotations
 
@@ -31,6 +37,21 @@ PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")
 
 _NO_CODE = "Think step by step. Do not solve using programming."
+
+# ------------------------------------------------------------------ generation lengths (one per purpose)
+#: Tokens for one answer to a FineReason lm-eval task (the puzzle tasks, the verify tasks, FOLIO with
+#: chain of thought): a zero-shot chain of thought on the largest prompts (an 81-cell Sudoku, a grid
+#: puzzle's clue table, a plan of a dozen actions) ends well within it, so an answer is not cut before
+#: its final line. Reasoning models need more (``--gen_kwargs max_gen_toks=...`` at run time).
+TASK_MAX_GEN_TOKS = 4096
+#: Tokens per model turn in the multi-round workflows (``finereason loop`` answers and self-verdicts,
+#: ``finereason arc`` actor turns; ``--max_gen_toks``): half a task answer, because the whole dialog is
+#: sent again every round, and fifteen rounds of answers and feedback must still fit a model's context.
+TURN_MAX_GEN_TOKS = 2048
+#: Tokens per answer in the transfer comparison (``trainers/evaluate_checkpoint.py``: GSM8K, MATH and the
+#: FineReason group at one length): the FineReason paper's length, so that its rows compare with the
+#: paper's table. R1-style reasoning needs more (e.g. 8192).
+PAPER_MAX_GEN_TOKS = 1024
 _NOTE_CURRENT = "Clues applied so far"  # labels of the domain's state note (Engine.state_note)
 _NOTE_PREVIOUS = "Clues applied in the previous state"
 
@@ -112,3 +133,43 @@ def with_prompt_version(row: Mapping[str, Any], version: str) -> dict[str, Any]:
 def messages(prompt: str) -> list[dict[str, str]]:
     """The conversational form of a prompt (TRL / chat templates)."""
     return [{"role": "user", "content": prompt}]
+
+
+# ------------------------------------------------------------------ dialogs without a chat template
+_ROLES = {"user": "User", "assistant": "Assistant", "system": "System"}
+
+
+def plain_dialog(turns: list[dict[str, str]]) -> str:
+    """The text sent to a model for a dialog when no chat template is applied (``--apply_chat_template``
+    decides it, in the lm-eval tasks and in ``loop``/``arc`` alike).
+
+    A dialog of one user turn is its prompt as it is, exactly what an lm-eval task sends for the same
+    row (``doc_to_text: "{{prompt}}"``), so a loop's first round and the end-to-end task ask the same
+    text. Later turns follow it as ``Assistant: ...`` / ``User: ...`` paragraphs and the text ends with
+    ``Assistant:`` for the model to answer; so each round's text begins with the previous round's.
+    """
+    if len(turns) == 1 and turns[0].get("role") == "user":
+        return turns[0]["content"]
+    parts = [turns[0]["content"]] if turns and turns[0].get("role") == "user" else []
+    parts += [f"{_ROLES.get(t.get('role', 'user'), 'User')}: {t['content']}" for t in turns[len(parts):]]
+    return "\n\n".join(parts) + "\n\nAssistant:"
+
+
+# ------------------------------------------------------------------ the verify request
+#: What a model asked to verify a proposed solution is told (LLM as verifier, Stechly et al. 2024): one
+#: thing to end with, the verdict.
+VERIFY_REQUEST = (
+    "Here is a puzzle and a proposed solution. Is it correct? Check it against every rule of the puzzle. "
+    'End your response with "Verdict: correct" or "Verdict: incorrect" and, if incorrect, name the first error.'
+)
+
+
+def verify_prompt(row: Mapping[str, Any], candidate: str) -> str:
+    """The one verify request, for the LLM-as-verifier tasks and the loop's self-verification: the
+    puzzle's rules, its initial state where the domain shows one, and the candidate (a model's response
+    or a made solution). It never carries the task prompt's own answer instruction, so the verdict is
+    the only thing asked for."""
+    engine = get_engine(row["puzzle"])
+    puzzle = row_puzzle(row)
+    shown, _ = engine.end_to_end_request(puzzle, engine.initial(puzzle))
+    return f"{VERIFY_REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"

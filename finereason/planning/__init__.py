@@ -5,7 +5,6 @@ Core module: pure Python, no heavy imports.
 """
 from __future__ import annotations
 
-from .feedback import FEEDBACK_LEVELS, plan_feedback
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
 from .plan_answers import committed_plan
 from .plan_text import Step
@@ -16,5 +15,14 @@ from .validate import PlanVerdict, check_plan, validate
 __all__ = [
     "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step",
     "committed_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
-    "FEEDBACK_LEVELS", "plan_feedback",
 ]
+
+_REMOVED = ("FEEDBACK_LEVELS", "plan_feedback")
+
+
+def __getattr__(name: str) -> object:
+    """Names that left this package, with a one-line pointer to their one home."""
+    if name in _REMOVED:
+        raise AttributeError(f"finereason.planning.{name} was removed: back-prompt feedback has one module, "
+                             "finereason.verification.feedback (sound_feedback and LEVELS, for plans as for every domain)")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,18 +1,25 @@
-"""Back-prompt feedback for ``finereason loop``, built from an end-to-end verdict's reasons.
+"""Back-prompt feedback, built from an end-to-end verdict's reasons: the one feedback module, for every
+domain (plans included) and for ``finereason loop``.
 
 Levels (Stechly et al. 2024): ``none`` (the model is only asked to try again), ``binary`` ("incorrect"),
-``first_error`` (``reasons[0]``), ``all_errors`` (every reason) and ``self`` (the model verifies and
-critiques its own answer: LLM+LLM). Feedback never carries the answer or any valid solution: the
-verifier's reasons name violated rules only, and :func:`sound_feedback` checks that its text cannot be
-read as a valid solution (falling back to the binary message if it ever could).
+``first_error`` (``reasons[0]``, or the first wrong step of an answer that shows its steps),
+``all_errors`` (every reason) and ``self`` (the model verifies and critiques its own answer: LLM+LLM,
+asked with the one verify request, :func:`finereason.core.prompts.verify_prompt`, whose reply is read by
+:func:`read_self_verdict`). Feedback never carries the answer or any valid solution: the verifier's
+reasons name violated rules only, and :func:`sound_feedback` checks that its text cannot be read as a
+valid solution; a reason that quotes a step which would read as one ("step 2 (pick-up a): ...") names the
+step by its number only, and if the text could still be read as a solution the binary message is sent.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..common.verdict import Verdict
 from ..core.engine import Engine
 from ..core.literals import strip_thinking
+from ..core.prompts import VERIFY_REQUEST as _VERIFY_REQUEST
+from ..core.prompts import verify_prompt as _one_verify_prompt
 from ..reading.verdicts import verdict_reading
 from .process import ProcessVerdict
 from .verifiers import verify_end_to_end
@@ -24,6 +31,7 @@ MAX_CRITIQUE_CHARS = 4000
 INCORRECT = "Your answer is incorrect."
 _RETRY = "Please solve the puzzle again. {ask}"
 _ASK = 'End your response with "Answer: " followed by your new complete solution.'
+_QUOTED_STEP = re.compile(r"^([Ss]tep \d{1,6}) \([^()\n]{0,200}\)")  # "step 2 (pick-up a): ..." -> "step 2: ..."
 
 
 def _leaks(engine: Engine, puzzle: Any, text: str, reasons: list[str]) -> bool:
@@ -49,24 +57,16 @@ def sound_feedback(engine: Engine, puzzle: Any, verdict: Verdict, level: str,
         return f"{INCORRECT} {retry}"
     stepwise = process.first_error() if process is not None and level == "first_error" else None
     chosen = [stepwise] if stepwise else reasons[:1] if level == "first_error" else reasons
-    errors = "\n".join(f"- {r}" for r in chosen)
-    text = f"{INCORRECT} {'The first error' if level == 'first_error' else 'The errors'}:\n{errors}\n{retry}"
-    return f"{INCORRECT} {retry}" if _leaks(engine, puzzle, text, chosen) else text
+    unquoted = [_QUOTED_STEP.sub(r"\1", r) for r in chosen]
+    for attempt in (chosen, unquoted) if unquoted != chosen else (chosen,):
+        errors = "\n".join(f"- {r}" for r in attempt)
+        text = f"{INCORRECT} {'The first error' if level == 'first_error' else 'The errors'}:\n{errors}\n{retry}"
+        if not _leaks(engine, puzzle, text, attempt):
+            return text
+    return f"{INCORRECT} {retry}"
 
 
 # ------------------------------------------------------------------ self-critique (LLM+LLM)
-VERIFY_INSTRUCTIONS = (
-    "Here is a puzzle and a proposed answer. Check the proposed answer against every rule of the puzzle. "
-    "If it is wrong, name each error you find. Do not write a corrected solution. "
-    'End your response with "Verdict: correct" or "Verdict: incorrect".'
-)
-
-
-def verify_prompt(problem: str, answer: str) -> str:
-    """The request asking the model to verify its own answer."""
-    return f"{VERIFY_INSTRUCTIONS}\n\nPuzzle:\n{problem}\n\nProposed answer:\n{answer}"
-
-
 def read_self_verdict(text: str, *, starts_in_think: bool = False) -> bool | None:
     """The model's own verdict: True (accepts), False (rejects), None (no committed verdict: not accepted).
 
@@ -84,4 +84,25 @@ def self_feedback(critique: str) -> str:
     return f"A verifier found a problem with your answer:\n{body}\n{_RETRY.format(ask=_ASK)}"
 
 
-__all__ = ["LEVELS", "SOUND_LEVELS", "read_self_verdict", "self_feedback", "sound_feedback", "verify_prompt"]
+__all__ = ["LEVELS", "SOUND_LEVELS", "read_self_verdict", "self_feedback", "sound_feedback"]
+
+
+def _verify_prompt(row: Any, answer: str) -> str:
+    """The deprecated ``verify_prompt``: the one verify request, for the puzzle's data row."""
+    if not isinstance(row, dict):
+        raise TypeError("verify_prompt takes the puzzle's data row and the answer: "
+                        "finereason.core.prompts.verify_prompt(row, candidate)")
+    return _one_verify_prompt(row, answer)
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work (``verify_prompt`` with the row, as the one verify request
+    takes it), with a warning naming the new one."""
+    if name in ("verify_prompt", "VERIFY_INSTRUCTIONS"):
+        import warnings
+
+        new = "verify_prompt(row, candidate)" if name == "verify_prompt" else "VERIFY_REQUEST"
+        warnings.warn(f"finereason.verification.feedback.{name} is deprecated; use finereason.core.prompts.{new}",
+                      DeprecationWarning, stacklevel=2)
+        return _verify_prompt if name == "verify_prompt" else _VERIFY_REQUEST
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Sequence
 from ..common.verdict import Verdict
 from ..core.engine import get_engine
 from ..core.literals import strip_thinking
+from ..core.prompts import TASK_MAX_GEN_TOKS, VERIFY_REQUEST, verify_prompt
 from ..core.puzzle_sources import rng_for
 from ..reading.context import ReadContext, resolve_context
 from .feedback import read_self_verdict
@@ -49,23 +50,11 @@ MAX_CRITIQUE_CHARS = 16_000
 MAX_SENTENCE_CHARS = 300
 MAX_SENTENCE_NUMBERS = 8
 
-REQUEST = (
-    "Here is a puzzle and a proposed solution. Is it correct? Check it against every rule of the puzzle. "
-    'End your response with "Verdict: correct" or "Verdict: incorrect" and, if incorrect, name the first error.'
-)
 _NUMBER = re.compile(r"(?<![0-9])[0-9]{1,6}(?![0-9])")
 _SENTENCE = re.compile(r"[^.;!?\n]+")
 
 
 # ------------------------------------------------------------------ candidates
-def verify_prompt(row: dict, candidate: str) -> str:
-    """The request: the puzzle's rules, its initial state where the domain shows one, the candidate."""
-    engine = get_engine(row["puzzle"])
-    puzzle = row_puzzle(row)
-    shown, _ = engine.end_to_end_request(puzzle, engine.initial(puzzle))
-    return f"{REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"
-
-
 def candidate_text(kind: str | None, candidate: str) -> str:
     """A candidate as the end-to-end verifier reads it: a model's response as written, a made one after ``Answer:``."""
     return candidate if kind == MODEL else f"Answer: {candidate}"
@@ -227,7 +216,7 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
             f"dataset_kwargs:\n  config: {engine.name}_end_to_end\n"
             "output_type: generate_until\ntest_split: test\ndoc_to_text: \"{{prompt}}\"\ndoc_to_target: \"{{label}}\"\n"
             "process_results: !function verify_utils.process_results\nnum_fewshot: 0\n"
-            "generation_kwargs:\n  until: []\n  max_gen_toks: 4096\n  do_sample: false\n  temperature: 0.0\n"
+            f"generation_kwargs:\n  until: []\n  max_gen_toks: {TASK_MAX_GEN_TOKS}\n  do_sample: false\n  temperature: 0.0\n"
             f"{metrics}metadata:\n  version: {VERIFY_TASK_VERSION}\n")
     members = "".join(f"  - {verify_task_name(e)}\n" for e in domains if getattr(e, "in_default_set", True))
     files["_finereason_verify.yaml"] = (
@@ -237,5 +226,16 @@ def verify_configs(engines: Iterable[Any], header: str = "") -> dict[str, str]:
     return files
 
 
-__all__ = ["KINDS", "MUTATIONS", "REQUEST", "VERIFY", "VERIFY_METRICS", "VerifyScore", "candidate_text", "candidates",
+__all__ = ["KINDS", "MUTATIONS", "VERIFY", "VERIFY_REQUEST", "VERIFY_METRICS", "VerifyScore", "candidate_text", "candidates",
            "verify_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work, with a warning naming the new one."""
+    if name == "REQUEST":
+        import warnings
+
+        warnings.warn("finereason.verification.llm_verifier.REQUEST is deprecated; use "
+                      "finereason.core.prompts.VERIFY_REQUEST", DeprecationWarning, stacklevel=2)
+        return VERIFY_REQUEST
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

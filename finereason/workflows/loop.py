@@ -7,11 +7,15 @@ Conditions (one sub-folder of the output each):
 - a feedback level of :mod:`finereason.verification.feedback` (``none``, ``binary``, ``first_error``, ``all_errors``):
   the sound verifier (:func:`finereason.verification.verifiers.verify_end_to_end`) checks each answer; the dialog
   continues with the feedback built from the verdict's reasons until the verifier certifies an answer;
-- ``self``: the model verifies its own answer in a fresh context (LLM+LLM); the loop stops when it
-  accepts, and its critique is the feedback. The sound verifier still scores every answer;
+- ``self``: the model verifies its own answer in a fresh context (LLM+LLM), asked with the one verify
+  request (:func:`finereason.core.prompts.verify_prompt`, which asks for a ``Verdict:`` only); the loop
+  stops when it accepts, and its critique is the feedback. The sound verifier still scores every answer;
 - ``sampling``: plain re-sampling, the original prompt alone each round, until the verifier certifies.
 
-Any domain of the engine registry with an ``<domain>_end_to_end`` data config plugs in. Each request's
+Round 1 sends the row's prompt, the text the end-to-end lm-eval task sends for the same row; without
+``apply_chat_template`` a dialog is rendered by :func:`finereason.core.prompts.plain_dialog` (one user
+turn: the prompt as it is), with it by the model's chat template, as ``lm_eval --apply_chat_template``
+does. Any domain of the engine registry with an ``<domain>_end_to_end`` data config plugs in. Each request's
 document is the data row with ``id = "<row id>@<round>"`` (self-verification: ``"<row id>@<round>/verify"``),
 so ``finereason-oracle`` and ``finereason-replay`` drive the loop like any lm-eval model.
 
@@ -41,7 +45,8 @@ from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
 from ..core.rows import row_puzzle
 from ..reading.context import DEFAULT, ReadContext
-from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
+from ..core.prompts import TURN_MAX_GEN_TOKS, verify_prompt
+from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
 from .loop_plot import PLOT, count, figure, model_label, plot
@@ -162,7 +167,7 @@ def play_round(dialogs: Sequence[LoopDialog], generate: Generate, condition: str
     verify_requests: list[tuple[dict, list[dict]]] = []
     if condition == "self":
         verify_requests = [({**d.row, "id": f"{d.id}@{d.next_round}/verify"},
-                            [{"role": "user", "content": verify_prompt(d.row["prompt"], text)}])
+                            [{"role": "user", "content": verify_prompt(d.row, text)}])
                            for d, text in zip(dialogs, responses)]
         critiques = list(_ask(generate, verify_requests))
     records = []
@@ -375,7 +380,7 @@ def loop_conditions(feedback: Sequence[str] | None, sampling: bool) -> list[str]
 def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], out: Path, *, model_args: str = "",
              data: str | None = None, limit: int | None = None, feedback: Sequence[str] | None = None,
              sampling: bool = False, max_rounds: int = 15, temperature: float | None = None, overwrite: bool = False,
-             apply_chat_template: bool = False, max_gen_toks: int = 2048,
+             apply_chat_template: bool = False, max_gen_toks: int = TURN_MAX_GEN_TOKS,
              progress: Callable[..., Any] | None = None, context: ReadContext = DEFAULT) -> LoopRun:
     """Run (or resume) every condition of a loop run into ``out``, then write ``summary.json`` and the plot.
 

@@ -14,7 +14,7 @@ import pytest
 from finereason.core.engine import default_names, get_engine
 from finereason.core.rows import row_puzzle
 from finereason.verification.verifiers import verify_end_to_end
-from finereason.verification.llm_verifier import KINDS, REQUEST, VERIFY_METRICS, VerifyScore, candidates, names_error, oracle_verdict, score_verify, summarize_verify, verify_configs, verify_docs
+from finereason.verification.llm_verifier import KINDS, VERIFY_METRICS, VERIFY_REQUEST, VerifyScore, candidates, names_error, oracle_verdict, score_verify, summarize_verify, verify_configs, verify_docs
 
 pytest.importorskip("pyarrow")
 
@@ -45,7 +45,7 @@ def test_candidates_are_deterministic_and_labelled_by_the_sound_verifier(data, d
         verdict = verify_end_to_end(engine, row_puzzle(doc), f"Answer: {doc['candidate']}")
         assert doc["candidate_correct"] is verdict.correct
         assert json.loads(doc["candidate_reasons"]) == list(verdict.reasons)
-        assert doc["prompt"].startswith(REQUEST) and doc["candidate"] in doc["prompt"]
+        assert doc["prompt"].startswith(VERIFY_REQUEST) and doc["candidate"] in doc["prompt"]
         assert doc["kind"] != "correct" or doc["candidate_correct"]
     wrong = [d for d in docs if d["kind"] in ("broken", "ablated")]
     assert wrong and not any(d["candidate_correct"] for d in wrong)
