@@ -123,19 +123,22 @@ def _shown(number: int, prev: Any, rest: Sequence[Any], max_steps: int) -> int:
     return number
 
 
-_MAX_SIGNALS = 10_000  # withdrawal signals walked to find the last one before the committed answer
-
-
 def _last_signal_end(signals: Signals, lo: int, hi: int) -> int:
-    """The end of the last withdrawal signal starting in ``[lo, hi)`` of the reader's text (``lo`` if none)."""
-    last = lo
-    for _ in range(_MAX_SIGNALS):
-        found = signals.first(lo, hi)
-        if found is None:
-            break
-        last = max(last, found[0] + len(found[1]))
-        lo = found[0] + 1
-    return last
+    """The end of the last withdrawal signal starting in ``[lo, hi)`` of the reader's text (``lo`` if none):
+    a binary search on where the last one starts (``signals.first(at, hi)`` finds one for every ``at`` up
+    to it and none after), so a text full of signals costs a few range queries."""
+    found = signals.first(lo, hi)
+    if found is None:
+        return lo
+    yes, no = found[0], hi  # a signal starts at or after ``yes``; none at or after ``no``
+    while no - yes > 1:
+        mid = (yes + no) // 2
+        if signals.first(mid, hi) is None:
+            no = mid
+        else:
+            yes = mid
+    last = signals.first(yes, hi)
+    return lo if last is None else last[0] + len(last[1])
 
 
 def committed_attempt(engine: Engine | str, region: str) -> str:

@@ -74,3 +74,11 @@ def test_the_committed_attempt_is_cut_by_the_readers_signals():
     for head in ("\ufb01 \ufb01 ", "\uff37ait, no. "):
         text = f"{head}4 * 6 = 24\n10 + 1 = 12\nWait, scrap that.\n8 / 8 = 1\nAnswer: (4 * 6) * (8 / 8)"
         assert committed_attempt("game_of_24", text) == ", scrap that.\n8 / 8 = 1\nAnswer: (4 * 6) * (8 / 8)"
+
+
+def test_the_last_of_many_signals_starts_the_attempt():
+    text = "wait, hmm. 10 + 1 = 12 " * 5_000 + "\n4 * 6 = 24\n8 / 8 = 1\n24 * 1 = 24\nAnswer: (4 * 6) * (8 / 8)"
+    attempt = committed_attempt("game_of_24", text)
+    assert attempt == ". 10 + 1 = 12 \n4 * 6 = 24\n8 / 8 = 1\n24 * 1 = 24\nAnswer: (4 * 6) * (8 / 8)"
+    v = process_score("game_of_24", Game24Puzzle((4, 6, 8, 8), 24), text)
+    assert (v.first_invalid_step, v.steps_read) == (1, 4)  # the one false line after the last signal is its step 1
