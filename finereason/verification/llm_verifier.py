@@ -9,6 +9,8 @@ Candidates are made from end-to-end rows, deterministically (a seeded stream per
   makes no candidate of it;
 - ``model``: a real model's end-to-end response, from a JSON Lines file of ``{"id": row id, "response": text}``.
 
+The request is the one verify request, :func:`finereason.core.prompts.verify_prompt` (the puzzle's rules,
+its initial state where the domain shows one, the candidate; the loop's self-verification sends the same).
 The truth of every candidate is the sound verifier's
 (:func:`~finereason.verification.verifiers.verify_end_to_end`), never the kind: a mutation that happens to stay
 valid is labelled correct. The model's verdict is the last ``Verdict: correct|incorrect`` after its
