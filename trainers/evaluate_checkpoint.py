@@ -38,7 +38,9 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from finereason.common.atomic_io import UnsafeOutput, atomic_dir, check_output, write_text
 from finereason.common.intervals import MISSING
+from finereason.common.jsonl import iter_json_lines
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 from finereason.integrations.lm_eval.results import Run, load_results_file, merged, metric_value, sort_runs, task_size
 from finereason.integrations.leaderboard.suites import group_tasks
@@ -204,30 +206,29 @@ def write_local_tasks(args: argparse.Namespace, folder: Path) -> Path:
 
     from finereason.integrations.lm_eval.cli import tasks_dir
 
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(tasks_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
-    base_dir = Path(lm_tasks.__file__).parent
-    for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
-        if not path:
-            continue
-        sub, name = LOCAL_BASES[column]
-        text = "\n".join([
-            f"include: {_yaml_string(str(base_dir / sub / name))}",
-            f"task: {LOCAL_TASKS[column]}",
-            "tag: []",
-            "dataset_path: json",
-            "dataset_name: null",
-            "dataset_kwargs:",
-            "  data_files:",
-            f"    test: {_yaml_string(str(Path(path).resolve()))}",
-            "training_split: null",
-            "fewshot_split: null",
-            "test_split: test",
-            "num_fewshot: 0",
-            "",
-        ])
-        (folder / f"{LOCAL_TASKS[column]}.yaml").write_text(text, encoding="utf-8")
+    with atomic_dir(folder, replace=True, shown=str(folder)) as tmp:
+        shutil.copytree(tasks_dir(), tmp, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        base_dir = Path(lm_tasks.__file__).parent
+        for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
+            if not path:
+                continue
+            sub, name = LOCAL_BASES[column]
+            text = "\n".join([
+                f"include: {_yaml_string(str(base_dir / sub / name))}",
+                f"task: {LOCAL_TASKS[column]}",
+                "tag: []",
+                "dataset_path: json",
+                "dataset_name: null",
+                "dataset_kwargs:",
+                "  data_files:",
+                f"    test: {_yaml_string(str(Path(path).resolve()))}",
+                "training_split: null",
+                "fewshot_split: null",
+                "test_split: test",
+                "num_fewshot: 0",
+                "",
+            ])
+            (tmp / f"{LOCAL_TASKS[column]}.yaml").write_text(text, encoding="utf-8")
     return folder
 
 
@@ -237,12 +238,10 @@ def check_local_file(path: str, column: str) -> None:
     file = Path(path)
     if not file.is_file():
         raise EvalError(f"{column} file {path}: no such file")
-    with file.open(encoding="utf-8") as f:
-        first = next((line for line in f if line.strip()), "")
-    try:
-        row = json.loads(first)
-    except json.JSONDecodeError:
-        raise EvalError(f"{column} file {path}: the first line is not a JSON object (JSON Lines expected)") from None
+    first = next(iter_json_lines(str(file), f"{column} file", EvalError), None)  # the one JSON Lines reader
+    if first is None:
+        raise EvalError(f"{column} file {path}: empty (JSON Lines expected)")
+    row = first[1]
     missing = [k for k in need if not isinstance(row, dict) or k not in row]
     if missing:
         raise EvalError(f"{column} file {path}: rows need {', '.join(need)}; the first row lacks {', '.join(missing)}")
@@ -374,6 +373,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output_dir)
     models = models_to_run(args)
     validate(args)
+    try:  # before anything is opened for writing
+        check_output(out, [("--data", args.data), ("--gsm8k_file", args.gsm8k_file), ("--math_file", args.math_file)],
+                     option="--output_dir")
+    except UnsafeOutput as err:
+        raise EvalError(str(err)) from None
     device_note = device_defaults(args)
     if device_note:
         print(f"evaluate_checkpoint: {device_note}", file=sys.stderr)
@@ -409,12 +413,10 @@ def run(args: argparse.Namespace) -> int:
     settings = (f"Generation: up to {args.max_gen_toks} new tokens"
                 f"{', limit ' + str(args.limit) + ' documents per task' if args.limit else ''}; backend {args.model}.")
     table = comparison_table(rows, models, [*notes, settings])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "comparison.md").write_text(table, encoding="utf-8")
-    (out / "comparison.json").write_text(json.dumps({"models": models, "scores": rows, "notes": notes,
-                                                     "max_gen_toks": args.max_gen_toks, "limit": args.limit,
-                                                     "read_context": read_context(args).to_dict()},
-                                                    indent=2) + "\n", encoding="utf-8")
+    write_text(out / "comparison.md", table)
+    write_text(out / "comparison.json", json.dumps({"models": models, "scores": rows, "notes": notes,
+                                                    "max_gen_toks": args.max_gen_toks, "limit": args.limit,
+                                                    "read_context": read_context(args).to_dict()}, indent=2) + "\n")
     sys.stdout.write(table)
     print(f"evaluate_checkpoint: wrote {out / 'comparison.md'}", file=sys.stderr)
     return 0

@@ -47,8 +47,9 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str | os.PathLike | None]]) -> None:
-    """Raise :class:`UnsafeOutput` when ``out`` is one of ``inputs`` (``(option, path)`` pairs).
+def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str | os.PathLike | None]],
+                 option: str = "--out") -> None:
+    """Raise :class:`UnsafeOutput` when ``out`` (given as ``option``) is one of ``inputs`` (``(option, path)`` pairs).
 
     A folder input also refuses an output inside it (writing there would change the data read).
     ``None`` and ``-`` (standard streams) are never compared.
@@ -56,16 +57,16 @@ def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str 
     if out is None or str(out) == "-":
         return
     target = Path(out)
-    for option, path in inputs:
+    for name, path in inputs:
         if path is None or str(path) == "-":
             continue
         source = Path(path)
         if _same(target, source):
-            raise UnsafeOutput(f"--out {out} is the same file as {option} {path}: refusing to overwrite an input")
+            raise UnsafeOutput(f"{option} {out} is the same file as {name} {path}: refusing to overwrite an input")
         if source.is_dir():
             real_dir, real_out = os.path.realpath(source), os.path.realpath(target)
             if os.path.commonpath([real_dir, real_out]) == real_dir:
-                raise UnsafeOutput(f"--out {out} is inside {option} {path}: write the output elsewhere")
+                raise UnsafeOutput(f"{option} {out} is inside {name} {path}: write the output elsewhere")
 
 
 def _tmp_name(target: Path) -> Path:
@@ -165,6 +166,28 @@ def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8", erro
             os.fsync(handle.fileno())
         if bits is not None:
             os.chmod(tmp, bits)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a library that writes a file by name (``save_to_json(p)``);
+    renamed over ``path`` if the block completes, removed otherwise (as :func:`atomic_file`)."""
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(target)
+    tmp = _tmp_name(target)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -392,5 +415,5 @@ def owned_files(folder: str | os.PathLike) -> Iterator[OwnedFiles]:
     write_text(root / MANIFEST, json.dumps({"files": sorted(now)}, indent=1) + "\n")
 
 
-__all__ = ["MANIFEST", "TMP_MARK", "OutputBusy", "OwnedFiles", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output",
+__all__ = ["MANIFEST", "TMP_MARK", "OutputBusy", "OwnedFiles", "UnsafeOutput", "atomic_dir", "atomic_file", "atomic_path", "check_output",
            "clean_leftovers", "recover_dir", "default_permissions", "fsync_dir", "owned_files", "write_bytes", "write_text"]
