@@ -226,7 +226,8 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
         source = chosen.tasks[task].samples_file
         if source is not None:
             samples.append(results_path.parent / f"samples_{task}_{stamp}.jsonl")
-            shutil.copyfile(source, samples[-1])
+            with open(source, "rb") as src, atomic_file(samples[-1], binary=True) as handle:
+                shutil.copyfileobj(src, handle)
     done = Submission(request, payload, request_path, results_path, samples, warnings)
     if not dry_run and not _offline():
         done.uploaded = _upload(done, root, repo_id, results_repo_id or _results_repo(repo_id))
