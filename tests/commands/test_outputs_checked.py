@@ -34,3 +34,19 @@ def test_an_out_inside_an_input_is_refused_before_anything_is_written(name, tmp_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--out" in err and "inside" in err, err
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["inputs", "kept.txt"]
+
+
+def test_evaluate_checkpoint_refuses_an_output_dir_inside_its_data(tmp_path, capsys):
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    if str(repo) not in sys.path:
+        sys.path.insert(0, str(repo))
+    from trainers import evaluate_checkpoint
+
+    data = tmp_path / "data"
+    data.mkdir()
+    code = evaluate_checkpoint.main(["--checkpoint", "ckpt", "--data", str(data), "--output_dir", str(data / "eval"),
+                                     "--table_only"])
+    assert code == 2
+    assert "--output_dir" in capsys.readouterr().err and sorted(p.name for p in tmp_path.rglob("*")) == ["data"]
