@@ -32,7 +32,7 @@ from ...common.input_errors import InputError
 
 DEFAULT_FILTERS = ("none",)
 STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
-_MERGED_BY_TASK = ("results", "groups", "n-samples", "configs", "versions", "higher_is_better", "group_subtasks")
+_BY_TASK = ("results", "groups", "n-samples", "configs", "versions", "higher_is_better")
 
 
 class ResultsError(InputError):
@@ -135,14 +135,14 @@ def newest_per_task(runs: Iterable[Run]) -> dict[str, Run]:
 
 def merged(runs: Iterable[Run | Mapping[str, Any]]) -> dict[str, Any]:
     """One results file's layout holding, for every task and group, the newest run's entries
-    (``results``, ``groups``, ``n-samples``, ``configs``, ``versions``, ``higher_is_better``,
-    ``group_subtasks``: the newest run's non-empty list); ``runs`` may be :class:`Run` objects or results files' contents, these in
-    oldest-first order."""
+    (``results``, ``groups``, ``n-samples``, ``configs``, ``versions``, ``higher_is_better``; for
+    ``group_subtasks`` the newest run's non-empty list); ``runs`` may be :class:`Run` objects or results
+    files' contents, these in oldest-first order."""
     runs = [r if isinstance(r, Run) else Run(Path(""), dict(r), None, (float(i), "", "")) for i, r in enumerate(runs)]
     runs = [r for r in runs if isinstance(r.data.get("results"), dict)]
-    out: dict[str, Any] = {key: {} for key in _MERGED_BY_TASK}
+    out: dict[str, Any] = {key: {} for key in (*_BY_TASK, "group_subtasks")}
     for name, run in newest_per_task(runs).items():
-        for key in _MERGED_BY_TASK[:-1]:
+        for key in _BY_TASK:
             section = run.data.get(key)
             if isinstance(section, dict) and name in section:
                 out[key][name] = section[name]

@@ -150,37 +150,34 @@ def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
     """:func:`load_models` of runs already read (:func:`finereason.integrations.lm_eval.results.read_runs`)."""
     pattern = _task_pattern()
     notes: list[str] = []
-    models: dict[tuple[str, str], Model] = {}
-    first_seen = {}
+    by_model: dict[tuple[str, str], list[lm_results.Run]] = {}  # in the order models are first seen
+    for run in lm_results.sort_runs(runs):
+        config = run.config
+        name = str(config.get("model") or run.data.get("model_source") or "unknown")
+        by_model.setdefault((name, _canonical_args(config.get("model_args"))), []).append(run)
     ignored: set[str] = set()
-    for run in lm_results.sort_runs(runs):  # oldest first: a newer run's task replaces an older one's
-        path, data, config = run.path, run.data, run.config
-        model_name = str(config.get("model") or data.get("model_source") or "unknown")
-        args = _canonical_args(config.get("model_args"))
-        key = (model_name, args)
-        model = models.setdefault(key, Model(key))
-        first_seen.setdefault(key, len(first_seen))
-        model.files.append(path)
-        samples = _samples_for(path, run.stamp)
-        for name, metrics in data["results"].items():
-            if not isinstance(metrics, dict):
-                continue
+    models = []
+    for key, model_runs in by_model.items():
+        model = Model(key, files=[run.path for run in model_runs])
+        samples = {run.path: _samples_for(run.path, run.stamp) for run in model_runs}
+        for name, run in lm_results.newest_per_task(model_runs).items():  # the newest run of each task wins
             m = pattern.match(name)
             if not m:
-                if name not in (data.get("groups") or {}) and name not in GROUP_ORDER:
+                if name not in (run.data.get("groups") or {}) and name not in GROUP_ORDER:
                     ignored.add(name)
                 continue
-            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], metrics,
-                                           lm_results.task_size(data, name), path, samples.get(name),
-                                           context=_context(path, data, name), run=data)
-        for name, metrics in (data.get("groups") or {}).items():
-            if isinstance(metrics, dict):
-                model.groups[name] = metrics
+            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], run.data["results"][name],
+                                           lm_results.task_size(run.data, name), run.path, samples[run.path].get(name),
+                                           context=_context(run.path, run.data, name), run=run.data)
+        for run in model_runs:
+            for name, metrics in (run.data.get("groups") or {}).items():
+                if isinstance(metrics, dict):
+                    model.groups[name] = metrics
+        models.append(model)
     if ignored:
         notes.append(f"ignored tasks that are not FineReason tasks: {', '.join(sorted(ignored))}")
-    ordered = sorted(models.values(), key=lambda m: first_seen[m.key])
-    _assign_labels(ordered)
-    return ordered, notes
+    _assign_labels(models)
+    return models, notes
 
 
 def _context(path: Path, data: dict, task: str) -> ReadContext:
