@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from finereason import __version__
+from finereason.common.progress import progress_counter
 from finereason.common.verdict import Undecided
 from finereason.common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION
 from finereason.core.engine import default_names, engine_names, engines, get_engine, register, train_names
@@ -434,11 +435,7 @@ def build_info(config: BuildConfig, stats: dict[str, ConfigStats], report: dict[
 
 
 def _progress(total: int, enabled: bool, desc: str):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="row", file=sys.stderr, disable=None, dynamic_ncols=True)
+    return progress_counter(total, desc, unit="row") if enabled else None
 
 
 def planned_rows(config: BuildConfig, chosen: list[Stream]) -> int:

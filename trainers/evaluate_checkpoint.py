@@ -21,7 +21,7 @@ results already in ``--output_dir``. Metrics read: GSM8K ``exact_match`` (flexib
 strict-match), MATH ``math_verify`` (else ``exact_match``), size-weighted ``acc`` over the
 ``finereason_<puzzle>_state_checking`` / ``_state_transition`` tasks, and the overall score of the
 ``finereason`` group (:func:`finereason.verification.metrics.overall`, the number lm-eval prints for the
-group, the leaderboard's Overall and the report's group table; "–" unless every task of the group ran). ``--starts_in_think true`` (chat
+group, the leaderboard's Overall and the report's group table; "—" unless every task of the group ran). ``--starts_in_think true`` (chat
 templates whose prompt opens ``<think>``: R1-distill, QwQ, Qwen3 thinking) sets the FineReason tasks' read
 context (``--metadata '{"starts_in_think": true}'``): an answer without ``</think>`` is unfinished; the
 context is recorded in the results and in ``comparison.json``.
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shlex
 import shutil
@@ -39,8 +38,12 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from finereason.common.atomic_io import UnsafeOutput, atomic_dir, check_output, write_text
+from finereason.common.intervals import MISSING
+from finereason.common.jsonl import iter_json_lines
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 from finereason.core.prompts import PAPER_MAX_GEN_TOKS
+from finereason.integrations.lm_eval.results import Run, load_results_file, merged, metric_value, sort_runs, task_size
 from finereason.integrations.leaderboard.suites import group_tasks
 from finereason.integrations.training.mixing import hub_offline  # light: no torch
 from finereason.reading.context import ReadContext
@@ -50,8 +53,9 @@ from finereason.verification.metrics import OVERALL_GROUP, json_value, overall
 EXIT_BAD_INPUT = 2
 COLUMNS = ("GSM8K", "MATH", "FineReason SC", "FineReason ST", "FineReason")
 FINEREASON_GROUP = "finereason"
-GSM8K_METRICS = ("exact_match,flexible-extract", "exact_match,strict-match", "exact_match,none")
-MATH_METRICS = ("math_verify,none", "exact_match,none")
+GSM8K_METRICS = (("exact_match", ("flexible-extract", "strict-match", "none")),)
+MATH_METRICS = (("math_verify", ("none",)), ("exact_match", ("none",)))
+FINEREASON_METRICS = ((ACC, ("none",)),)
 DEFAULT_MODEL_ARGS = {"hf": "dtype=bfloat16", "vllm": "dtype=bfloat16,gpu_memory_utilization=0.85"}
 DEFAULT_BATCH_SIZE = "auto"
 # without a GPU, hf runs on the CPU: bfloat16 matmuls and lm-eval's "auto" batch-size probe (a
@@ -69,34 +73,22 @@ class EvalError(Exception):
 
 
 # ------------------------------------------------------------------ reading results
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        return None
-    return float(value)
-
-
-def _first_metric(metrics: Mapping[str, Any] | None, names: Sequence[str]) -> float | None:
-    if not isinstance(metrics, Mapping):
-        return None
-    for name in names:
-        value = _number(metrics.get(name))
+# lm-eval results are read by the one reader (finereason.integrations.lm_eval.results): newest result per
+# task wins, one filter rule (the first filter named here that has a number, else the alphabetically first)
+def _first_metric(metrics: Mapping[str, Any] | None, names: Sequence[tuple[str, Sequence[str]]]) -> float | None:
+    """The first of ``names`` (``(metric, filters)`` pairs, in order of preference) that ``metrics`` has."""
+    for name, filters in names:
+        value = metric_value(metrics, name, filters)
         if value is not None:
             return value
     return None
 
 
-def _size(data: Mapping[str, Any], task: str) -> int | None:
-    n = (data.get("n-samples") or {}).get(task)
-    if isinstance(n, Mapping):
-        n = n.get("effective", n.get("original"))
-    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
-
-
-def _weighted(data: Mapping[str, Any], tasks: Sequence[str], names: Sequence[str]) -> float | None:
+def _weighted(data: Mapping[str, Any], tasks: Sequence[str], names: Sequence[tuple[str, Sequence[str]]]) -> float | None:
     """Size-weighted mean of a metric over ``tasks`` (the registry's :func:`overall`; tasks without the
     metric are skipped, a task of unknown size weighs 1)."""
     results = data.get("results") or {}
-    parts = [(value, _size(data, task) or 1) for task in tasks
+    parts = [(value, task_size(data, task) or 1) for task in tasks
              if (value := _first_metric(results.get(task), names)) is not None]
     return json_value(overall(parts))
 
@@ -108,10 +100,10 @@ def _overall(data: Mapping[str, Any]) -> float | None:
     tasks = group_tasks(OVERALL_GROUP)
     if not any(task in results for task in tasks):
         return None
-    return json_value(overall((_first_metric(results.get(task), (f"{ACC},none",)), _size(data, task)) for task in tasks))
+    return json_value(overall((metric_value(results.get(task), ACC), task_size(data, task)) for task in tasks))
 
 
-def _task_score(data: Mapping[str, Any], task: str, names: Sequence[str]) -> float | None:
+def _task_score(data: Mapping[str, Any], task: str, names: Sequence[tuple[str, Sequence[str]]]) -> float | None:
     """A task's metric, or for a group without an aggregate, the size-weighted mean of its subtasks."""
     for section in ("results", "groups"):
         value = _first_metric((data.get(section) or {}).get(task), names)
@@ -125,32 +117,36 @@ def _finereason(data: Mapping[str, Any], task_kind: str) -> float | None:
     tasks = [t for t in (data.get("results") or {})
              if t.startswith("finereason_") and not t.startswith("finereason_official_") and t.endswith(f"_{task_kind}")
              and t != f"finereason_{task_kind}"]
-    return _weighted(data, sorted(tasks), (f"{ACC},none",))
+    return _weighted(data, sorted(tasks), FINEREASON_METRICS)
 
 
 def scores_from_results(results: Sequence[Mapping[str, Any]], gsm8k_task: str = "gsm8k",
                         math_task: str = "minerva_math") -> dict[str, float | None]:
-    """The Table-5 numbers and the overall FineReason score (fractions) of one model from its lm-eval results files (later files
-    win where several have a number). The local tasks (``gsm8k_local``, ``math_local``) count too."""
-    out: dict[str, float | None] = dict.fromkeys(COLUMNS)
-    for data in results:
-        found = {
-            "GSM8K": _task_score(data, gsm8k_task, GSM8K_METRICS) or _task_score(data, LOCAL_TASKS["GSM8K"], GSM8K_METRICS),
-            "MATH": _task_score(data, math_task, MATH_METRICS) or _task_score(data, LOCAL_TASKS["MATH"], MATH_METRICS),
-            "FineReason SC": _finereason(data, STATE_CHECKING),
-            "FineReason ST": _finereason(data, STATE_TRANSITION),
-            "FineReason": _overall(data),
-        }
-        out.update({k: v for k, v in found.items() if v is not None})
-    return out
+    """The Table-5 numbers and the overall FineReason score (fractions) of one model from its lm-eval results
+    files, oldest first (the newest result of each task wins, as everywhere results are read:
+    :func:`finereason.integrations.lm_eval.results.merged`). The local tasks (``gsm8k_local``,
+    ``math_local``) count too."""
+    data = merged(results)
+
+    def hub_or_local(column: str, task: str, names: Sequence[tuple[str, Sequence[str]]]) -> float | None:
+        value = _task_score(data, task, names)
+        return _task_score(data, LOCAL_TASKS[column], names) if value is None else value
+
+    return {
+        "GSM8K": hub_or_local("GSM8K", gsm8k_task, GSM8K_METRICS),
+        "MATH": hub_or_local("MATH", math_task, MATH_METRICS),
+        "FineReason SC": _finereason(data, STATE_CHECKING),
+        "FineReason ST": _finereason(data, STATE_TRANSITION),
+        "FineReason": _overall(data),
+    }
 
 
 def _cell(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
+    return MISSING if value is None else f"{100 * value:.1f}"
 
 
 def _delta(a: float | None, b: float | None) -> str:
-    return "–" if a is None or b is None else f"{100 * (b - a):+.1f}"
+    return MISSING if a is None or b is None else f"{100 * (b - a):+.1f}"
 
 
 def comparison_table(rows: Mapping[str, Mapping[str, float | None]], names: Mapping[str, str] | None = None,
@@ -171,17 +167,12 @@ def comparison_table(rows: Mapping[str, Mapping[str, float | None]], names: Mapp
 
 
 def read_results(folder: Path) -> list[dict]:
-    """Every lm-eval ``results_*.json`` under ``folder``, oldest first."""
-    files = sorted(folder.rglob("results_*.json"), key=lambda p: (p.stat().st_mtime, p.name))
-    out = []
-    for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise EvalError(f"{path}: not a readable lm-eval results file ({err})") from None
-        if isinstance(data, dict) and isinstance(data.get("results"), dict):
-            out.append(data)
-    return out
+    """Every lm-eval results file under ``folder``, oldest first (the one reader's order: lm-eval's
+    ``date``, else the modification time, then the name's timestamp, then the path)."""
+    runs = [Run.of(path, data) for path in sorted(folder.rglob("results_*.json")) if path.is_file()
+            and isinstance(data := load_results_file(path, EvalError, require_results=False), dict)
+            and isinstance(data.get("results"), dict)]
+    return [run.data for run in sort_runs(runs)]
 
 
 # ------------------------------------------------------------------ which benchmarks, from where
@@ -216,30 +207,29 @@ def write_local_tasks(args: argparse.Namespace, folder: Path) -> Path:
 
     from finereason.integrations.lm_eval.cli import tasks_dir
 
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(tasks_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
-    base_dir = Path(lm_tasks.__file__).parent
-    for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
-        if not path:
-            continue
-        sub, name = LOCAL_BASES[column]
-        text = "\n".join([
-            f"include: {_yaml_string(str(base_dir / sub / name))}",
-            f"task: {LOCAL_TASKS[column]}",
-            "tag: []",
-            "dataset_path: json",
-            "dataset_name: null",
-            "dataset_kwargs:",
-            "  data_files:",
-            f"    test: {_yaml_string(str(Path(path).resolve()))}",
-            "training_split: null",
-            "fewshot_split: null",
-            "test_split: test",
-            "num_fewshot: 0",
-            "",
-        ])
-        (folder / f"{LOCAL_TASKS[column]}.yaml").write_text(text, encoding="utf-8")
+    with atomic_dir(folder, replace=True, shown=str(folder)) as tmp:
+        shutil.copytree(tasks_dir(), tmp, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        base_dir = Path(lm_tasks.__file__).parent
+        for column, path in (("GSM8K", args.gsm8k_file), ("MATH", args.math_file)):
+            if not path:
+                continue
+            sub, name = LOCAL_BASES[column]
+            text = "\n".join([
+                f"include: {_yaml_string(str(base_dir / sub / name))}",
+                f"task: {LOCAL_TASKS[column]}",
+                "tag: []",
+                "dataset_path: json",
+                "dataset_name: null",
+                "dataset_kwargs:",
+                "  data_files:",
+                f"    test: {_yaml_string(str(Path(path).resolve()))}",
+                "training_split: null",
+                "fewshot_split: null",
+                "test_split: test",
+                "num_fewshot: 0",
+                "",
+            ])
+            (tmp / f"{LOCAL_TASKS[column]}.yaml").write_text(text, encoding="utf-8")
     return folder
 
 
@@ -249,12 +239,10 @@ def check_local_file(path: str, column: str) -> None:
     file = Path(path)
     if not file.is_file():
         raise EvalError(f"{column} file {path}: no such file")
-    with file.open(encoding="utf-8") as f:
-        first = next((line for line in f if line.strip()), "")
-    try:
-        row = json.loads(first)
-    except json.JSONDecodeError:
-        raise EvalError(f"{column} file {path}: the first line is not a JSON object (JSON Lines expected)") from None
+    first = next(iter_json_lines(str(file), f"{column} file", EvalError), None)  # the one JSON Lines reader
+    if first is None:
+        raise EvalError(f"{column} file {path}: empty (JSON Lines expected)")
+    row = first[1]
     missing = [k for k in need if not isinstance(row, dict) or k not in row]
     if missing:
         raise EvalError(f"{column} file {path}: rows need {', '.join(need)}; the first row lacks {', '.join(missing)}")
@@ -386,6 +374,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output_dir)
     models = models_to_run(args)
     validate(args)
+    try:  # before anything is opened for writing
+        check_output(out, [("--data", args.data), ("--gsm8k_file", args.gsm8k_file), ("--math_file", args.math_file)],
+                     option="--output_dir")
+    except UnsafeOutput as err:
+        raise EvalError(str(err)) from None
     device_note = device_defaults(args)
     if device_note:
         print(f"evaluate_checkpoint: {device_note}", file=sys.stderr)
@@ -421,12 +414,10 @@ def run(args: argparse.Namespace) -> int:
     settings = (f"Generation: up to {args.max_gen_toks} new tokens"
                 f"{', limit ' + str(args.limit) + ' documents per task' if args.limit else ''}; backend {args.model}.")
     table = comparison_table(rows, models, [*notes, settings])
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "comparison.md").write_text(table, encoding="utf-8")
-    (out / "comparison.json").write_text(json.dumps({"models": models, "scores": rows, "notes": notes,
-                                                     "max_gen_toks": args.max_gen_toks, "limit": args.limit,
-                                                     "read_context": read_context(args).to_dict()},
-                                                    indent=2) + "\n", encoding="utf-8")
+    write_text(out / "comparison.md", table)
+    write_text(out / "comparison.json", json.dumps({"models": models, "scores": rows, "notes": notes,
+                                                    "max_gen_toks": args.max_gen_toks, "limit": args.limit,
+                                                    "read_context": read_context(args).to_dict()}, indent=2) + "\n")
     sys.stdout.write(table)
     print(f"evaluate_checkpoint: wrote {out / 'comparison.md'}", file=sys.stderr)
     return 0

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from finereason.common.atomic_io import UnsafeOutput, check_output, write_text
 from finereason.integrations.training.grpo.callbacks import per_task, persistent_logs
 from finereason.integrations.training.grpo.checkpoints import resume_path
 from finereason.integrations.training.grpo.config import GrpoError, ScriptArguments, partial_credit, validate
@@ -50,6 +51,8 @@ def thinking_prompt(script_args: ScriptArguments, training_args: Any, tokenizer:
 # ------------------------------------------------------------------ main
 def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> int:
     rewards = validate(script_args, training_args)
+    check_output(training_args.output_dir, [("--puzzle_dataset", script_args.puzzle_dataset),
+                                            ("--math_dataset", script_args.math_dataset)], option="--output_dir")
     seed = training_args.seed
     pools = load_pools(script_args, seed)
     rows = mix(pools.puzzle, pools.math, script_args.math_ratio, script_args.total_size, seed)
@@ -111,7 +114,7 @@ def run(script_args: ScriptArguments, training_args: Any, model_args: Any) -> in
             "starts_in_think": starts_in_think, "read_context": context.to_dict(), "summary": describe(rows),
             "ids": [r["id"] for r in rows],
         }
-        Path(training_args.output_dir, MIX_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        write_text(Path(training_args.output_dir, MIX_MANIFEST), json.dumps(manifest, indent=1) + "\n")
         info(f"model saved to {training_args.output_dir}")
     return 0
 
@@ -153,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
     try:
         return run(script_args, training_args, model_args)
-    except (GrpoError, RewardConfigError, DataError) as err:
+    except (GrpoError, RewardConfigError, DataError, UnsafeOutput) as err:
         return fail(str(err))
 
 

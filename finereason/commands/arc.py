@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.atomic_io import check_output
 from ..common.plural import count
 from .options import CliError, add_generation_options, add_model_options, add_out, model_generator, progress
 
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
                        f"--split {args.sft_split} to build training dialogs")
     out = Path(args.out)
     sft_out = Path(args.sft_out) if args.sft_out else out / "sft" if args.split == args.sft_split else None
+    for written in (out, sft_out):
+        check_output(written, [("--data", args.data)])
     done = run_folio(lambda: model_generator(args), out, model=args.model, model_args=args.model_args, data=args.data,
                      split=args.split, limit=args.limit, rounds=args.rounds, time_limit=args.time_limit, jobs=args.jobs,
                      tests=not args.no_tests, sft_out=sft_out, progress=progress,

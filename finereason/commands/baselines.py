@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..common.atomic_io import check_output
 from ..models.baselines import STRATEGIES
 from .build import build_and_print
 from .options import CliError, add_out, need_builders
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"baselines needs the eval extra: pip install '.[eval]' in the finereason checkout ({err.name} missing)") from None
     from ..workflows.baselines_job import LOG_FILE, data_origin, default_build_config, run_baselines
 
+    check_output(args.out, [("--data", args.data)])
     if args.data and not (Path(args.data) / "README.md").is_file():
         if not args.build_missing:
             what = "does not exist" if not Path(args.data).exists() else "holds no built dataset (no README.md)"

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..common.atomic_io import check_output
 from ..common.plural import count
 from ..common.vocabulary import ORDERS, PAPER
 from ..core.engine import default_names, engine_names, engines
@@ -46,11 +47,13 @@ def run(args: argparse.Namespace) -> int:
         domains = tuple(p.strip() for chunk in args.domains for p in chunk.split(","))
         if not domains or "" in domains:
             raise CliError(f"--domains {' '.join(args.domains)!r} has an empty name; give names like {','.join(engine_names()[:2])}")
+    sources = tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None))
+    check_output(args.out, [(f"--{n.replace('_', '-')}", path) for n, path in sources])
     config = BuildConfig(
         out=Path(args.out), seed=args.seed, per_task=args.per_task, train_size=args.train_size,
         e2e_size=args.e2e_size, domains=domains, num_proc=args.num_proc,
         overwrite=args.overwrite, order=args.order,
-        source_options=tuple((n, Path(getattr(args, n))) for n in source_option_names() if getattr(args, n, None)),
+        source_options=sources,
         shard=shard(args.shard),
     )
     build_and_print(config)

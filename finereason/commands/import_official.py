@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.atomic_io import check_output
 from ..common.plural import count
 from .options import add_out, need_builders, reference_folder
 
@@ -23,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
     need_builders()
     from ..dataset_builders.official_configs import import_official
 
-    counts = import_official(Path(reference_folder(args.src, "finereason-official", "--src")), Path(args.out), args.overwrite)
+    src = reference_folder(args.src, "finereason-official", "--src")
+    check_output(args.out, [("--src", src)])
+    counts = import_official(Path(src), Path(args.out), args.overwrite)
     for name, rows in counts.items():
         print(f"  {name:<44}{rows:>6}")
     print(f"imported {count(sum(counts.values()), 'row')} into {Path(args.out).resolve()}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..common.atomic_io import check_output
 from ..common.plural import count
 from .options import add_out, need_builders
 
@@ -23,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
     need_builders()
     from ..dataset_builders.merge import merge_shards
 
+    check_output(args.out, [("SHARD_DIR", s) for s in args.shards])
     report = merge_shards([Path(s) for s in args.shards], Path(args.out), args.overwrite)
     for name, rows in report["configs"].items():
         print(f"  {name:<36}{rows:>7}")

@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..common.atomic_io import check_output
 from ..common.plural import count
 from .options import add_out
 
@@ -22,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..integrations.report.build import build_report
 
+    check_output(args.out, [("RESULTS_PATH", p) for p in args.paths])
     report = build_report(args.paths, args.out)
     sys.stdout.write(report.markdown)
     print(f"wrote {count(len(report.written), 'file')} to {Path(args.out).resolve()}", file=sys.stderr)

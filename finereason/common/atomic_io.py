@@ -6,7 +6,8 @@ Every command that writes a file or a folder goes through here, so that
   through a hard link) is refused before anything is opened for writing (:func:`check_output`);
 * a failed, interrupted or killed run leaves an existing output exactly as it was: the new
   content goes to a hidden temporary file or folder beside the target (same file system) and is
-  renamed over it only when complete (:func:`atomic_file`, :func:`atomic_dir`);
+  renamed over it only when complete (:func:`atomic_file`, :func:`atomic_dir`: a folder is written under
+  a lock, so a second writer of the same folder is refused, and swapped in with renames);
 * leftovers of killed runs (temporaries whose process is gone) are removed by the next run that
   writes beside them (:func:`clean_leftovers`);
 * a command that writes several files into a folder the user names (which may hold other files)
@@ -26,7 +27,7 @@ import shutil
 import stat
 import sys
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 from .input_errors import InputError
 
@@ -46,8 +47,9 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str | os.PathLike | None]]) -> None:
-    """Raise :class:`UnsafeOutput` when ``out`` is one of ``inputs`` (``(option, path)`` pairs).
+def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str | os.PathLike | None]],
+                 option: str = "--out") -> None:
+    """Raise :class:`UnsafeOutput` when ``out`` (given as ``option``) is one of ``inputs`` (``(option, path)`` pairs).
 
     A folder input also refuses an output inside it (writing there would change the data read).
     ``None`` and ``-`` (standard streams) are never compared.
@@ -55,16 +57,16 @@ def check_output(out: str | os.PathLike | None, inputs: Iterable[tuple[str, str 
     if out is None or str(out) == "-":
         return
     target = Path(out)
-    for option, path in inputs:
+    for name, path in inputs:
         if path is None or str(path) == "-":
             continue
         source = Path(path)
         if _same(target, source):
-            raise UnsafeOutput(f"--out {out} is the same file as {option} {path}: refusing to overwrite an input")
+            raise UnsafeOutput(f"{option} {out} is the same file as {name} {path}: refusing to overwrite an input")
         if source.is_dir():
             real_dir, real_out = os.path.realpath(source), os.path.realpath(target)
             if os.path.commonpath([real_dir, real_out]) == real_dir:
-                raise UnsafeOutput(f"--out {out} is inside {option} {path}: write the output elsewhere")
+                raise UnsafeOutput(f"{option} {out} is inside {name} {path}: write the output elsewhere")
 
 
 def _tmp_name(target: Path) -> Path:
@@ -172,6 +174,28 @@ def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8", erro
     fsync_dir(target.parent)
 
 
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a library that writes a file by name (``save_to_json(p)``);
+    renamed over ``path`` if the block completes, removed otherwise (as :func:`atomic_file`)."""
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(target)
+    tmp = _tmp_name(target)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(target.parent)
+
+
 def write_text(path: str | os.PathLike, text: str, *, errors: str = "strict") -> Path:
     """Replace ``path`` with ``text`` (UTF-8) through :func:`atomic_file`; returns ``path``."""
     with atomic_file(path, errors=errors) as handle:
@@ -196,30 +220,117 @@ def default_permissions(folder: str | os.PathLike) -> None:
             os.chmod(path, 0o666 & ~umask)
 
 
-@contextlib.contextmanager
-def atomic_dir(path: str | os.PathLike) -> Iterator[Path]:
-    """A fresh temporary folder beside ``path``, renamed to ``path`` if the block completes.
+class OutputBusy(UnsafeOutput):
+    """Another run is writing the same output folder (its lock is held)."""
 
-    ``path`` must be absent or an empty folder (rename replaces an empty folder atomically);
-    otherwise :class:`UnsafeOutput` is raised before anything is written. On failure the
-    temporary folder is removed; if the process is killed, :func:`clean_leftovers` removes it
-    on the next run.
-    """
-    target = Path(path)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise UnsafeOutput(f"{target} exists and is not an empty folder")
-    target = Path(os.path.abspath(target))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    clean_leftovers(target)
-    tmp = _tmp_name(target)
-    tmp.mkdir()
+
+def _lock_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.lock")
+
+
+def _old_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.old")
+
+
+@contextlib.contextmanager
+def _locked(lock: Path, shown: str) -> Iterator[None]:
+    """Hold ``lock`` (``flock``, exclusive) for the block; :class:`OutputBusy` at once when another run holds
+    it. The lock file is removed when the block ends."""
+    import errno
+    import fcntl
+
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            os.close(fd)
+            if err.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise OutputBusy(f"{shown} is being written by another finereason run (lock {lock}); "
+                                 "wait for it to finish") from None
+            raise
+        try:  # the file may have been removed by the previous holder after we opened it: retry
+            same = os.stat(lock).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
     try:
-        yield tmp
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+
+
+def recover_dir(target: str | os.PathLike) -> list[Path]:
+    """Repair what killed :func:`atomic_dir` runs left beside ``target`` (call it holding the lock): an
+    ``.X.old`` comes back when ``X`` is gone (killed between the two renames of a swap), else is deleted;
+    temporaries of dead processes are removed. Returns what was touched."""
+    target = Path(target)
+    old = _old_name(target)
+    touched = []
+    if old.exists() or old.is_symlink():
+        if target.exists():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(old, target)
+        touched.append(old)
+    return touched + clean_leftovers(target)
+
+
+def _swap(tmp: Path, target: Path) -> None:
+    """Replace ``target`` by the folder ``tmp`` with renames only; the old folder is deleted last."""
+    old = _old_name(target)
+    fsync_dir(tmp)
+    if target.exists():
+        os.rename(target, old)
         os.rename(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        fsync_dir(target.parent)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.rename(tmp, target)
     fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | os.PathLike, *, replace: bool = False, shown: str | None = None,
+               check: Callable[[Path], None] | None = None) -> Iterator[Path]:
+    """A fresh temporary folder beside ``path``, swapped in for ``path`` if the block completes.
+
+    The one protocol for output folders. For a target ``P/X`` (a symlink is followed: the folder it
+    points to is replaced and the link stays):
+
+    * ``P/.X.lock`` is held (``flock``) for the whole block: a second writer of the same target gets
+      :class:`OutputBusy` at once (``shown`` names the target in messages, e.g. ``"--out DIR"``);
+    * under the lock, what killed runs left is repaired (:func:`recover_dir`), then ``check(target)``
+      (the caller's own refusals) runs; an existing non-empty ``X`` is refused with
+      :class:`UnsafeOutput` unless ``replace``; all before anything is written;
+    * the content goes into ``P/.X.finereason-tmp-<pid>-<random>`` and is swapped in with renames
+      (``X -> .X.old``, temporary ``-> X``, then ``.X.old`` is deleted); a run killed between the two
+      renames leaves ``.X.old``, which the next run puts back;
+    * on failure (Ctrl-C included) the temporary folder is removed and ``X`` is left as it was.
+    """
+    target = Path(os.path.realpath(os.path.expanduser(str(path))))
+    shown = shown or str(path)
+    if target.exists() and not target.is_dir():
+        raise UnsafeOutput(f"{shown} exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(_lock_name(target), shown):
+        recover_dir(target)
+        if check is not None:
+            check(target)
+        if not replace and target.exists() and (not target.is_dir() or any(target.iterdir())):
+            raise UnsafeOutput(f"{shown} exists and is not an empty folder")
+        tmp = _tmp_name(target)
+        tmp.mkdir()
+        try:
+            yield tmp
+            _swap(tmp, target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
 
 
 MANIFEST = ".finereason-files.json"
@@ -304,5 +415,5 @@ def owned_files(folder: str | os.PathLike) -> Iterator[OwnedFiles]:
     write_text(root / MANIFEST, json.dumps({"files": sorted(now)}, indent=1) + "\n")
 
 
-__all__ = ["MANIFEST", "TMP_MARK", "OwnedFiles", "UnsafeOutput", "atomic_dir", "atomic_file", "check_output",
-           "clean_leftovers", "default_permissions", "fsync_dir", "owned_files", "write_bytes", "write_text"]
+__all__ = ["MANIFEST", "TMP_MARK", "OutputBusy", "OwnedFiles", "UnsafeOutput", "atomic_dir", "atomic_file", "atomic_path", "check_output",
+           "clean_leftovers", "recover_dir", "default_permissions", "fsync_dir", "owned_files", "write_bytes", "write_text"]

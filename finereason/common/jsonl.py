@@ -28,23 +28,23 @@ def json_lines(lines: Iterable[str], path: str, what: str = "JSON Lines",
 
 
 def iter_json_lines(path: str, what: str = "JSON Lines", error: type[Exception] = ValueError) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for each non-empty line of ``path``; problems raise ``error(message)``."""
+    """``(line number, value)`` for each non-empty line of ``path``; problems raise ``error(message)``
+    (bytes that are not UTF-8 name the line they are on)."""
     try:
-        handle = sys.stdin if str(path) == "-" else open(path, encoding="utf-8")
+        handle = getattr(sys.stdin, "buffer", sys.stdin) if str(path) == "-" else open(path, "rb")
     except OSError as err:
         raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
-    read = 0  # lines decoded so far: a decoding error is on the next one
 
-    def counted() -> Iterator[str]:
-        nonlocal read
-        for read, line in enumerate(handle, start=1):
-            yield line
+    def decoded() -> Iterator[str]:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                yield raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            except UnicodeDecodeError:
+                raise error(f"{path}:{lineno}: {what} file is not UTF-8 text (a binary file?)") from None
 
     with handle:
         try:
-            yield from json_lines(counted(), path, what, error)
-        except UnicodeDecodeError:
-            raise error(f"{path}:{read + 1}: {what} file is not UTF-8 text (a binary file?)") from None
+            yield from json_lines(decoded(), path, what, error)
         except OSError as err:
             raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
 

@@ -19,12 +19,12 @@ becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here ne
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..common.input_errors import InputError
+from ..common.jsonl import iter_json_lines
 from .reference import ENV as REFERENCE_ENV
 from .reference import reference_path
 from ..reading.labels import LABEL_WORDS, label_reading
@@ -74,15 +74,7 @@ def normalize(record: dict, split: str, index: int) -> dict:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as err:
-                    raise FolioError(f"{path}:{lineno}: not valid JSON ({err.msg})") from None
-    return rows
+    return [row for _, row in iter_json_lines(str(path), "FOLIO", FolioError)]  # the one JSON Lines reader
 
 
 def _local_rows(path: Path, split: str) -> list[dict]:

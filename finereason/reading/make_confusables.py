@@ -31,6 +31,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from ..common.atomic_io import write_text
+
 OPERATORS = "+-*/=():"
 _SCRIPT_WORDS = ("ARMENIAN", "MONGOLIAN", "RUNIC", "PHILIPPINE", "CANADIAN", "KATAKANA", "HIRAGANA", "LISU", "VAI",
                  "GREEK", "CJK", "KANGXI", "COPTIC", "OLD ", "LYCIAN", "MUSICAL", "DEVANAGARI", "GUJARATI")
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = render(json.loads(args.source.read_text(encoding="utf-8")))
     if args.write:
-        TARGET.write_text(text, encoding="utf-8")
+        write_text(TARGET, text)
     else:
         sys.stdout.write(text)
     return 0

@@ -105,6 +105,9 @@ def test_errors_are_one_line(tmp_path):
     bad.write_text("{not json\n")
     with pytest.raises(FolioError, match="x.jsonl:1"):
         load_folio(bad, "validation")
+    bad.write_bytes(b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n\xff\xfe\n')  # a user's binary file
+    with pytest.raises(FolioError, match="x.jsonl:2: FOLIO file is not UTF-8"):
+        load_folio(bad, "validation")
     with pytest.raises(FolioError, match="cannot load FOLIO"):  # offline: the Hub is never reached
         load_folio("no-such-org/no-such-folio", "validation")
 

@@ -27,6 +27,7 @@ from finereason.verification.scoring import score_row
 from finereason.core.prompts import PROMPT_VERSION
 from finereason.data.sampling import moves
 from finereason.core.oracle import is_solvable
+from finereason.common.atomic_io import TMP_MARK
 
 pytest.importorskip("pyarrow")
 datasets = pytest.importorskip("datasets")
@@ -34,6 +35,7 @@ datasets = pytest.importorskip("datasets")
 from finereason.dataset_builders.layout import configs_in, read_config  # noqa: E402
 
 SMALL = ["--per-task", "8", "--train-size", "24", "--e2e-size", "2"]
+DEAD_PID = 2 ** 22 + 1  # above the largest pid_max Linux allows: no such process
 PUZZLES = ("sudoku", "graph_coloring", "game_of_24", "grid_puzzle")
 OFFICIAL_NAME = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
 
@@ -308,8 +310,9 @@ def test_leftovers_of_killed_runs_are_repaired(built, tmp_path, capsys):
     assert main(["build", "--out", str(out), "--seed", "7", *SMALL]) == 0
     before = _files(out)
     out.rename(tmp_path / ".ds.old")            # killed between the two renames of a swap
-    (tmp_path / ".ds.partial-dead").mkdir()      # killed while writing
-    (tmp_path / ".ds.partial-dead" / "x.parquet").write_text("half")
+    dead = tmp_path / f".ds{TMP_MARK}{DEAD_PID}-0000"  # killed while writing
+    dead.mkdir()
+    (dead / "x.parquet").write_text("half")
     (tmp_path / ".ds.lock").write_text("")       # a lock file whose holder is gone
     assert main(["build", "--out", str(out), "--seed", "7", *SMALL]) == 2  # restored first, so not empty
     assert "not empty" in capsys.readouterr().err
@@ -341,7 +344,7 @@ def test_sigint_during_a_parallel_build_stops_promptly_and_leaves_nothing(tmp_pa
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for _ in range(600):  # polls of 0.2 s: a generous bound that only catches a hang
-            if any(p.name.startswith(".ds.partial-") for p in tmp_path.iterdir()):
+            if any(p.name.startswith(f".ds{TMP_MARK}") for p in tmp_path.iterdir()):
                 break
             assert proc.poll() is None, "the build exited before writing anything"
             time.sleep(0.2)

@@ -64,7 +64,7 @@ def test_scores_and_table():
                                                 "math_local": {"math_verify,none": 0.25}}}])
     assert (local["GSM8K"], local["MATH"]) == (0.5, 0.25)
     missing = E.comparison_table({"trained": E.scores_from_results([_results(None, {}, 0.5, 0.5)])})
-    assert "| trained | – | – | 50.0 | 50.0 | 50.0 |" in missing and "Δ" not in missing
+    assert "| trained | — | — | 50.0 | 50.0 | 50.0 |" in missing and "Δ" not in missing
 
 
 def test_table_only_reads_output_dir(tmp_path, capsys):
@@ -74,7 +74,7 @@ def test_table_only_reads_output_dir(tmp_path, capsys):
         (folder / "results_2026-01-01T00-00-00.json").write_text(json.dumps(_results(0.7, {}, sc, 0.25)))
     code = E.main(["--checkpoint", "ckpt", "--base_model", "base-model", "--output_dir", str(tmp_path), "--table_only"])
     assert code == 0
-    assert "| trained (`ckpt`) | 70.0 | – | 75.0 | 25.0 | 50.0 |" in (tmp_path / "comparison.md").read_text()
+    assert "| trained (`ckpt`) | 70.0 | — | 75.0 | 25.0 | 50.0 |" in (tmp_path / "comparison.md").read_text()
     assert "+25.0" in capsys.readouterr().out
     assert E.main(["--checkpoint", "ckpt", "--output_dir", str(tmp_path / "empty"), "--table_only"]) == 2
 
@@ -218,7 +218,7 @@ def test_three_tiny_checkpoints_offline(tmp_path, monkeypatch, capsys, warm_pyth
     assert rows[3].startswith("| Δ math_only − base |") and rows[4].startswith("| Δ mixed − base |")
     for row in rows[:3]:
         cells = [c.strip() for c in row.strip("|").split("|")[1:]]
-        assert len(cells) == 5 and all(c != "–" for c in cells), row   # every column measured
+        assert len(cells) == 5 and all(c != "—" for c in cells), row   # every column measured
         assert all(0.0 <= float(c) <= 100.0 for c in cells), row
     scores = json.loads((out / "comparison.json").read_text())
     assert list(scores["models"]) == ["base", "math_only", "mixed"] and scores["max_gen_toks"] == 4

@@ -412,6 +412,7 @@ def test_bad_input_fails_with_one_line_before_loading_a_model(built, math_file, 
     (["--math_ratio", "1.0"], "reward 'puzzle' needs dataset column(s) puzzle, inputs, outputs, label"),
     (["--puzzle_dataset", "/nonexistent/data"], "no such folder or file"),
     (["--resume_from_checkpoint", "true"], "no checkpoint-* folder"),
+    (["--output_dir", "BUILT_OUT"], "is inside --puzzle_dataset"),  # checked before anything is written
     # offline (tests run with HF_HUB_OFFLINE=1): Hub datasets fail with the local alternatives named
     (["--puzzle_dataset", "finereason/finereason"], "the Hub is offline (HF_HUB_OFFLINE=1) and no cached copy "
      "exists; build it locally (`finereason build --out data/finereason`, then --puzzle_dataset data/finereason) "
@@ -422,13 +423,14 @@ def test_more_bad_input_in_process(built, math_file, tmp_path, capsys, extra, me
     pytest.importorskip("trl")
     from trainers.grpo import main
 
-    extra = [str(_no_inputs_file(built, tmp_path)) if arg == "NO_INPUTS" else arg for arg in extra]
+    extra = [str(_no_inputs_file(built, tmp_path)) if arg == "NO_INPUTS" else str(built / "out") if arg == "BUILT_OUT" else arg
+             for arg in extra]
     argv = ["--config", str(SMOKE), "--model_name_or_path", "/nonexistent/model", "--output_dir", str(tmp_path / "out"),
             "--puzzle_dataset", str(built), "--math_dataset", str(math_file), *extra]
     assert main(argv) == 2
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("grpo: error:")]
     assert len(err) == 1 and message in err[0], err
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out").exists() and not (built / "out").exists()
 
 
 def test_resume_needs_optimizer_state(built, math_file, tmp_path, capsys):
@@ -479,6 +481,29 @@ def test_persistent_logs_survive_and_resume(tmp_path):
     other_rank = SimpleNamespace(is_world_process_zero=False, global_step=9, epoch=3.0)
     callback.on_log(None, other_rank, None, logs={"loss": 1.0})
     assert [e["step"] for e in read_log_history(tmp_path)] == [1, 2]
+
+
+def test_a_checkpoint_state_is_written_whole_or_not_at_all(tmp_path):
+    """A kill (here: an error) while the trainer state is written keeps the previous trainer_state.json."""
+    pytest.importorskip("transformers")
+    from types import SimpleNamespace
+
+    from finereason.integrations.training.grpo.callbacks import persistent_logs
+
+    callback = persistent_logs(str(tmp_path))
+    state = SimpleNamespace(is_world_process_zero=True, global_step=1, epoch=1.0)
+    state.save_to_json = lambda path: Path(path).write_text('{"global_step": 1}\n')
+    callback.on_save(None, state, None)
+
+    def torn(path):
+        Path(path).write_text('{"global_st')
+        raise OSError(28, "No space left on device")
+
+    state.save_to_json = torn
+    with pytest.raises(OSError):
+        callback.on_save(None, state, None)
+    assert json.loads((tmp_path / "trainer_state.json").read_text()) == {"global_step": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["trainer_state.json"]  # no temporary left
 
 
 def test_a_grpo_log_torn_by_a_kill_resumes(tmp_path):

@@ -429,7 +429,8 @@ def test_bad_submission_options_are_one_line_errors(runs, tmp_path, capsys):
     assert submit(str(runs["runs"]), "--repo-id", "me/requests", "--model", "finereason-oracle", "--params", "-3",
                   "--out", str(tmp_path / "s"), "--dry-run") == 2
     assert "--params must be a positive number of billions" in capsys.readouterr().err
-    assert main(["leaderboard", "space", "--out", str(tmp_path / "sp"), "--source", str(tmp_path)]) == 2
+    (tmp_path / "src").mkdir()
+    assert main(["leaderboard", "space", "--out", str(tmp_path / "sp"), "--source", str(tmp_path / "src")]) == 2
     err = capsys.readouterr().err.strip()
     assert "not a finereason source tree" in err and "\n" not in err
 

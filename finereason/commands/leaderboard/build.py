@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...common.atomic_io import check_output
 from ..options import add_out
 
 NAME = "build"
@@ -20,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ...integrations.leaderboard.build import build
 
+    check_output(args.out, [("RESULTS_ROOT", args.results_root)])
     written = build(args.results_root, args.out)
     print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...common.atomic_io import check_output
 from ..options import add_out
 
 NAME = "space"
@@ -20,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ...integrations.leaderboard.space import prepare_space
 
+    check_output(args.out, [("--source", args.source)])
     written = prepare_space(args.out, args.source)
     print(f"wrote {', '.join(p.name for p in written)} to {Path(args.out).resolve()}; "
           f"install with: cd {args.out} && pip install -r requirements.txt && python app.py")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...common.atomic_io import check_output
 from ..options import add_out
 
 NAME = "submit"
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ...integrations.leaderboard.submit import submit
 
+    check_output(args.out, [("RESULTS", p) for p in args.results])
     done = submit(args.results, args.repo_id, out=args.out, suite=args.suite, model=args.model,
                   model_name=args.model_name, base_model=args.base_model, revision=args.revision,
                   precision=args.precision, weight_type=args.weight_type, model_type=args.model_type,

@@ -27,6 +27,7 @@ from pathlib import Path
 from random import Random
 from typing import Any, Callable, Optional, Sequence
 
+from ...common.jsonl import iter_json_lines
 from ...core.puzzle_sources import SourcePuzzle, rng_for, stable_key
 from .conditions import compile_condition, parse_condition
 from .engine import GridPuzzleEngine
@@ -483,15 +484,11 @@ def generate(seed: int, index: int, *, categories: int | None = None, entries: i
 def official_puzzles(path: str | Path) -> list[SourcePuzzle]:
     """The official ``gridpuzzle_questions.jsonl`` records as sources, in file order."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            puzzle = ENGINE.puzzle_from_official(record)
-            inputs = record["inputs"]
-            key = stable_key(*(c.condition for c in puzzle.clues), json.dumps(inputs["initial"]))
-            out.append(SourcePuzzle(puzzle, key, _difficulty(record), record))
+    for _, record in iter_json_lines(str(path), "official grid puzzle"):
+        puzzle = ENGINE.puzzle_from_official(record)
+        inputs = record["inputs"]
+        key = stable_key(*(c.condition for c in puzzle.clues), json.dumps(inputs["initial"]))
+        out.append(SourcePuzzle(puzzle, key, _difficulty(record), record))
     return out
 
 

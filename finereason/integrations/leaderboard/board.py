@@ -18,7 +18,6 @@ has) keeps its row, marked with the limit, and is never ranked.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -29,10 +28,11 @@ from typing import Any, Callable
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ...verification.metrics import is_undefined, metric, overall
-from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
+from ..lm_eval.results import Run, clean_metrics, load_results_file
+from ..report.results import ReportError, models_of, puzzle_order, puzzle_title
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, proportion, sample_counts
-from .submit import _precision, clean_metrics
+from .submit import _precision
 from .submit import recorded_starts_in_think as _starts_in_think
 from .suites import suite_tasks
 
@@ -166,24 +166,22 @@ def _submission(path: Path, data: dict, entries: dict) -> None:
 
 
 def collect(root: str | os.PathLike) -> list[Entry]:
-    """Every (model, revision, precision) under ``root``: lm-eval ``results_*.json`` (newest result per
-    task wins) and submission results files (``{"config": {"model_name": ...}, "results": ...}``)."""
+    """Every (model, revision, precision) under ``root``: lm-eval ``results_*.json`` (read by the one
+    reader, :mod:`finereason.integrations.lm_eval.results`: newest result per task wins, one filter rule)
+    and submission results files (``{"config": {"model_name": ...}, "results": ...}``)."""
     root = Path(root)
     if not root.exists():
         raise LeaderboardError(f"{root}: no such file or folder")
     files = [root] if root.is_file() else sorted(p for p in root.rglob("results_*.json") if p.is_file())
-    lm_eval: list[Path] = []
+    lm_eval: list[Run] = []
     submissions = []
     for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise LeaderboardError(f"{path}: not a readable JSON results file ({type(err).__name__})") from None
+        data = load_results_file(path, LeaderboardError, require_results=False)
         if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
-            continue
+            continue  # a JSON file of another kind
         config = data.get("config") if isinstance(data.get("config"), dict) else {}
         if "versions" in data or "configs" in data:
-            lm_eval.append(path)
+            lm_eval.append(Run.of(path, data))
         elif config.get("model_name"):
             submissions.append((str(config.get("submitted_time") or path.name), path, data))
     entries: dict[tuple[str, str, str], Entry] = {}
@@ -191,13 +189,12 @@ def collect(root: str | os.PathLike) -> list[Entry]:
         _submission(path, data, entries)
     if lm_eval:
         try:
-            models, _ = load_models(lm_eval)
+            models, _ = models_of(lm_eval)
         except ReportError as err:
             raise LeaderboardError(str(err)) from None
         for model in models:
             name, args = model.key
-            raw = {f: json.loads(f.read_text(encoding="utf-8")) for f in model.files}
-            dates = [d.get("date") for d in raw.values()]
+            dates = [run.data.get("date") for run in lm_eval if run.path in model.files]
             entry = _add(entries, Entry(model.label, _arg(args, "revision") or "main", _precision(args),
                                         "Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original",
                                         "baseline" if name.startswith("finereason-") else "",
@@ -205,7 +202,7 @@ def collect(root: str | os.PathLike) -> list[Entry]:
             for task, r in model.tasks.items():
                 entry.tasks[task] = TaskData(clean_metrics(r.metrics), r.n,
                                              sample_counts(r.samples_file, r.task, r.suite, r.puzzle, r.context),
-                                             r.samples_file, **_run_facts(raw.get(r.results_file) or {}, task))
+                                             r.samples_file, **_run_facts(r.run, task))
     found = [e for e in entries.values() if e.tasks]
     if not found:
         raise LeaderboardError(f"{root}: no lm-eval or submission results files (results_*.json) found")

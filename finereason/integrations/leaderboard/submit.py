@@ -35,13 +35,13 @@ from ...common.atomic_io import atomic_file
 from ...common.redact import redact
 from ...core.prompts import PROMPT_VERSION
 from ...reading.context import ReadContext
+from ..lm_eval.results import clean_metrics as _clean_metrics
 from . import LeaderboardError
 from .stats import sample_counts
 from .suites import DEFAULT_SUITE, suite_tasks, task_version
 
 PRECISIONS = ("float16", "bfloat16", "float32", "8bit", "4bit", "GPTQ", "Missing")
 WEIGHT_TYPES = ("Original", "Delta", "Adapter")
-_SKIP_KEYS = ("alias", "name", "sample_len", "samples")
 
 
 @dataclass
@@ -55,18 +55,6 @@ class Submission:
     samples: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     uploaded: list[str] = field(default_factory=list)
-
-
-def clean_metrics(metrics: dict[str, Any]) -> dict[str, float]:
-    """``{"acc,none": 0.5, "acc_stderr,none": ...}`` -> ``{"acc": 0.5}`` (numbers under the ``none`` filter)."""
-    out: dict[str, float] = {}
-    for key, value in metrics.items():
-        name, _, filt = key.partition(",")
-        if name in _SKIP_KEYS or name.endswith("_stderr") or filt not in ("", "none"):
-            continue
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
-            out[name] = float(value)
-    return out
 
 
 def recorded_starts_in_think(meta: Any) -> bool:
@@ -118,16 +106,13 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     missing = [t for t in tasks if t not in model.tasks]
     if missing:
         raise LeaderboardError(f"{model.label}: suite {suite} needs all {len(tasks)} tasks; missing {', '.join(missing)}")
-    raw: dict[Path, dict] = {}
     results: dict[str, dict[str, float]] = {}
     sources: dict[str, dict] = {}
     warnings: list[str] = []
     unchecked: list[str] = []
     for task in tasks:
         result = model.tasks[task]
-        data = raw.get(result.results_file)
-        if data is None:
-            data = raw[result.results_file] = json.loads(result.results_file.read_text(encoding="utf-8"))
+        data = result.run
         limit = (data.get("config") or {}).get("limit")
         counts = (data.get("n-samples") or {}).get(task) or {}
         if limit not in (None, 0) or (counts and counts.get("effective") != counts.get("original")):
@@ -151,7 +136,7 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
             if stale:
                 raise LeaderboardError(f"{task}: {stale} rows were made with an old prompt version (current {PROMPT_VERSION}); "
                                        "rebuild the data and re-run")
-        results[task] = clean_metrics(result.metrics)
+        results[task] = _clean_metrics(result.metrics)
     prints = {s["fingerprint"] for s in sources.values()}
     if len(prints) > 1:
         raise LeaderboardError(f"the tasks were run on {len(prints)} different data sets (fingerprints "
@@ -241,7 +226,8 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
         source = chosen.tasks[task].samples_file
         if source is not None:
             samples.append(results_path.parent / f"samples_{task}_{stamp}.jsonl")
-            shutil.copyfile(source, samples[-1])
+            with open(source, "rb") as src, atomic_file(samples[-1], binary=True) as handle:
+                shutil.copyfileobj(src, handle)
     done = Submission(request, payload, request_path, results_path, samples, warnings)
     if not dry_run and not _offline():
         done.uploaded = _upload(done, root, repo_id, results_repo_id or _results_repo(repo_id))
@@ -276,3 +262,14 @@ def _upload(done: Submission, root: Path, requests_repo: str, results_repo: str)
         if path.suffix == ".json":
             urls.append(f"https://huggingface.co/datasets/{repo}/blob/main/{path.relative_to(base).as_posix()}")
     return urls
+
+
+def __getattr__(name: str) -> Any:
+    """Deprecated names: they still work, with a warning naming the new one."""
+    if name == "clean_metrics":
+        import warnings
+
+        warnings.warn("finereason.integrations.leaderboard.submit.clean_metrics is deprecated; use "
+                      "finereason.integrations.lm_eval.results.clean_metrics", DeprecationWarning, stacklevel=2)
+        return _clean_metrics
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -107,13 +107,11 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
 
 def limit_marks(models: list[Model]) -> list[str]:
     """The header's mark of runs made with lm-eval's ``--limit`` (their numbers cover part of each task)."""
-    import json
-
     marks = []
     for model in models:
         shown: dict[str, tuple] = {}
         for name, result in model.tasks.items():
-            data = json.loads(result.results_file.read_text(encoding="utf-8"))
+            data = result.run  # the results file, as the one reader read it
             limit = (data.get("config") or {}).get("limit")
             counts = (data.get("n-samples") or {}).get(name) or {}
             effective, original = counts.get("effective"), counts.get("original")

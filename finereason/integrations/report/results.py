@@ -3,14 +3,14 @@ logged samples with :func:`finereason.verification.scoring.score_row`, and the c
 
 Models are told apart by lm-eval's ``config.model`` and ``config.model_args`` (lm-eval names the
 output sub-folder after ``pretrained=``/``path=`` or else a random id, so folders are not models).
-When a model/task pair appears in several runs, the newest results file wins. Logged samples are
+Results files are read by the one reader, :mod:`finereason.integrations.lm_eval.results` (its file,
+newest-wins and filter rules): when a model/task pair appears in several runs, the newest run's result
+for that task wins. Logged samples are
 re-read in the read context their results file recorded (:func:`finereason.reading.context.read_context_of`),
 so a re-scored sample gets the verdict it got in the run.
 """
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ...common.input_errors import InputError
+from ...common.intervals import MISSING  # an undefined or absent value, never 0
 from ...common.intervals import wilson  # noqa: F401  (re-exported: finereason.integrations.report.results.wilson)
 from ...common.jsonl import iter_json_lines
 from ...common.redact import redact
@@ -27,6 +28,7 @@ from ...core.engine import engine_names, get_engine
 from ...reading.context import DEFAULT, ReadContext, read_context_of
 from ...verification.aggregation import ACC, PARSE_ERROR_RATE
 from ...verification.scoring import RowScore, score_row
+from ..lm_eval import results as lm_results
 
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
@@ -39,8 +41,6 @@ CATEGORY_COLORS = {c.value: color for c, color in (
     (Category.UNSOLVABLE_CHILD, "#8e5ea2"), (Category.BACKTRACKING_FAILURE, "#3b6ea5"), (Category.SIBLING, "#6cc3d5"),
     (Category.PARSE_ERROR, "#9a9a9a"))}
 _NAME_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")  # as lm-eval names its folders
-_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
-MISSING = "—"  # an undefined or absent value, never 0
 
 
 def puzzle_title(puzzle: str) -> str:
@@ -86,6 +86,7 @@ class TaskResult:
     samples_file: Path | None
     scores: list[tuple[dict, RowScore]] | None = None  # (difficulty fields, verdicts), when samples exist
     context: ReadContext = DEFAULT  # how the run read its responses (recorded in the results file)
+    run: dict = field(default_factory=dict, repr=False)  # the whole results file the task was read from
 
 
 @dataclass
@@ -123,41 +124,10 @@ def _short_name(model: str, args: str) -> str:
 
 
 def find_results_files(paths: Sequence[str | os.PathLike]) -> list[Path]:
-    """Every results file named by ``paths`` (folders are searched recursively)."""
+    """Every results file named by ``paths`` (folders are searched recursively; the one reader's rule)."""
     if not paths:
         raise ReportError("report needs at least one RESULTS_PATH (an lm-eval output folder or results_*.json file)")
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files = sorted(p for p in path.rglob("results_*.json") if p.is_file())
-            if not files:
-                raise ReportError(f"{path}: no lm-eval results files (results_*.json) found")
-            found.extend(files)
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise ReportError(f"{path}: no such file or folder")
-    unique: dict[Path, None] = {}
-    for p in found:
-        unique.setdefault(p.resolve(), None)
-    return list(unique)
-
-
-def _load_json(path: Path) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ReportError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ReportError(f"{path}: not valid JSON (not UTF-8 text)") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ReportError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
-        raise ReportError(f"{path}: not an lm-eval results file (no \"results\" object)")
-    return data
+    return lm_results.find_results_files(paths, ReportError)
 
 
 def _samples_for(results_file: Path, stamp: str | None) -> dict[str, Path]:
@@ -171,56 +141,43 @@ def _samples_for(results_file: Path, stamp: str | None) -> dict[str, Path]:
     return out
 
 
-def _sample_count(name: str, metrics: dict, data: dict) -> int | None:
-    if isinstance(metrics.get("sample_len"), int):
-        return metrics["sample_len"]
-    effective = (data.get("n-samples") or {}).get(name, {})
-    return effective.get("effective") if isinstance(effective, dict) else None
-
-
 def load_models(paths: Sequence[str | os.PathLike]) -> tuple[list[Model], list[str]]:
     """Models (in first-seen order) with their newest result per task, and notes for the report."""
+    return models_of(lm_results.read_runs(find_results_files(paths), ReportError))
+
+
+def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
+    """:func:`load_models` of runs already read (:func:`finereason.integrations.lm_eval.results.read_runs`)."""
     pattern = _task_pattern()
     notes: list[str] = []
-    runs = []
-    for path in find_results_files(paths):
-        data = _load_json(path)
-        match = _STAMP.search(path.name)
-        stamp = match.group(1) if match else None
-        date = data.get("date")
-        order = (float(date) if isinstance(date, (int, float)) else path.stat().st_mtime, stamp or "", str(path))
-        runs.append((order, path, data, stamp))
-    models: dict[tuple[str, str], Model] = {}
-    first_seen = {}
+    by_model: dict[tuple[str, str], list[lm_results.Run]] = {}  # in the order models are first seen
+    for run in lm_results.sort_runs(runs):
+        config = run.config
+        name = str(config.get("model") or run.data.get("model_source") or "unknown")
+        by_model.setdefault((name, _canonical_args(config.get("model_args"))), []).append(run)
     ignored: set[str] = set()
-    for order, path, data, stamp in sorted(runs, key=lambda r: r[0]):
-        config = data.get("config") if isinstance(data.get("config"), dict) else {}
-        model_name = str(config.get("model") or data.get("model_source") or "unknown")
-        args = _canonical_args(config.get("model_args"))
-        key = (model_name, args)
-        model = models.setdefault(key, Model(key))
-        first_seen.setdefault(key, len(first_seen))
-        model.files.append(path)
-        samples = _samples_for(path, stamp)
-        for name, metrics in data["results"].items():
-            if not isinstance(metrics, dict):
-                continue
+    models = []
+    for key, model_runs in by_model.items():
+        model = Model(key, files=[run.path for run in model_runs])
+        samples = {run.path: _samples_for(run.path, run.stamp) for run in model_runs}
+        for name, run in lm_results.newest_per_task(model_runs).items():  # the newest run of each task wins
             m = pattern.match(name)
             if not m:
-                if name not in (data.get("groups") or {}) and name not in GROUP_ORDER:
+                if name not in (run.data.get("groups") or {}) and name not in GROUP_ORDER:
                     ignored.add(name)
                 continue
-            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], metrics,
-                                           _sample_count(name, metrics, data), path, samples.get(name),
-                                           context=_context(path, data, name))
-        for name, metrics in (data.get("groups") or {}).items():
-            if isinstance(metrics, dict):
-                model.groups[name] = metrics
+            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], run.data["results"][name],
+                                           lm_results.task_size(run.data, name), run.path, samples[run.path].get(name),
+                                           context=_context(run.path, run.data, name), run=run.data)
+        for run in model_runs:
+            for name, metrics in (run.data.get("groups") or {}).items():
+                if isinstance(metrics, dict):
+                    model.groups[name] = metrics
+        models.append(model)
     if ignored:
         notes.append(f"ignored tasks that are not FineReason tasks: {', '.join(sorted(ignored))}")
-    ordered = sorted(models.values(), key=lambda m: first_seen[m.key])
-    _assign_labels(ordered)
-    return ordered, notes
+    _assign_labels(models)
+    return models, notes
 
 
 def _context(path: Path, data: dict, task: str) -> ReadContext:
@@ -241,16 +198,9 @@ def _assign_labels(models: list[Model]) -> None:
 
 
 def metric(metrics: dict, name: str) -> float | None:
-    """``name`` under the ``none`` filter (else the first filter that has it), as a float."""
-    value = metrics.get(f"{name},none")
-    if value is None:
-        for key, v in metrics.items():
-            if key.split(",", 1)[0] == name and not key.endswith("_stderr"):
-                value = v
-                break
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        return None
-    return float(value)
+    """``name`` of one task's metrics under the one filter rule (``none``, else the alphabetically first
+    filter that has it: :func:`finereason.integrations.lm_eval.results.metric_value`), as a float."""
+    return lm_results.metric_value(metrics, name)
 
 
 def _response(record: dict) -> str:

@@ -11,7 +11,6 @@ file's folder (lm-eval's ``--output_path`` keeps one per model), the condition t
 """
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -19,6 +18,7 @@ from typing import Any, Iterator
 from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import Progress
+from ...integrations.lm_eval.results import load_results_file
 from ...reading.context import ReadContext, read_context_of
 from ...verification.explain import explain_response
 from ...verification.scoring import score_row
@@ -37,10 +37,10 @@ def run_context(path: str, task: str) -> ReadContext:
     results = Path(path).with_name(f"results{stamp.group(0)}.json") if stamp else None
     if results is None or not results.is_file():
         return ReadContext()
+    data = load_results_file(results, InputError, require_results=False)  # the one lm-eval results reader
     try:
-        data = json.loads(results.read_text(encoding="utf-8"))
         return read_context_of(data, task)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError, TypeError) as err:
+    except (RecursionError, ValueError, TypeError, AttributeError) as err:
         raise InputError(f"{results}: cannot read the run's read context ({str(err)[:100]})") from None
 
 

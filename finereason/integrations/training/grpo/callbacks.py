@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 from typing import Any, Callable
 
+from ....common.atomic_io import atomic_path
 from ....common.jsonl_log import append_records, read_records, rewrite_records
 
 LOG_HISTORY = "log_history.jsonl"
@@ -47,8 +48,9 @@ def persistent_logs(output_dir: str):
                 append_records(path, [entry])
 
         def on_save(self, args, state, control, **kwargs):
-            if state.is_world_process_zero:
-                state.save_to_json(str(Path(output_dir) / "trainer_state.json"))
+            if state.is_world_process_zero:  # replaced whole or not at all (a kill mid-write keeps the last one)
+                with atomic_path(Path(output_dir) / "trainer_state.json") as tmp:
+                    state.save_to_json(str(tmp))
 
     return PersistentLogs()
 
