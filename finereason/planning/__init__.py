@@ -5,16 +5,19 @@ Core module: pure Python, no heavy imports.
 """
 from __future__ import annotations
 
+from ..common.deprecated import renamed_names
 from .feedback import FEEDBACK_LEVELS, plan_feedback
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
 from .plan_answers import committed_plan
-from .plan_text import Step
+from .plan_text import PlanAction
 from .planner import PlanResult, plan
 from .strips import Task
 from .validate import PlanVerdict, check_plan, validate
 
 __all__ = [
-    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step",
+    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "PlanAction",
     "committed_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
     "FEEDBACK_LEVELS", "plan_feedback",
 ]
+
+__getattr__ = renamed_names(__name__, {"Step": "PlanAction"}, globals())  # Step: the engine's move class

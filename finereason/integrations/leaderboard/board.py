@@ -29,7 +29,7 @@ from typing import Any, Callable
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ...verification.metrics import is_undefined, metric, overall
-from ..report.results import ReportError, load_models, puzzle_order, puzzle_title
+from ..report.results import ReportError, domain_order, domain_title, load_models
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, proportion, sample_counts
 from .submit import _precision, clean_metrics
@@ -256,8 +256,8 @@ class Column:
 def board_puzzles(entries: list[Entry]) -> list[str]:
     """The registered puzzles some entry has results for (all of them when none has)."""
     have = {t for e in entries for t in e.tasks}
-    return [p for p in puzzle_order() if any(f"{pre}_{p}_{t}" in have for pre, _ in VIEWS.values()
-                                             for t in (*STATE_TASKS, END_TO_END))] or puzzle_order()
+    return [p for p in domain_order() if any(f"{pre}_{p}_{t}" in have for pre, _ in VIEWS.values()
+                                             for t in (*STATE_TASKS, END_TO_END))] or domain_order()
 
 
 def overall_cell(entry: Entry, group: str) -> Cell:
@@ -283,7 +283,7 @@ def columns(puzzles: list[str]) -> list[Column]:
 
     add("average", "Overall", RANKED_BY, overall_cell)
     for p in puzzles:
-        title = puzzle_title(p)
+        title = domain_title(p)
         add(f"sc_{p}", f"SC {title}", f"state checking accuracy, {p}", lambda e, pre, p=p: e.cell(pre, p, STATE_CHECKING, ACC), p)
         add(f"st_{p}", f"ST {title}", f"state transition accuracy (strict), {p}",
             lambda e, pre, p=p: e.cell(pre, p, STATE_TRANSITION, ACC), p)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ...common.deprecated import renamed_names
 from ...common.input_errors import InputError
 from ...common.intervals import wilson  # noqa: F401  (re-exported: finereason.integrations.report.results.wilson)
 from ...common.jsonl import iter_json_lines
@@ -43,18 +44,18 @@ _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
 MISSING = "—"  # an undefined or absent value, never 0
 
 
-def puzzle_title(puzzle: str) -> str:
+def domain_title(domain: str) -> str:
     """A domain's display title (its name when the domain is not registered here)."""
     try:
-        return get_engine(puzzle).title or puzzle
+        return get_engine(domain).title or domain
     except KeyError:
-        return puzzle
+        return domain
 
 
-def _plot_fields(puzzle: str) -> tuple[str, ...]:
+def _plot_fields(domain: str) -> tuple[str, ...]:
     """Difficulty columns besides depth that the report plots SC accuracy by."""
     try:
-        return get_engine(puzzle).plot_fields
+        return get_engine(domain).plot_fields
     except KeyError:
         return ()
 
@@ -63,12 +64,13 @@ class ReportError(InputError):
     """A user-facing error (the CLI prints it on one line and exits with status 2)."""
 
 
-def puzzle_order() -> list[str]:
+def domain_order() -> list[str]:
+    """The domain names in report order."""
     return engine_names()  # registry order (the paper's for the built-in domains)
 
 
 def _task_pattern() -> re.Pattern:
-    puzzles = "|".join(sorted(map(re.escape, puzzle_order()), key=len, reverse=True))
+    puzzles = "|".join(sorted(map(re.escape, domain_order()), key=len, reverse=True))
     return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<puzzle>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
 
 
@@ -240,8 +242,9 @@ def _assign_labels(models: list[Model]) -> None:
         model.label = label
 
 
-def metric(metrics: dict, name: str) -> float | None:
-    """``name`` under the ``none`` filter (else the first filter that has it), as a float."""
+def metric_value(metrics: dict, name: str) -> float | None:
+    """The value of metric ``name`` in an lm-eval results dict: under the ``none`` filter (else the first
+    filter that has it), as a float (the registry's metric is :func:`finereason.verification.metrics.metric`)."""
     value = metrics.get(f"{name},none")
     if value is None:
         for key, v in metrics.items():
@@ -299,7 +302,7 @@ def acc_cell(metrics: dict | None, name: str = ACC) -> str:
     unreadable answers is never mistaken for wrong answers."""
     if not metrics:
         return MISSING
-    value, pe = metric(metrics, name), metric(metrics, PARSE_ERROR_RATE)
+    value, pe = metric_value(metrics, name), metric_value(metrics, PARSE_ERROR_RATE)
     return pct(value) if value is None or pe is None else f"{pct(value)} (pe {pct(pe)})"
 
 
@@ -317,3 +320,7 @@ def _n_caption(results: list[TaskResult]) -> str:
     if not ns:
         return ""
     return f"n = {ns[0]} per task" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]} per task"
+
+
+__getattr__ = renamed_names(__name__, {"metric": "metric_value", "puzzle_title": "domain_title",
+                                       "puzzle_order": "domain_order"}, globals())
