@@ -26,11 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Union
 
+from ..common.deprecated import renamed_names
+from ..reading.truth_values import TRUTH_VALUES
+
 MAX_QUERY_CHARS = 5_000
 MAX_QUERY_DEPTH = 40
 MAX_QUANTIFIERS = 3
 MAX_DOMAIN = 2_000
-LABELS = ("True", "False", "Uncertain")
 
 
 class QueryError(ValueError):
@@ -377,3 +379,6 @@ def label(node: Query, models: Iterable[Model]) -> str | None:
 
 def negate(node: Query) -> Query:
     return Op("NOT", (node,))
+
+
+__getattr__ = renamed_names(__name__, {"LABELS": "TRUTH_VALUES"}, globals())  # FOLIO's answers

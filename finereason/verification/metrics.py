@@ -14,8 +14,9 @@ two zeros is 0.0). JSON written by finereason holds ``null`` for it (:func:`json
 results ``NaN``; tables show "—"; an undefined value is never averaged (:func:`is_undefined`). A row (what the per-row functions read) is the task's answer
 record unless the metric names another ``record``:
 
-- ``verdict``: a puzzle-task answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
-  :class:`finereason.verification.scoring.RowScore`);
+- ``verdict``: a puzzle-task or FOLIO answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
+  :class:`finereason.verification.scoring.RowScore`; a FOLIO answer's verdict is
+  :func:`finereason.verification.verifiers.verify_folio`'s);
 - ``verify``: a verify-task verdict (:class:`finereason.verification.llm_verifier.VerifyScore`);
 - ``process``: the process verdict of an end-to-end answer (:class:`finereason.verification.process.ProcessVerdict`).
 
@@ -41,7 +42,8 @@ from ..common.verdict import TRANSITION_CATEGORIES, UNSOLVABLE, Category
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 VERIFY = "verify"  # the LLM-as-verifier task (finereason.verification.llm_verifier)
-ALL_TASKS: tuple[str, ...] = (*TASKS, VERIFY)
+FOLIO = "folio"  # the FOLIO baselines (finereason_folio_direct, finereason_folio_cot)
+ALL_TASKS: tuple[str, ...] = (*TASKS, VERIFY, FOLIO)
 
 # what one row is (see the module docstring)
 VERDICT, PROCESS, VERIFY_RECORD = "verdict", "process", "verify"
@@ -156,8 +158,8 @@ _UNSOLVABLE_POSITIVE = "with unsolvable as the positive class"
 
 # ------------------------------------------------------------------ the registry (declaration = report order)
 METRICS: tuple[Metric, ...] = (
-    Metric(ACC, (*_PUZZLE, VERIFY), True, lambda r: r.correct, label="Acc", description="share of correct answers"),
-    Metric(PARSE_ERROR_RATE, _PUZZLE, False, lambda r: r.verdict.parse_error, label="Parse err",
+    Metric(ACC, (*_PUZZLE, VERIFY, FOLIO), True, lambda r: r.correct, label="Acc", description="share of correct answers"),
+    Metric(PARSE_ERROR_RATE, (*_PUZZLE, FOLIO), False, lambda r: r.verdict.parse_error, label="Parse err",
            description="share of unreadable answers"),
     Metric(ACC_PAPER, (STATE_TRANSITION,), True, lambda r: r.paper is not None and r.paper.correct, needs=PAPER,
            section="paper", label="paper", description="accuracy with the paper's scoring (paper-mode verdicts)"),
@@ -334,6 +336,6 @@ def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Call
 
 
 __all__ = ["ACC", "ACC_PAPER", "ACC_SOLVABLE", "ACC_UNSOLVABLE", "F1_UNSOLVABLE", "PARSE_ERROR_RATE",
-           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "OVERALL_GROUP", "OVERALL_METRIC", "PAPER", "PROCESS",
+           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "FOLIO", "LABELS", "MEAN", "METRICS", "Metric", "OVERALL_GROUP", "OVERALL_METRIC", "PAPER", "PROCESS",
            "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "UNDEFINED", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
            "is_undefined", "json_value", "metric", "metric_list_yaml", "overall", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]

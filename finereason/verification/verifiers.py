@@ -21,6 +21,7 @@ from ..core.oracle import is_solvable
 from ..reading import UNFINISHED, choice_reading, read_choice
 from ..reading.context import ReadContext, resolve_context
 from ..reading.lists import task_list_reading
+from ..reading.truth_values import truth_value_reading
 
 MODES = ("strict", "paper")
 _CORRECT = Verdict(True, Category.CORRECT.value)  # verdicts are immutable: the constant ones are shared
@@ -189,8 +190,24 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, conte
     return _CORRECT
 
 
-__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
-           "verify_state_transition_modes"]
+# ------------------------------------------------------------------ FOLIO
+def verify_folio(response: str, truth_value: str, *, context: ReadContext | None = None) -> Verdict:
+    """Verify a FOLIO answer: its committed truth value (``True``/``False``/``Uncertain``, read by
+    :func:`~finereason.reading.truth_values.truth_value_reading`) against the record's (FOLIO's ``label``).
+    A hedge, no answer or unfinished reasoning is a ``parse_error``."""
+    if resolve_context(context).unfinished(response):
+        return _unfinished()
+    reading = truth_value_reading(response)
+    answer = reading.value
+    if answer is None:
+        return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no committed True, False or Uncertain",))
+    if answer == truth_value:
+        return Verdict(True, Category.CORRECT.value, (), answer)
+    return Verdict(False, Category.INCORRECT.value, (f"the conclusion is {truth_value}, not {answer}",), answer)
+
+
+__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_folio", "verify_state_checking",
+           "verify_state_transition", "verify_state_transition_modes"]
 
 
 # ------------------------------------------------------------------ format check (rewards)

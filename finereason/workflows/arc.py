@@ -20,11 +20,11 @@ from typing import Any, Callable, Sequence
 
 from ..asp.critic import Limits, Report, run_program
 from ..common.input_errors import InputError
-from ..data.folio import LABELS, problem_text
+from ..data.folio import TRUTH_VALUES, problem_text
 from ..reading.blocks import block_readings
 from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
-from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
+from ..reading.truth_values import TRUTH_VALUE_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import UNFINISHED, final_region
 from ..verification.metrics import json_value, ratio
 from .actor_prompt import instructions
@@ -71,7 +71,7 @@ def parse_actor(text: str, tests: bool = True, *, starts_in_think: bool = False)
     withdrawn one before it is never run). ``tests=False`` (the no-test ablation) does not ask for tests."""
     region = final_region(text, starts_in_think=starts_in_think) if isinstance(text, str) else ""
     body = (region or "")[-MAX_RESPONSE_CHARS:]
-    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=LABEL_SIGNALS,
+    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=TRUTH_VALUE_SIGNALS,
                               reasons=UNCERTAIN_REASONS)
     program, spec = readings["program"].value, readings["JSON block"].value
     problems: list[str] = []
@@ -171,7 +171,7 @@ def critique(text: str, limits: Limits, tests: bool = True,
         return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
     report = run_program(out.program, out.tests if tests else [], out.query, limits=limits)
     lines = [f"Critic: {p}." for p in out.problems] + [report.feedback()]
-    done = report.all_passed and not out.problems and report.answer in LABELS
+    done = report.all_passed and not out.problems and report.answer in TRUTH_VALUES
     if done:
         lines.append(f"{'All tests pass; the' if tests else 'The'} conclusion is {report.answer}.")
     else:

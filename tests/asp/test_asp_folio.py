@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.data.folio import FolioError, load_folio, normalize, read_label
+from finereason.data.folio import FolioError, load_folio, normalize, read_truth_value
 
 DATA = Path(__file__).parents[1] / "data" / "folio_asp"
 STORIES = json.loads((DATA / "stories.json").read_text(encoding="utf-8"))
@@ -122,4 +122,4 @@ def test_errors_are_one_line(tmp_path):
     ("Answer: True " + "blah " * 100_000, "True"),  # the whole final region is read: no window
 ])
 def test_read_label(text, expected):
-    assert read_label(text) == expected
+    assert read_truth_value(text) == expected
