@@ -219,8 +219,8 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
     return dialogs
 
 
-def accuracy_by_round(dialogs: Sequence[ArcDialog], rounds: int) -> dict[str, Any]:
-    """``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
+def summarize_arc(dialogs: Sequence[ArcDialog], rounds: int) -> dict[str, Any]:
+    """The run's summary: ``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
     ``success_rate``; counts. Shares of no dialog are ``None`` (undefined)."""
     out: dict[str, Any] = {f"round_{r}": acc for r, acc in
                            accuracy_at_rounds(dialogs, rounds, lambda d, r: d.answer_at(r) == d.doc["label"]).items()}
@@ -247,7 +247,7 @@ def round_statistics(dialogs: Sequence[ArcDialog], rounds: int) -> list[dict]:
                     "done": sum(x.done for x in this)})
     return out
 
-_RENAMED = {"Dialog": "ArcDialog"}
+_RENAMED = {"Dialog": "ArcDialog", "accuracy_by_round": "summarize_arc"}
 
 
 def __getattr__(name: str) -> Any:

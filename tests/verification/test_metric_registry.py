@@ -200,7 +200,7 @@ def test_leaderboard_columns_take_labels_and_directions_from_the_registry():
     assert set(named) == {"precision_unsolvable", "recall_unsolvable", "f1_unsolvable", "parse_error_rate"}
     for key in named:
         assert cols[key].higher_is_better is M.metric(key).higher_is_better
-        assert cols[key].title.endswith(M.metric(key).label)
+        assert cols[key].title.endswith(M.metric(key).title)
     assert cols["parse_error_rate"].higher_is_better is False
 
 

@@ -291,14 +291,14 @@ def columns(puzzles: list[str]) -> list[Column]:
     add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles", each(STATE_CHECKING, ACC))
     add("st_strict", "ST strict", "state transition accuracy, strict (the child must stay solvable), mean over puzzles",
         each(STATE_TRANSITION, ACC))
-    add("st_paper", f"ST {metric(ACC_PAPER).label}", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
+    add("st_paper", f"ST {metric(ACC_PAPER).title}", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
     add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", each(END_TO_END, ACC))
     for m in (metric(name) for name in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE)):
-        add(m.name, f"SC {m.label}", f"state checking {m.name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
+        add(m.name, f"SC {m.title}", f"state checking {m.name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
             "(undefined where a puzzle's is)",
             each(STATE_CHECKING, m.name), higher=m.higher_is_better)
     parse = metric(PARSE_ERROR_RATE)
-    add(parse.name, parse.label, f"{parse.description}, mean over the SC and ST tasks "
+    add(parse.name, parse.title, f"{parse.description}, mean over the SC and ST tasks "
         f"({'higher' if parse.higher_is_better else 'lower'} is better)",
         lambda e, pre: mean([e.cell(pre, p, t, parse.name) for p in puzzles for t in STATE_TASKS]), higher=parse.higher_is_better)
     return cols

@@ -79,7 +79,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         sc = [r for r in sc_st if r.task == STATE_CHECKING]
         if sc:
             parts += [f"## Table 4{tag}: state checking precision, recall and F1 (unsolvable = positive)", ""]
-            headers = ["model"] + [f"{domain_title(p)} {metric_info(k).label}" for p in present for k in SC_POSITIVE]
+            headers = ["model"] + [f"{domain_title(p)} {metric_info(k).title}" for p in present for k in SC_POSITIVE]
             rows = []
             for m in models:
                 row = [m.label]
