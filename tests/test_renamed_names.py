@@ -18,6 +18,7 @@ RENAMED = [  # (module, old name, new name)
     ("finereason.data.folio", "read_label", "read_truth_value"),
     ("finereason.asp.query", "LABELS", "TRUTH_VALUES"),
     ("finereason.workflows.arc", "accuracy_by_round", "summarize_arc"),
+    ("finereason.workflows.loop_plot", "model_label", "model_title"),  # a display title, not a label
 ]
 MOVED = [  # (old module, old name, new module, new name)
     ("finereason.reading.labels", "label_reading", "finereason.reading.truth_values", "truth_value_reading"),
@@ -86,3 +87,13 @@ def test_domain_names_title_and_order_come_from_the_registry():
     assert domain_order() == engine_names()
     assert domain_title("sudoku") == get_engine("sudoku").title
     assert domain_title("not-a-domain") == "not-a-domain"
+
+
+def test_format_ok_takes_a_domain_and_its_old_keyword_warns():
+    from finereason.verification.verifiers import format_ok
+
+    text = "Answer: (10 - 4)(13 - 9)"
+    assert format_ok("end_to_end", text, domain="game_of_24")
+    with pytest.warns(DeprecationWarning, match=r"format_ok\(domain=\.\.\.\)"):
+        assert format_ok("end_to_end", text, puzzle="game_of_24")
+    assert not format_ok("end_to_end", "Answer: 2^(10 - 4)", domain="game_of_24")

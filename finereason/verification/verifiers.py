@@ -212,7 +212,7 @@ __all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_fo
 
 # ------------------------------------------------------------------ format check (rewards)
 def format_ok(task: str, text: str, *, context: ReadContext | None = None, starts_in_think: bool | None = None,
-              puzzle: str | None = None) -> bool:
+              domain: str | None = None, puzzle: str | None = None) -> bool:
     """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked as the
     task's prompt asks (``Answer:``, ``Next state:``, ``Solution:``, ``\\boxed{}``), in a form the
     verifier reads without a parse error.
@@ -221,9 +221,14 @@ def format_ok(task: str, text: str, *, context: ReadContext | None = None, start
     response that states several different answers ("Answer: (A)\nAnswer: (B)\n...") fails even
     though its last one is read. state_checking: a marked ``(A)``/``(B)`` (``Answer:``, ``\\boxed{}``);
     state_transition: a
-    ``Next state:`` list; end_to_end: the named ``puzzle``'s answer syntax (a plain list literal
-    when no puzzle is named).
+    ``Next state:`` list; end_to_end: the named ``domain``'s answer syntax (a plain list literal
+    when no domain is named; ``puzzle=``: the keyword's deprecated name).
     """
+    if puzzle is not None:
+        import warnings
+
+        warnings.warn("format_ok(puzzle=...) is deprecated; use format_ok(domain=...)", DeprecationWarning, stacklevel=2)
+        domain = domain or puzzle
     region = resolve_context(context, starts_in_think).region(text)
     if region is None:
         return False
@@ -233,10 +238,10 @@ def format_ok(task: str, text: str, *, context: ReadContext | None = None, start
     if task not in (STATE_TRANSITION, END_TO_END):
         raise ValueError(f"unknown task {task!r}")
     try:
-        if puzzle is None:  # a plain list literal
+        if domain is None:  # a plain list literal
             reading = task_list_reading(region, task == STATE_TRANSITION)
             return reading.single and reading.marked and parse_literal(reading.value) is not None
-        engine = get_engine(puzzle)
+        engine = get_engine(domain)
         reading = engine.read_answer(region, task)
         return reading.single and reading.marked and engine.answer_readable(region, task)
     except (ParseError, RecursionError):

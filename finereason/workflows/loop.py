@@ -44,7 +44,7 @@ from ..reading.context import DEFAULT, ReadContext
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback, verify_prompt
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
-from .loop_plot import PLOT, count, figure, model_label, plot
+from .loop_plot import PLOT, count, figure, model_title, plot
 from .rounds import MAX_RESPONSE_CHARS, SUMMARY, TRANSCRIPTS, accuracy_at_rounds
 
 SAMPLING = "sampling"
@@ -421,7 +421,7 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize_condition(dialogs, max_rounds)
     write_summary(out, summaries, facts)
-    picture = plot(out, summaries, f"{engine.name}: {model_label(model, model_args)}")
+    picture = plot(out, summaries, f"{engine.name}: {model_title(model, model_args)}")
     return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
 
 
