@@ -17,6 +17,7 @@ RENAMED = [  # (module, old name, new name)
     ("finereason.data.folio", "LABEL_MAP", "TRUTH_VALUE_WORDS"),
     ("finereason.data.folio", "read_label", "read_truth_value"),
     ("finereason.asp.query", "LABELS", "TRUTH_VALUES"),
+    ("finereason.asp.query", "label", "truth_value"),
     ("finereason.workflows.arc", "accuracy_by_round", "summarize_arc"),
     ("finereason.workflows.loop_plot", "model_label", "model_title"),  # a display title, not a label
 ]

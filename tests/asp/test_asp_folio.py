@@ -121,5 +121,5 @@ def test_errors_are_one_line(tmp_path):
     ("x " * 90_000 + "\nAnswer: True", "True"),
     ("Answer: True " + "blah " * 100_000, "True"),  # the whole final region is read: no window
 ])
-def test_read_label(text, expected):
+def test_read_truth_value(text, expected):
     assert read_truth_value(text) == expected
