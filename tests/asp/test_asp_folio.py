@@ -109,6 +109,20 @@ def test_errors_are_one_line(tmp_path):
         load_folio("no-such-org/no-such-folio", "validation")
 
 
+@pytest.mark.parametrize("content, message", [
+    (b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n["a", "list"]\n', r"x\.jsonl:2: a FOLIO record is a JSON object, not list"),
+    (b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n\xff\xfe\x00binary\n', r"x\.jsonl:\d+: FOLIO file is not UTF-8 text"),
+    (b"[" * 100_000 + b"\n", r"x\.jsonl:1: FOLIO line is nested too deeply"),
+])
+def test_a_user_file_is_read_by_the_one_jsonl_reader(tmp_path, content, message):
+    """A FOLIO file is read like every file a user hands in (``common.jsonl``): one line naming file and line."""
+    bad = tmp_path / "x.jsonl"
+    bad.write_bytes(content)
+    with pytest.raises(FolioError, match=message) as err:
+        load_folio(bad, "validation")
+    assert "\n" not in str(err.value)
+
+
 # ------------------------------------------------------------------ answer reading
 @pytest.mark.parametrize("text, expected", [
     ("Answer: True", "True"), ("The answer is **False**.", "False"), ("Final answer: Uncertain", "Uncertain"),
