@@ -137,3 +137,26 @@ def test_a_user_file_is_read_by_the_one_jsonl_reader(tmp_path, content, message)
 ])
 def test_read_truth_value(text, expected):
     assert read_truth_value(text) == expected
+
+
+# ------------------------------------------------------------------ the verdict and the registry's metrics
+@pytest.mark.parametrize("text, truth, correct, category", [
+    ("Answer: True", "True", True, "correct"),
+    ("Answer: Uncertain", "False", False, "incorrect"),
+    ("Answer: True or Uncertain", "True", False, "parse_error"),  # a hedge earns nothing
+    ("Answer: True\nWait, that is wrong.", "True", False, "parse_error"),  # withdrawn
+    ("<think>Answer: True", "True", False, "parse_error"),  # the reasoning never closed
+])
+def test_verify_folio_is_the_one_folio_verdict(text, truth, correct, category):
+    from finereason.verification.verifiers import verify_folio
+
+    verdict = verify_folio(text, truth)
+    assert (verdict.correct, verdict.category) == (correct, category)
+    assert verdict.prediction == (None if category == "parse_error" else text.split(": ")[1])
+
+
+def test_folio_metrics_are_declared_in_the_registry():
+    from finereason.verification.metrics import FOLIO, task_metrics
+
+    assert [(m.name, m.higher_is_better, m.per_row) for m in task_metrics(FOLIO)] == [
+        ("acc", True, True), ("parse_error_rate", False, True)]
