@@ -4,9 +4,9 @@ Data: ``FINEREASON_FOLIO`` (a folder such as ``../shared/folio``, a ``.jsonl`` f
 else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are verified by
 ``finereason.verification.verifiers.verify_folio``: the last committed True/False/Uncertain after any
 ``</think>`` against the record's; a hedge or no answer scores 0. The metrics are the metric registry's
-(``finereason.verification.metrics``, task ``folio``). The run's read context (``--metadata '{"starts_in_think": true}'``: the chat
-template opened ``<think>``, so an answer without ``</think>`` before it is unfinished) is set once when
-the task loads and recorded as ``metadata.read_context``.
+(``finereason.verification.metrics``, task ``folio``). The run's read context
+(``--metadata '{"starts_in_think": true}'``: the chat template opened ``<think>``, so an answer without
+``</think>`` before it is unfinished) is set once when the task loads and recorded as ``metadata.read_context``.
 """
 from __future__ import annotations
 

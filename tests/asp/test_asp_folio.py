@@ -109,9 +109,12 @@ def test_errors_are_one_line(tmp_path):
         load_folio("no-such-org/no-such-folio", "validation")
 
 
+_GOOD = b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n'
+
+
 @pytest.mark.parametrize("content, message", [
-    (b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n["a", "list"]\n', r"x\.jsonl:2: a FOLIO record is a JSON object, not list"),
-    (b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n\xff\xfe\x00binary\n', r"x\.jsonl:\d+: FOLIO file is not UTF-8 text"),
+    (_GOOD + b'["a", "list"]\n', r"x\.jsonl:2: a FOLIO record is a JSON object, not list"),
+    (_GOOD + b"\xff\xfe\x00binary\n", r"x\.jsonl:\d+: FOLIO file is not UTF-8 text"),
     (b"[" * 100_000 + b"\n", r"x\.jsonl:1: FOLIO line is nested too deeply"),
 ])
 def test_a_user_file_is_read_by_the_one_jsonl_reader(tmp_path, content, message):

@@ -15,5 +15,5 @@ from .source import (DEFAULT_HUB_ID, ENV_SOURCE, FolioError, folio_version, load
 __all__ = ["DEFAULT_HUB_ID", "ENV_SOURCE", "TRUTH_VALUES", "TRUTH_VALUE_WORDS", "FolioError", "cot_prompt", "direct_prompt",
            "folio_version", "load_folio", "load_folio_versioned", "normalize", "offline", "problem_text", "read_truth_value"]
 
-__getattr__ = renamed_names(__name__, {"LABELS": "TRUTH_VALUES", "LABEL_MAP": "TRUTH_VALUE_WORDS", "read_label": "read_truth_value"},
-                            globals())
+_RENAMED = {"LABELS": "TRUTH_VALUES", "LABEL_MAP": "TRUTH_VALUE_WORDS", "read_label": "read_truth_value"}
+__getattr__ = renamed_names(__name__, _RENAMED, globals())

@@ -12,9 +12,10 @@ Sources (``load_folio(source, split)``):
 ``finereason reference fetch folio``) is used when it exists. Offline (``HF_HUB_OFFLINE`` or
 ``HF_DATASETS_OFFLINE``), a Hub id is refused at once. :func:`load_folio_versioned` also tells the
 release (``v2``, the corrected 2024 one the LLM-ARC paper's 88.32% is on, or ``v0.0``, the 2022
-one ``finereason reference fetch folio`` gets, with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
-``premises`` (list), ``conclusion``, ``label`` (FOLIO's own column: the conclusion's truth value,
-``True``/``False``/``Uncertain``; v0's ``Unknown`` becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
+one ``finereason reference fetch folio`` gets, with known label errors): accuracies are comparable
+only within a release. Records are normalised to ``id``, ``story_id``, ``premises`` (list),
+``conclusion``, ``label`` (FOLIO's own column: the conclusion's truth value, ``True``/``False``/``Uncertain``;
+v0's ``Unknown`` becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
 """
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ def normalize(record: dict, split: str, index: int) -> dict:
         raw = str(record["label"]).strip()
     except KeyError as err:
         raise FolioError(f"{split} record {index}: missing field {err.args[0]!r}") from None
-    label = TRUTH_VALUE_WORDS.get(raw.lower())
-    if label is None:
+    value = TRUTH_VALUE_WORDS.get(raw.lower())
+    if value is None:
         raise FolioError(f"{split} record {index}: label {raw!r} is not True, False, Uncertain or Unknown")
     story = record.get("story_id")
     if story is None:  # v0.0 validation has no story ids: name the premise set
@@ -65,7 +66,7 @@ def normalize(record: dict, split: str, index: int) -> dict:
         "story_id": str(story),
         "premises": premises,
         "conclusion": conclusion,
-        "label": label,
+        "label": value,
         "premises_fol": _premises(record.get("premises-FOL") or record.get("premises_fol") or []),
         "conclusion_fol": str(record.get("conclusion-FOL") or record.get("conclusion_fol") or ""),
     }
