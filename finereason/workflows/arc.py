@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..asp.critic import Limits, Report, run_program
+from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
 from ..data.folio import TRUTH_VALUES, problem_text
 from ..reading.blocks import block_readings
@@ -248,14 +249,5 @@ def round_statistics(dialogs: Sequence[ArcDialog], rounds: int) -> list[dict]:
     return out
 
 _RENAMED = {"Dialog": "ArcDialog", "accuracy_by_round": "summarize_arc"}
-
-
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"finereason.workflows.arc.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed_names(__name__, _RENAMED, globals())  # deprecated names: they work, with a warning
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..common.atomic_io import atomic_file, check_output
+from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
 from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
@@ -429,14 +430,5 @@ __all__ = ["CONDITIONS", "SAMPLING", "LoopDialog", "LoopError", "LoopRun", "figu
            "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize_condition", "write_summary"]
 
 _RENAMED = {"Dialog": "LoopDialog", "summarize": "summarize_condition"}
-
-
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"finereason.workflows.loop.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed_names(__name__, _RENAMED, globals())  # deprecated names: they work, with a warning
 
