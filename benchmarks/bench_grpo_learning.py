@@ -39,8 +39,8 @@ BOTH_OPTIONS = (re.compile(r"\(\s*A\s*\)|\bA\)"), re.compile(r"\(\s*B\s*\)|\bB\)
 
 
 # ------------------------------------------------------------------ data: one number left
-def puzzle_title() -> str:
-    """The display title of the puzzle this benchmark trains on."""
+def domain_title() -> str:
+    """The display title of the domain this benchmark trains on."""
     from finereason.core.engine import get_engine
     from finereason.domains.game_of_24.engine import Game24Engine
 
@@ -208,7 +208,7 @@ def plot(curve: list[dict], path: Path) -> None:
     ax.set_xlabel("GRPO step")
     ax.set_ylabel("mean reward")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"Tiny model, {puzzle_title()} states with one number left")
+    ax.set_title(f"Tiny model, {domain_title()} states with one number left")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.perf_counter() - start:.0f} s)")
     rows = easiest_rows(args.rows, args.seed)
     labels = [r["label"] for r in rows]
-    print(f"training states: {len(rows)} {puzzle_title()} states with one number left "
+    print(f"training states: {len(rows)} {domain_title()} states with one number left "
           f"({labels.count('Solvable')} solvable, {labels.count('Unsolvable')} unsolvable)")
     curve, seen = train(model_dir, out, rows, args)
     seconds = time.perf_counter() - start

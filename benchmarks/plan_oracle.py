@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finereason.planning.plan_text import Step
+from finereason.planning.plan_text import PlanAction
 from finereason.planning.strips import Task
 from finereason.planning.validate import validate
 
@@ -31,7 +31,7 @@ MYSTERY_NAMES = {"feast": "feast", "overcome": "overcome", "attack": "attack", "
 MYSTERY_ARITY = {"feast": 2, "overcome": 2, "attack": 1, "succumb": 1}
 _LEAD = re.compile(r"^[\s>*#`_-]*(?:(?:step|action)\s*(\d+)\s*[:.)-]?|(\d+)\s*[.):]|[-•*+]|[a-h]\))?[\s*_`]*", re.I)
 _CUT = re.compile(r"\(|\s-\s|—|–|:|;|,|\.\s|\.$|\bso\b|\bwhich\b|\bto (?:free|clear|make|get)\b|\bbecause\b|\bnow\b", re.I)
-BAD = Step("unreadable", (), "")
+BAD = PlanAction("unreadable", (), "")
 
 
 class _Vocabulary:
@@ -67,7 +67,7 @@ def _args(words: str) -> tuple[str, ...]:
     return tuple(w for w in re.findall(r"\b[a-l]\b", low) if w != "a" or not re.search(r"\ba (?:block|red)", low))
 
 
-def parse_clause(text: str, loose: bool = False, vocab: _Vocabulary = BLOCKSWORLD) -> Step | None:
+def parse_clause(text: str, loose: bool = False, vocab: _Vocabulary = BLOCKSWORLD) -> PlanAction | None:
     """One step from a clause (``None`` when it is not a step of the right arity, unless ``loose``:
     then the step with the objects its own words name, which the validator rejects)."""
     text = text.strip().strip("*`_ ")
@@ -86,10 +86,10 @@ def parse_clause(text: str, loose: bool = False, vocab: _Vocabulary = BLOCKSWORL
         args = _args(rest[:cut.start()] if cut else rest)
     if len(args) != vocab.arity[name] and not loose:
         return None
-    return Step(name, args, text[:60])
+    return PlanAction(name, args, text[:60])
 
 
-def parse_line(line: str, vocab: _Vocabulary = BLOCKSWORLD) -> tuple[int | None, list[Step]]:
+def parse_line(line: str, vocab: _Vocabulary = BLOCKSWORLD) -> tuple[int | None, list[PlanAction]]:
     """``(item number or None, steps)`` of one line; steps empty when it is not a step line."""
     m = _LEAD.match(line)
     number = next((int(g) for g in m.groups() if g), None) if m else None
@@ -117,23 +117,23 @@ def parse_line(line: str, vocab: _Vocabulary = BLOCKSWORLD) -> tuple[int | None,
 class Found:
     """The oracle's findings in one response."""
 
-    candidates: list[tuple[int, tuple[Step, ...]]]   # (position: line index, plan)
-    valid: list[tuple[Step, ...]]
-    last: tuple[Step, ...] | None                     # the last candidate by position
+    candidates: list[tuple[int, tuple[PlanAction, ...]]]   # (position: line index, plan)
+    valid: list[tuple[PlanAction, ...]]
+    last: tuple[PlanAction, ...] | None                     # the last candidate by position
 
     @property
     def contains_valid(self) -> bool:
         return bool(self.valid)
 
 
-def candidates(text: str, vocab: _Vocabulary = BLOCKSWORLD) -> list[tuple[int, tuple[Step, ...]]]:
+def candidates(text: str, vocab: _Vocabulary = BLOCKSWORLD) -> list[tuple[int, tuple[PlanAction, ...]]]:
     low = text.lower()
     end = low.find("[plan end]")
     if end >= 0 and low.find("[statement]", end) >= 0:  # PlanBench's one-shot continuation: a new problem
         text = text[:low.find("[statement]", end)]
     lines = text.split("\n")
     parsed = [parse_line(line, vocab) for line in lines]
-    out: list[tuple[int, tuple[Step, ...]]] = []
+    out: list[tuple[int, tuple[PlanAction, ...]]] = []
     # maximal runs, and the same runs cut where the numbering restarts
     run: list[int] = []
     for i, (number, steps) in enumerate(parsed + [(None, [])]):
@@ -183,7 +183,7 @@ def candidates(text: str, vocab: _Vocabulary = BLOCKSWORLD) -> list[tuple[int, t
 
 def find(text: str, task: Task) -> Found:
     cands = candidates(text, vocabulary_of(task))
-    valid: list[tuple[Step, ...]] = []
+    valid: list[tuple[PlanAction, ...]] = []
     seen: set[tuple] = set()
     for _, plan in cands:
         key = tuple((s.name, s.args) for s in plan)

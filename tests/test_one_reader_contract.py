@@ -290,7 +290,7 @@ def test_rewards_pay_the_verdict(context):
     for case, score, reward, form in zip(cases, expected, paid, formats):
         assert reward == float(score.verdict.correct), case.origin
         assert form == 0.0 or score.verdict.category != PARSE_ERROR, case.origin
-        assert form == float(format_ok(case.row["task"], case.text, context=context, puzzle=case.row["puzzle"])), case.origin
+        assert form == float(format_ok(case.row["task"], case.text, context=context, domain=case.row["puzzle"])), case.origin
 
 
 CRITIQUES = (  # (critique, accepted in the default context, accepted under starts_in_think): decided by hand
@@ -310,7 +310,7 @@ def test_loop_round_and_verify_task_read_alike(context):
     """The loop's answer verdicts equal score_row's; its self-verdict equals the verify task's reading."""
     from finereason.core.engine import get_engine
     from finereason.verification.llm_verifier import score_verify
-    from finereason.workflows.loop import Counter, Dialog, play_round
+    from finereason.workflows.loop import Counter, LoopDialog, play_round
 
     cases = [(c, s) for c, s in zip(corpus(), reference(context)) if c.row["task"] == END_TO_END]
     critiques = {c.row["id"]: CRITIQUES[i % len(CRITIQUES)] for i, (c, _) in enumerate(cases)}
@@ -323,7 +323,7 @@ def test_loop_round_and_verify_task_read_alike(context):
             out.append(critiques[rid][0] if rest.endswith("/verify") else texts[rid])
         return out
 
-    dialogs = [Dialog(c.row, get_engine(c.row["puzzle"])) for c, _ in cases]
+    dialogs = [LoopDialog(c.row, get_engine(c.row["puzzle"])) for c, _ in cases]
     for condition in ("first_error", "self"):
         records = play_round(dialogs, generate, condition, Counter(generate), context)
         for (case, score), rec in zip(cases, records):

@@ -17,7 +17,7 @@ lines is the same as the lines joined. A list of plain queries (no numbers) mean
 ``XOR`` is parity: it holds when an odd number of its arguments hold (for two: exactly one).
 ``SOME``/``ALL`` range over the terms that occur in the answer set being checked (its Herbrand
 universe). A query is *True* when it holds in every answer set, *False* when it holds in none and
-*Uncertain* otherwise; a program without answer sets has no label. Queries are parsed with size and
+*Uncertain* otherwise; a program without answer sets has no truth value. Queries are parsed with size and
 depth limits; nothing is evaluated by Python.
 """
 from __future__ import annotations
@@ -26,11 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Union
 
+from ..common.deprecated import renamed_names
+from ..reading.truth_values import TRUTH_VALUES
+
 MAX_QUERY_CHARS = 5_000
 MAX_QUERY_DEPTH = 40
 MAX_QUANTIFIERS = 3
 MAX_DOMAIN = 2_000
-LABELS = ("True", "False", "Uncertain")
 
 
 class QueryError(ValueError):
@@ -359,8 +361,8 @@ def holds(node: Query, model: Model, env: dict[str, str] | None = None) -> bool:
     return holds(items[0], model, env) == holds(items[1], model, env)  # IFF
 
 
-def label(node: Query, models: Iterable[Model]) -> str | None:
-    """``True`` if the query holds in every answer set, ``False`` in none, else ``Uncertain``;
+def truth_value(node: Query, models: Iterable[Model]) -> str | None:
+    """The query's truth value: ``True`` if the query holds in every answer set, ``False`` in none, else ``Uncertain``;
     ``None`` when there is no answer set (the program is contradictory)."""
     seen_true = seen_false = False
     for model in models:
@@ -377,3 +379,6 @@ def label(node: Query, models: Iterable[Model]) -> str | None:
 
 def negate(node: Query) -> Query:
     return Op("NOT", (node,))
+
+
+__getattr__ = renamed_names(__name__, {"LABELS": "TRUTH_VALUES", "label": "truth_value"}, globals())  # FOLIO's answers

@@ -209,7 +209,7 @@ def unknown_predicates(query: Query, defined: set[tuple[str, int]]) -> str | Non
             "closed world: an undefined atom is simply false)")
 
 
-def label_of(session: Session, query: Query, explain: bool) -> tuple[str, list[dict] | None]:
+def truth_value_of(session: Session, query: Query, explain: bool) -> tuple[str, list[dict] | None]:
     """True / False / Uncertain by refutation, and the explanation of a True or False answer."""
     literal = session.add_query(query)
     if not session.exists(literal, False):
@@ -335,7 +335,7 @@ def run_job(job: dict) -> dict:
             if unknown:
                 report["query_error"] = unknown
             else:
-                report["answer"], report["explanation"] = label_of(session, query, explain)
+                report["answer"], report["explanation"] = truth_value_of(session, query, explain)
         except QueryError as err:
             report["query_error"] = str(err)
         except TooMany:

@@ -41,6 +41,9 @@ class StepKind(str, Enum):
 
 @dataclass(frozen=True)
 class Step:
+    """How a proposed state follows from the current one (``Engine.step``): its kind and, when it is
+    not a valid move, the broken rules (a plan's action as read is :class:`finereason.planning.PlanAction`)."""
+
     kind: StepKind
     reasons: tuple[str, ...] = ()
 

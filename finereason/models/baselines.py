@@ -27,7 +27,7 @@ from ..core.engine import Engine, get_engine
 from ..core.oracle import is_solvable
 from ..core.puzzle_sources import rng_for
 from ..core.rows import row_item, row_puzzle
-from ..data.folio import LABELS as FOLIO_LABELS
+from ..data.folio import TRUTH_VALUES
 from ..verification.llm_verifier import VERIFY, candidate_text, oracle_verdict
 
 STRATEGIES = ("oracle", "random", "shallow")
@@ -36,7 +36,7 @@ _WORDS = re.compile(r"[a-z0-9]+")
 
 def _is_folio(row: dict) -> bool:
     """A FOLIO document: premises, a conclusion and a gold True/False/Uncertain label, no puzzle."""
-    return "puzzle" not in row and row.get("label") in FOLIO_LABELS and "conclusion" in row and "premises" in row
+    return "puzzle" not in row and row.get("label") in TRUTH_VALUES and "conclusion" in row and "premises" in row
 
 
 def check_answerable(docs: Iterable[tuple[str, dict]], strategy: str) -> None:
@@ -53,7 +53,7 @@ def _folio_answer(row: dict, strategy: str, seed: int) -> str:
     if strategy == "oracle":
         return f"Answer: {row['label']}"
     if strategy == "random":
-        return f"Answer: {rng_for(seed, 'random-baseline', row.get('id', ''), row['conclusion']).choice(FOLIO_LABELS)}"
+        return f"Answer: {rng_for(seed, 'random-baseline', row.get('id', ''), row['conclusion']).choice(TRUTH_VALUES)}"
     premise_words = set(_WORDS.findall(" ".join(map(str, row["premises"])).lower()))
     overlap = set(_WORDS.findall(str(row["conclusion"]).lower())) <= premise_words
     return f"Answer: {'True' if overlap else 'Uncertain'}"

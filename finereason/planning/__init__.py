@@ -5,15 +5,16 @@ Core module: pure Python, no heavy imports.
 """
 from __future__ import annotations
 
+from ..common.deprecated import renamed_names
 from .pddl import Domain, PDDLError, Problem, read_domain, read_problem
 from .plan_answers import committed_plan
-from .plan_text import Step
+from .plan_text import PlanAction
 from .planner import PlanResult, plan
 from .strips import Task
 from .validate import PlanVerdict, check_plan, validate
 
 __all__ = [
-    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "Step",
+    "Domain", "PDDLError", "Problem", "read_domain", "read_problem", "Task", "PlanAction",
     "committed_plan", "PlanVerdict", "validate", "check_plan", "PlanResult", "plan",
 ]
 
@@ -25,4 +26,7 @@ def __getattr__(name: str) -> object:
     if name in _REMOVED:
         raise AttributeError(f"finereason.planning.{name} was removed: back-prompt feedback has one module, "
                              "finereason.verification.feedback (sound_feedback and LEVELS, for plans as for every domain)")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _renamed(name)
+
+
+_renamed = renamed_names(__name__, {"Step": "PlanAction"}, globals())  # Step: the engine's move class

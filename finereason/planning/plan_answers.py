@@ -41,8 +41,8 @@ from typing import Iterable
 from ..reading import UNFINISHED, Reading, Signals, Statement, blank_tags, commit, final_region, find_signals
 from ..reading.hedges import HEDGE_MODALS, HEDGE_WORDS, conditional, introduced_by_hedge, may_be_conditional, sentence_before
 from .pddl import Domain
-from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, Step, Syntax, clean, clip, line_steps,
-                        negated_steps, read_line, syntax_of)
+from .plan_text import (COLOURS, ITEM_PREFIX, LETTERS, MAX_STEP_TEXT, MAX_STEPS, WORD, PlanAction, Syntax, clean, clip,
+                        line_steps, negated_steps, read_line, syntax_of)
 
 _MARK_PREFIX = re.compile(
     r"\s*(?:(?:so|thus|therefore|hence|in summary|in conclusion|to summarize|overall)[ \t]{0,3},?[ \t]{0,3})?(?:\[plan\]|(?:(?:the|my|our|a)\s{1,3})?(?:final\s{1,3}|complete\s{1,3}|corrected\s{1,3}|revised\s{1,3})?"
@@ -103,7 +103,7 @@ class _Line:
     indent: int
     number: int | None
     marked: bool
-    steps: list[Step]
+    steps: list[PlanAction]
     marker: bool  # a line that introduces a plan ("Plan:", "[PLAN]", "### Final Answer")
     weak: bool = False  # led by an action but naming no object ("pick up theorange block", "Pick up is not possible")
     tail: int = 0  # characters at the line's end after its steps' own words (a remark)
@@ -408,14 +408,14 @@ def _statement(region: str, run: list[_Line], syntax: Syntax, before: list[State
     return Statement(start, end, value=steps, key=key, marked=run[0].marked, hedged=hedged, complete=complete)
 
 
-def _resolve_it(steps: tuple[Step, ...], syntax: Syntax) -> tuple[Step, ...]:
+def _resolve_it(steps: tuple[PlanAction, ...], syntax: Syntax) -> tuple[PlanAction, ...]:
     """Steps that name their block "it" ("Then put it down", "stack it on the blue block") take the
     block of the step before (the one in hand)."""
-    out: list[Step] = []
+    out: list[PlanAction] = []
     for step in steps:
         if (out and out[-1].args and len(step.args) < syntax.arity.get(step.name, 0)
                 and _IT.match(step.text) is not None):
-            step = Step(step.name, (out[-1].args[0], *step.args), step.text)
+            step = PlanAction(step.name, (out[-1].args[0], *step.args), step.text)
         out.append(step)
     return tuple(out)
 
@@ -462,7 +462,7 @@ def _spell_initials(region: str) -> str:
 
 def plan_reading(region: str, domain: Domain, objects: Iterable[str] = LETTERS) -> Reading:
     """The committed plan of a final region: its plan statements (:func:`plan_statements`) under the
-    commitment rule. ``value``: a tuple of :class:`Step` (``None`` with the ``reason`` when none commits)."""
+    commitment rule. ``value``: a tuple of :class:`PlanAction` (``None`` with the ``reason`` when none commits)."""
     if not isinstance(region, str):
         return Reading(None, "response is not a string")
     syntax = syntax_of(domain, objects)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
+from ..common.deprecated import renamed_names
 from ..reading.meaning import negated_answer
 from .pddl import Domain, Problem
 
@@ -77,8 +78,9 @@ _ASIDE = frozenset({":", "(", "[", "-", "—", "–", "=", "->", "→", "⇒", "
 
 
 @dataclass(frozen=True)
-class Step:
-    """One step as read: the action name, its object arguments and the text it came from."""
+class PlanAction:
+    """One action of a plan as read: the action name, its object arguments and the text it came from
+    (a move's verdict is :class:`finereason.core.engine.Step`)."""
 
     name: str
     args: tuple[str, ...]
@@ -153,11 +155,11 @@ def _call_args(inside: str, syntax: Syntax) -> tuple[str, ...]:
     return tuple(_object(w, syntax.objects) or w for w in WORD.findall(inside.replace(",", " ")) if w not in _CALL_FILLER)
 
 
-def clip(step: Step) -> Step:
+def clip(step: PlanAction) -> PlanAction:
     """``step`` with its name, arguments and text cut to :data:`MAX_STEP_TEXT` characters (itself when they fit)."""
     if len(step.name) <= MAX_STEP_TEXT and len(step.text) <= MAX_STEP_TEXT and all(len(a) <= MAX_STEP_TEXT for a in step.args):
         return step
-    return Step(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
+    return PlanAction(step.name[:MAX_STEP_TEXT], tuple(a[:MAX_STEP_TEXT] for a in step.args), step.text[:MAX_STEP_TEXT])
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ class LineRead:
     two parenthesised steps offered as alternatives or under a condition ("(stack d c) or (unstack d
     c)"; sentence steps joined by "or" are read as written: the first one, its alternative a remark)."""
 
-    steps: list[Step]
+    steps: list[PlanAction]
     tail: int = 0
     hedged: bool = False
     prose: bool = False  # the first step's remark is a clause about it ("... provides pain", "..., you regain")
@@ -177,7 +179,7 @@ class LineRead:
 _ALTERNATIVE_GAP = re.compile(r"\b(?:or|either|otherwise|else|alternatively|if|unless|instead)\b")
 
 
-def line_steps(text: str, syntax: Syntax) -> list[Step]:
+def line_steps(text: str, syntax: Syntax) -> list[PlanAction]:
     """The steps of one (cleaned, prefix-stripped) line (:func:`read_line`)."""
     return read_line(text, syntax).steps
 
@@ -209,7 +211,7 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
             more = _CALL_MORE.match(body, last_end) if len(args) < syntax.arity.get(name, 0) else None
             if more is not None:  # "feast(d) from c"
                 args, last_end = (*args, _object(more.group(1), syntax.objects) or more.group(1)), more.end()
-            steps.append(Step(name, args, body[m.start():last_end].strip()))
+            steps.append(PlanAction(name, args, body[m.start():last_end].strip()))
         return LineRead(steps, len(body) - last_end, hedged)
     first = syntax.verb_re.match(body)
     if first is None:
@@ -234,7 +236,7 @@ def read_line(text: str, syntax: Syntax) -> LineRead:
         args = _sentence_args(WORD.findall(head), syntax.objects)
         if k and not args:
             continue  # "... and stack it": no step of its own
-        steps.append(Step(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
+        steps.append(PlanAction(_name(syntax, m.group()), args, body[m.start():stop].strip(" ,;.")))
         tail = 0 if capped else len(body) - (m.end() + len(head))
         if remark is not None and remark.group().strip() in _ASIDE:
             break  # "Unstack red from yellow: pick up the red block ...": the rest of the line explains the step
@@ -259,3 +261,5 @@ def negated_steps(text: str, lo: int, syntax: Syntax) -> int | None:
         return None
     return at if read_line(text[at:], syntax).steps else None
 
+
+__getattr__ = renamed_names(__name__, {"Step": "PlanAction"}, globals())

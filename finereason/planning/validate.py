@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .pddl import Atom
 from ..reading.context import ReadContext, resolve_context
 from .plan_answers import committed_plan
-from .plan_text import Step
+from .plan_text import PlanAction
 from .strips import Task, apply
 
 _NOT_TRUE = {  # Blocksworld predicates in words, as a grader would say them
@@ -43,7 +43,7 @@ class PlanVerdict:
     final_state: frozenset = field(default=frozenset(), repr=False, compare=False)
 
 
-def execute(task: Task, state: frozenset[Atom], step: Step) -> tuple[frozenset[Atom] | None, tuple[str, ...]]:
+def execute(task: Task, state: frozenset[Atom], step: PlanAction) -> tuple[frozenset[Atom] | None, tuple[str, ...]]:
     """``(the state after step, ())``, or ``(None, why)`` when ``step`` cannot be executed in ``state``:
     an unknown action, arity or object, or each unmet precondition (sorted)."""
     try:
@@ -56,7 +56,7 @@ def execute(task: Task, state: frozenset[Atom], step: Step) -> tuple[frozenset[A
     return apply(state, action), ()
 
 
-def validate(task: Task, steps: list[Step]) -> PlanVerdict:
+def validate(task: Task, steps: list[PlanAction]) -> PlanVerdict:
     """Simulate ``steps`` from the initial state of ``task``."""
     state = task.init
     for number, step in enumerate(steps, start=1):

@@ -5,7 +5,7 @@ final commitment*. The final region (after the reasoning, :mod:`~finereason.read
 to its end; the last answer statement is the candidate and commits only if nothing after it
 withdraws it (:mod:`~finereason.reading.withdrawals`). Each answer kind plugs in a scanner that
 lists its answer statements: options (:mod:`~finereason.reading.choice`), state lists
-(:mod:`~finereason.reading.lists`), FOLIO labels (:mod:`~finereason.reading.labels`), self-verdicts
+(:mod:`~finereason.reading.lists`), FOLIO truth values (:mod:`~finereason.reading.truth_values`), self-verdicts
 (:mod:`~finereason.reading.verdicts`), math ``\\boxed{}`` answers (:mod:`~finereason.reading.boxed`), an
 ASP actor's program and query blocks (:mod:`~finereason.reading.blocks`); domains add theirs (Game-of-24
 expressions, plans). Hedges come from one table (:mod:`~finereason.reading.hedges`). What changes a

@@ -14,8 +14,9 @@ two zeros is 0.0). JSON written by finereason holds ``null`` for it (:func:`json
 results ``NaN``; tables show "—"; an undefined value is never averaged (:func:`is_undefined`). A row (what the per-row functions read) is the task's answer
 record unless the metric names another ``record``:
 
-- ``verdict``: a puzzle-task answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
-  :class:`finereason.verification.scoring.RowScore`);
+- ``verdict``: a puzzle-task or FOLIO answer (``correct``, ``verdict``, ``paper`` and ``solvable``, as
+  :class:`finereason.verification.scoring.RowScore`; a FOLIO answer's verdict is
+  :func:`finereason.verification.verifiers.verify_folio`'s);
 - ``verify``: a verify-task verdict (:class:`finereason.verification.llm_verifier.VerifyScore`);
 - ``process``: the process verdict of an end-to-end answer (:class:`finereason.verification.process.ProcessVerdict`).
 
@@ -28,7 +29,7 @@ Everything reads this module: :mod:`finereason.verification.aggregation`, :mod:`
 (``lm_eval_tasks/finereason/utils.py``, ``verify_utils.py``) return per-row values or row records
 and aggregate with ``agg_<name>`` functions made from here; ``lm_eval_tasks/generate_configs.py`` writes the
 YAML ``metric_list`` s; the ``evaluate`` modules, report tables and leaderboard columns take names,
-labels and directions from here. Adding a metric is one :class:`Metric` in :data:`METRICS` (and its
+titles and directions from here. Adding a metric is one :class:`Metric` in :data:`METRICS` (and its
 per-row function); then regenerate the task YAMLs (``python -m finereason.lm_eval_tasks.generate_configs``).
 """
 from __future__ import annotations
@@ -41,7 +42,8 @@ from ..common.verdict import TRANSITION_CATEGORIES, UNSOLVABLE, Category
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
 
 VERIFY = "verify"  # the LLM-as-verifier task (finereason.verification.llm_verifier)
-ALL_TASKS: tuple[str, ...] = (*TASKS, VERIFY)
+FOLIO = "folio"  # the FOLIO baselines (finereason_folio_direct, finereason_folio_cot)
+ALL_TASKS: tuple[str, ...] = (*TASKS, VERIFY, FOLIO)
 
 # what one row is (see the module docstring)
 VERDICT, PROCESS, VERIFY_RECORD = "verdict", "process", "verify"
@@ -82,7 +84,8 @@ class Metric:
     error); otherwise the lm-eval hook returns the row's record and ``agg_<name>`` aggregates the set.
     ``needs``: ``None``, :data:`LABELS` (only when the oracle's solvable labels are known) or
     :data:`PAPER` (only with paper-mode verdicts). ``category``: the error-taxonomy category a
-    ``rate_<category>`` metric counts. ``label``: a short display label (tables, leaderboard columns).
+    ``rate_<category>`` metric counts. ``title``: a short display title (tables, leaderboard columns;
+``label`` is its deprecated name: a *label* is a state's ``Solvable``/``Unsolvable``).
     """
 
     name: str
@@ -96,7 +99,7 @@ class Metric:
     per_row: bool = True
     needs: str | None = None
     section: str = "overall"
-    label: str = ""
+    title: str = ""
     description: str = ""
     category: str | None = None
 
@@ -109,6 +112,14 @@ class Metric:
             raise ValueError(f"metric {self.name}: a ratio needs `over`, an f1 needs `of`")
         if unknown := set(self.tasks) - set(ALL_TASKS):
             raise ValueError(f"metric {self.name}: unknown task(s) {', '.join(sorted(unknown))}")
+
+    @property
+    def label(self) -> str:
+        """Deprecated name of :attr:`title`."""
+        import warnings
+
+        warnings.warn("Metric.label is deprecated; use Metric.title", DeprecationWarning, stacklevel=2)
+        return self.title
 
     def row_value(self, row: Any) -> float:
         """The per-row value of one row (what lm-eval averages for a ``per_row`` metric)."""
@@ -156,56 +167,56 @@ _UNSOLVABLE_POSITIVE = "with unsolvable as the positive class"
 
 # ------------------------------------------------------------------ the registry (declaration = report order)
 METRICS: tuple[Metric, ...] = (
-    Metric(ACC, (*_PUZZLE, VERIFY), True, lambda r: r.correct, label="Acc", description="share of correct answers"),
-    Metric(PARSE_ERROR_RATE, _PUZZLE, False, lambda r: r.verdict.parse_error, label="Parse err",
+    Metric(ACC, (*_PUZZLE, VERIFY, FOLIO), True, lambda r: r.correct, title="Acc", description="share of correct answers"),
+    Metric(PARSE_ERROR_RATE, (*_PUZZLE, FOLIO), False, lambda r: r.verdict.parse_error, title="Parse err",
            description="share of unreadable answers"),
     Metric(ACC_PAPER, (STATE_TRANSITION,), True, lambda r: r.paper is not None and r.paper.correct, needs=PAPER,
-           section="paper", label="paper", description="accuracy with the paper's scoring (paper-mode verdicts)"),
+           section="paper", title="paper", description="accuracy with the paper's scoring (paper-mode verdicts)"),
     Metric(PRECISION_UNSOLVABLE, _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
            over=lambda r: _pred_unsolvable(r) and r.solvable is not None, per_row=False, needs=LABELS,
-           section="unsolvable_positive", label="P", description=f"precision {_UNSOLVABLE_POSITIVE}"),
+           section="unsolvable_positive", title="P", description=f"precision {_UNSOLVABLE_POSITIVE}"),
     Metric(RECALL_UNSOLVABLE, _CHECKING, True, lambda r: _pred_unsolvable(r) and r.solvable is False, RATIO,
            over=lambda r: r.solvable is False, per_row=False, needs=LABELS, section="unsolvable_positive",
-           label="R", description=f"recall {_UNSOLVABLE_POSITIVE}"),
+           title="R", description=f"recall {_UNSOLVABLE_POSITIVE}"),
     Metric(F1_UNSOLVABLE, _CHECKING, True, None, F1, of=(PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE),
-           per_row=False, needs=LABELS, section="unsolvable_positive", label="F1",
+           per_row=False, needs=LABELS, section="unsolvable_positive", title="F1",
            description=f"F1 {_UNSOLVABLE_POSITIVE}"),
     Metric(ACC_SOLVABLE, _STATE, True, lambda r: r.solvable is True and r.correct, RATIO,
            over=lambda r: r.solvable is True, per_row=False, needs=LABELS, section="per_class",
-           label="Acc solvable", description="accuracy on rows whose state is solvable"),
+           title="Acc solvable", description="accuracy on rows whose state is solvable"),
     Metric(ACC_UNSOLVABLE, _STATE, True, lambda r: r.solvable is False and r.correct, RATIO,
            over=lambda r: r.solvable is False, per_row=False, needs=LABELS, section="per_class",
-           label="Acc unsolvable", description="accuracy on rows whose state is unsolvable"),
+           title="Acc unsolvable", description="accuracy on rows whose state is unsolvable"),
     *(Metric(rate_name(c), (STATE_TRANSITION,), c == Category.CORRECT.value, _rate(c), section="category",
-             label=c.replace("_", " "), description=f"share of answers in the category {c}", category=c)
+             title=c.replace("_", " "), description=f"share of answers in the category {c}", category=c)
       for c in TRANSITION_CATEGORIES),
     # where a written end-to-end solution process first goes wrong (finereason.verification.process)
     Metric("process_rate_readable", (END_TO_END,), True, _readable, record=PROCESS, per_row=False,
-           label="Readable", description="share of answers that show a process"),
+           title="Readable", description="share of answers that show a process"),
     Metric("process_rate_invalid_step", (END_TO_END,), False,
-           lambda v: v.readable and v.first_invalid_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, label="Invalid step",
+           lambda v: v.readable and v.first_invalid_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, title="Invalid step",
            description="among answers that show a process, the share with an invalid step"),
     Metric("process_rate_dead_end", (END_TO_END,), False,
-           lambda v: v.readable and v.first_dead_end_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, label="Dead end",
+           lambda v: v.readable and v.first_dead_end_step is not None, RATIO, over=_readable, record=PROCESS, per_row=False, title="Dead end",
            description="among answers that show a process, the share that enters a dead end"),
     Metric("process_rate_undecided", (END_TO_END,), False, lambda v: v.readable and bool(v.undecided), RATIO,
-           over=_readable, record=PROCESS, per_row=False, label="Undecided",
+           over=_readable, record=PROCESS, per_row=False, title="Undecided",
            description="among answers that show a process, the share where the oracle gave up"),
     Metric("process_steps_read", (END_TO_END,), True, lambda v: v.steps_read, record=PROCESS, per_row=False,
-           label="Steps read", description="mean steps read per answer"),
+           title="Steps read", description="mean steps read per answer"),
     # the LLM-as-verifier task (finereason.verification.llm_verifier)
     Metric("false_positive_rate", (VERIFY,), False, lambda s: not s.truth and s.accepted is True, RATIO,
-           over=lambda s: not s.truth, per_row=False, label="FPR",
+           over=lambda s: not s.truth, per_row=False, title="FPR",
            description="wrong candidates accepted / wrong candidates"),
     Metric("false_negative_rate", (VERIFY,), False, lambda s: bool(s.truth) and s.accepted is not True, RATIO,
-           over=lambda s: bool(s.truth), per_row=False, label="FNR",
+           over=lambda s: bool(s.truth), per_row=False, title="FNR",
            description="correct candidates not accepted / correct candidates"),
     Metric("critique_precision", (VERIFY,), True, lambda s: not s.truth and s.accepted is False and bool(s.critique_ok),
            RATIO, over=lambda s: not s.truth and s.accepted is False, per_row=False,
-           label="Critique P", description="rejections of wrong candidates whose critique names an existing error "
+           title="Critique P", description="rejections of wrong candidates whose critique names an existing error "
            "/ rejections of wrong candidates"),
     Metric("no_verdict_rate", (VERIFY,), False, lambda s: s.accepted is None, per_row=False,
-           label="No verdict", description="share of responses without a clear verdict"),
+           title="No verdict", description="share of responses without a clear verdict"),
 )
 """Every metric, in report order (lm-eval's ``process_results`` keys, YAML ``metric_list`` s)."""
 
@@ -334,6 +345,6 @@ def _aggregation(name: str, summary: Callable[[list], dict[str, float]]) -> Call
 
 
 __all__ = ["ACC", "ACC_PAPER", "ACC_SOLVABLE", "ACC_UNSOLVABLE", "F1_UNSOLVABLE", "PARSE_ERROR_RATE",
-           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "LABELS", "MEAN", "METRICS", "Metric", "OVERALL_GROUP", "OVERALL_METRIC", "PAPER", "PROCESS",
+           "PRECISION_UNSOLVABLE", "RECALL_UNSOLVABLE", "AGGREGATIONS", "ALL_TASKS", "BY_NAME", "F1", "FOLIO", "LABELS", "MEAN", "METRICS", "Metric", "OVERALL_GROUP", "OVERALL_METRIC", "PAPER", "PROCESS",
            "RATE_PREFIX", "RATIO", "RECORDS", "SECTIONS", "UNDEFINED", "VERDICT", "VERIFY", "VERIFY_RECORD", "compute",
            "is_undefined", "json_value", "metric", "metric_list_yaml", "overall", "rate_name", "ratio", "record_of", "set_aggregations", "task_metrics"]

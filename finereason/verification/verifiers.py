@@ -21,6 +21,7 @@ from ..core.oracle import is_solvable
 from ..reading import UNFINISHED, choice_reading, read_choice
 from ..reading.context import ReadContext, resolve_context
 from ..reading.lists import task_list_reading
+from ..reading.truth_values import truth_value_reading
 
 MODES = ("strict", "paper")
 _CORRECT = Verdict(True, Category.CORRECT.value)  # verdicts are immutable: the constant ones are shared
@@ -189,13 +190,29 @@ def verify_end_to_end(engine: Engine | str, puzzle: Any, response: str, *, conte
     return _CORRECT
 
 
-__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_state_checking", "verify_state_transition",
-           "verify_state_transition_modes"]
+# ------------------------------------------------------------------ FOLIO
+def verify_folio(response: str, truth_value: str, *, context: ReadContext | None = None) -> Verdict:
+    """Verify a FOLIO answer: its committed truth value (``True``/``False``/``Uncertain``, read by
+    :func:`~finereason.reading.truth_values.truth_value_reading`) against the record's (FOLIO's ``label``).
+    A hedge, no answer or unfinished reasoning is a ``parse_error``."""
+    if resolve_context(context).unfinished(response):
+        return _unfinished()
+    reading = truth_value_reading(response)
+    answer = reading.value
+    if answer is None:
+        return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no committed True, False or Uncertain",))
+    if answer == truth_value:
+        return Verdict(True, Category.CORRECT.value, (), answer)
+    return Verdict(False, Category.INCORRECT.value, (f"the conclusion is {truth_value}, not {answer}",), answer)
+
+
+__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_folio", "verify_state_checking",
+           "verify_state_transition", "verify_state_transition_modes"]
 
 
 # ------------------------------------------------------------------ format check (rewards)
 def format_ok(task: str, text: str, *, context: ReadContext | None = None, starts_in_think: bool | None = None,
-              puzzle: str | None = None) -> bool:
+              domain: str | None = None, puzzle: str | None = None) -> bool:
     """Whether ``text`` finishes its reasoning and commits to exactly one final answer, marked as the
     task's prompt asks (``Answer:``, ``Next state:``, ``Solution:``, ``\\boxed{}``), in a form the
     verifier reads without a parse error.
@@ -204,9 +221,14 @@ def format_ok(task: str, text: str, *, context: ReadContext | None = None, start
     response that states several different answers ("Answer: (A)\nAnswer: (B)\n...") fails even
     though its last one is read. state_checking: a marked ``(A)``/``(B)`` (``Answer:``, ``\\boxed{}``);
     state_transition: a
-    ``Next state:`` list; end_to_end: the named ``puzzle``'s answer syntax (a plain list literal
-    when no puzzle is named).
+    ``Next state:`` list; end_to_end: the named ``domain``'s answer syntax (a plain list literal
+    when no domain is named; ``puzzle=``: the keyword's deprecated name).
     """
+    if puzzle is not None:
+        import warnings
+
+        warnings.warn("format_ok(puzzle=...) is deprecated; use format_ok(domain=...)", DeprecationWarning, stacklevel=2)
+        domain = domain or puzzle
     region = resolve_context(context, starts_in_think).region(text)
     if region is None:
         return False
@@ -216,10 +238,10 @@ def format_ok(task: str, text: str, *, context: ReadContext | None = None, start
     if task not in (STATE_TRANSITION, END_TO_END):
         raise ValueError(f"unknown task {task!r}")
     try:
-        if puzzle is None:  # a plain list literal
+        if domain is None:  # a plain list literal
             reading = task_list_reading(region, task == STATE_TRANSITION)
             return reading.single and reading.marked and parse_literal(reading.value) is not None
-        engine = get_engine(puzzle)
+        engine = get_engine(domain)
         reading = engine.read_answer(region, task)
         return reading.single and reading.marked and engine.answer_readable(region, task)
     except (ParseError, RecursionError):

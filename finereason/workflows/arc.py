@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..asp.critic import Limits, Report, run_program
+from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
-from ..data.folio import LABELS, problem_text
+from ..data.folio import TRUTH_VALUES, problem_text
 from ..reading.blocks import block_readings
 from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
-from ..reading.labels import LABEL_SIGNALS, UNCERTAIN_REASONS
+from ..reading.truth_values import TRUTH_VALUE_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import UNFINISHED, final_region
 from ..verification.metrics import json_value, ratio
 from .actor_prompt import instructions
@@ -71,7 +72,7 @@ def parse_actor(text: str, tests: bool = True, *, starts_in_think: bool = False)
     withdrawn one before it is never run). ``tests=False`` (the no-test ablation) does not ask for tests."""
     region = final_region(text, starts_in_think=starts_in_think) if isinstance(text, str) else ""
     body = (region or "")[-MAX_RESPONSE_CHARS:]
-    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=LABEL_SIGNALS,
+    readings = block_readings(body, {"program": _PROGRAM_TAGS, "JSON block": _SPEC_TAGS}, answers=TRUTH_VALUE_SIGNALS,
                               reasons=UNCERTAIN_REASONS)
     program, spec = readings["program"].value, readings["JSON block"].value
     problems: list[str] = []
@@ -171,7 +172,7 @@ def critique(text: str, limits: Limits, tests: bool = True,
         return None, out, "Critic: " + "; ".join(out.problems) + ". Send the program and the JSON block.", False
     report = run_program(out.program, out.tests if tests else [], out.query, limits=limits)
     lines = [f"Critic: {p}." for p in out.problems] + [report.feedback()]
-    done = report.all_passed and not out.problems and report.answer in LABELS
+    done = report.all_passed and not out.problems and report.answer in TRUTH_VALUES
     if done:
         lines.append(f"{'All tests pass; the' if tests else 'The'} conclusion is {report.answer}.")
     else:
@@ -219,8 +220,8 @@ def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict
     return dialogs
 
 
-def accuracy_by_round(dialogs: Sequence[ArcDialog], rounds: int) -> dict[str, Any]:
-    """``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
+def summarize_arc(dialogs: Sequence[ArcDialog], rounds: int) -> dict[str, Any]:
+    """The run's summary: ``round_<r>``: accuracy when capped at r rounds (:func:`.rounds.accuracy_at_rounds`); ``final``;
     ``success_rate``; counts. Shares of no dialog are ``None`` (undefined)."""
     out: dict[str, Any] = {f"round_{r}": acc for r, acc in
                            accuracy_at_rounds(dialogs, rounds, lambda d, r: d.answer_at(r) == d.doc["label"]).items()}
@@ -247,15 +248,6 @@ def round_statistics(dialogs: Sequence[ArcDialog], rounds: int) -> list[dict]:
                     "done": sum(x.done for x in this)})
     return out
 
-_RENAMED = {"Dialog": "ArcDialog"}
-
-
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"finereason.workflows.arc.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_RENAMED = {"Dialog": "ArcDialog", "accuracy_by_round": "summarize_arc"}
+__getattr__ = renamed_names(__name__, _RENAMED, globals())  # deprecated names: they work, with a warning
 

@@ -25,7 +25,7 @@ from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
 from ..data.folio import FolioError, load_folio_versioned, problem_text
 from ..reading.context import DEFAULT, ReadContext
-from .arc import ArcError, ArcDialog, accuracy_by_round, clean_text, round_statistics, run_arc
+from .arc import ArcError, ArcDialog, clean_text, round_statistics, run_arc, summarize_arc
 from .rounds import SUMMARY, TRANSCRIPTS
 
 
@@ -132,7 +132,7 @@ def run_folio(load_model: Callable[[], Callable], out: Path, *, model: str, mode
     getattr(bar, "close", lambda: None)()
     out = Path(out)
     write_transcripts(dialogs, out / TRANSCRIPTS)
-    summary: dict[str, Any] = accuracy_by_round(dialogs, rounds)
+    summary: dict[str, Any] = summarize_arc(dialogs, rounds)
     summary.update({"model": model, "model_args": model_args, "split": split, "rounds": rounds,
                     "folio_version": version, "tests": tests, "read_context": context.to_dict(),
                     "round_statistics": round_statistics(dialogs, rounds)})

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..common.atomic_io import atomic_file, check_output
+from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
 from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
@@ -49,7 +50,7 @@ from ..core.prompts import TURN_MAX_GEN_TOKS, verify_prompt
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback
 from ..verification.process import process_score
 from ..verification.verifiers import verify_end_to_end
-from .loop_plot import PLOT, count, figure, model_label, plot
+from .loop_plot import PLOT, count, figure, model_title, plot
 from .rounds import MAX_RESPONSE_CHARS, SUMMARY, TRANSCRIPTS, accuracy_at_rounds
 
 SAMPLING = "sampling"
@@ -426,7 +427,7 @@ def run_loop(model: str, domain: str, load_model: Callable[[float], Generate], o
         getattr(bar, "close", lambda: None)()
         summaries[condition] = summarize_condition(dialogs, max_rounds)
     write_summary(out, summaries, facts)
-    picture = plot(out, summaries, f"{engine.name}: {model_label(model, model_args)}")
+    picture = plot(out, summaries, f"{engine.name}: {model_title(model, model_args)}")
     return LoopRun(engine.name, conditions, summaries, len(rows), picture, time.perf_counter() - start)
 
 
@@ -434,14 +435,5 @@ __all__ = ["CONDITIONS", "SAMPLING", "LoopDialog", "LoopError", "LoopRun", "figu
            "plot", "prepare_out", "read_transcripts", "run_condition", "run_loop", "same_run", "summarize_condition", "write_summary"]
 
 _RENAMED = {"Dialog": "LoopDialog", "summarize": "summarize_condition"}
-
-
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"finereason.workflows.loop.{name} is deprecated; use {_RENAMED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed_names(__name__, _RENAMED, globals())  # deprecated names: they work, with a warning
 

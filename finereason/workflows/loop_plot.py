@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.atomic_io import write_bytes
+from ..common.deprecated import renamed_names
 from ..common.plural import count
 
 PLOT = "accuracy_by_round.png"
@@ -59,7 +60,7 @@ def plot(out: Path, summaries: dict[str, dict], title: str) -> Path | None:
     return write_bytes(out / PLOT, buffer.getvalue())
 
 
-def model_label(model: str, model_args: str = "") -> str:
+def model_title(model: str, model_args: str = "") -> str:
     """The model as a plot title names it: the folder or id of ``pretrained=``/``model=``/``path=`` in
     ``model_args`` (credentials never shown), else the ``--model`` name."""
     args = dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
@@ -70,4 +71,6 @@ def model_label(model: str, model_args: str = "") -> str:
     return model
 
 
-__all__ = ["PLOT", "count", "figure", "model_label", "plot"]
+__all__ = ["PLOT", "count", "figure", "model_title", "plot"]
+
+__getattr__ = renamed_names(__name__, {"model_label": "model_title"}, globals())

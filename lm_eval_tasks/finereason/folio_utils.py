@@ -1,11 +1,12 @@
 """lm-eval hooks for the FOLIO baselines (``finereason_folio_direct``, ``finereason_folio_cot``).
 
 Data: ``FINEREASON_FOLIO`` (a folder such as ``../shared/folio``, a ``.jsonl`` file or a Hub id),
-else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are read by
-``finereason.data.folio.read_label``: the last committed True/False/Uncertain after any ``</think>``;
-a hedge or no answer scores 0. The run's read context (``--metadata '{"starts_in_think": true}'``: the chat
-template opened ``<think>``, so an answer without ``</think>`` before it is unfinished) is set once when
-the task loads and recorded as ``metadata.read_context``.
+else the Hub's ``yale-nlp/FOLIO``; split ``validation``. Answers are verified by
+``finereason.verification.verifiers.verify_folio``: the last committed True/False/Uncertain after any
+``</think>`` against the record's; a hedge or no answer scores 0. The metrics are the metric registry's
+(``finereason.verification.metrics``, task ``folio``). The run's read context
+(``--metadata '{"starts_in_think": true}'``: the chat template opened ``<think>``, so an answer without
+``</think>`` before it is unfinished) is set once when the task loads and recorded as ``metadata.read_context``.
 """
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from typing import Any
 
 from lm_eval.api.task import ConfigurableTask
 
-from finereason.data.folio import cot_prompt, direct_prompt, load_folio_versioned, read_label
-from finereason.reading.context import RECORD_KEY, ReadContext, resolve_context
-from finereason.verification.aggregation import ACC, PARSE_ERROR_RATE
+from finereason.data.folio import cot_prompt, direct_prompt, load_folio_versioned
+from finereason.reading.context import RECORD_KEY, ReadContext
+from finereason.verification.metrics import FOLIO, task_metrics
+from finereason.verification.scoring import RowScore
+from finereason.verification.verifiers import verify_folio
 
 
 class FolioTask(ConfigurableTask):
@@ -57,7 +60,7 @@ def doc_to_text_cot(doc: dict) -> str:
 
 
 def process_results(doc: dict, results: list[str], *, context: ReadContext | None = None) -> dict[str, float]:
-    """``acc`` and ``parse_error_rate`` of one answer, read in the run's ``context``."""
-    text = results[0] if results else ""
-    answer = None if resolve_context(context).unfinished(text) else read_label(text)
-    return {ACC: float(answer == doc["label"]), PARSE_ERROR_RATE: float(answer is None)}
+    """The registry's FOLIO metrics (``acc``, ``parse_error_rate``) of one answer, read in the run's ``context``."""
+    verdict = verify_folio(results[0] if results else "", doc["label"], context=context)
+    score = RowScore(task=FOLIO, verdict=verdict, paper=None, solvable=None)
+    return {m.name: m.row_value(score) for m in task_metrics(FOLIO)}

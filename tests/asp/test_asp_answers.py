@@ -12,7 +12,7 @@ pytest.importorskip("clingo")
 import clingo  # noqa: E402
 
 from finereason.asp.critic import Limits, run_program  # noqa: E402
-from finereason.asp.query import Model, label, parse_query  # noqa: E402
+from finereason.asp.query import Model, parse_query, truth_value  # noqa: E402
 from finereason.asp.worker import UNIVERSE_DEPTH, run_job  # noqa: E402
 
 FAST = Limits(time_s=10.0, memory_mb=1024)
@@ -72,7 +72,7 @@ def test_refutation_answers_agree_with_enumeration_on_random_programs():
     checked = 0
     for _ in range(120):
         program, query = random_program(rng), random_query(rng)
-        expected = label(parse_query(query), enumerate_models(program))
+        expected = truth_value(parse_query(query), enumerate_models(program))
         report = run_job({"program": program, "query": query, "tests": [], "explain": False})
         if report.get("query_error", "").startswith("unknown predicate"):
             continue

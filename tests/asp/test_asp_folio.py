@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.data.folio import FolioError, load_folio, normalize, read_label
+from finereason.data.folio import FolioError, load_folio, normalize, read_truth_value
 
 DATA = Path(__file__).parents[1] / "data" / "folio_asp"
 STORIES = json.loads((DATA / "stories.json").read_text(encoding="utf-8"))
@@ -112,6 +112,23 @@ def test_errors_are_one_line(tmp_path):
         load_folio("no-such-org/no-such-folio", "validation")
 
 
+_GOOD = b'{"premises": ["a"], "conclusion": "b", "label": "True"}\n'
+
+
+@pytest.mark.parametrize("content, message", [
+    (_GOOD + b'["a", "list"]\n', r"x\.jsonl:2: a FOLIO record is a JSON object, not list"),
+    (_GOOD + b"\xff\xfe\x00binary\n", r"x\.jsonl:\d+: FOLIO file is not UTF-8 text"),
+    (b"[" * 100_000 + b"\n", r"x\.jsonl:1: FOLIO line is nested too deeply"),
+])
+def test_a_user_file_is_read_by_the_one_jsonl_reader(tmp_path, content, message):
+    """A FOLIO file is read like every file a user hands in (``common.jsonl``): one line naming file and line."""
+    bad = tmp_path / "x.jsonl"
+    bad.write_bytes(content)
+    with pytest.raises(FolioError, match=message) as err:
+        load_folio(bad, "validation")
+    assert "\n" not in str(err.value)
+
+
 # ------------------------------------------------------------------ answer reading
 @pytest.mark.parametrize("text, expected", [
     ("Answer: True", "True"), ("The answer is **False**.", "False"), ("Final answer: Uncertain", "Uncertain"),
@@ -124,5 +141,28 @@ def test_errors_are_one_line(tmp_path):
     ("x " * 90_000 + "\nAnswer: True", "True"),
     ("Answer: True " + "blah " * 100_000, "True"),  # the whole final region is read: no window
 ])
-def test_read_label(text, expected):
-    assert read_label(text) == expected
+def test_read_truth_value(text, expected):
+    assert read_truth_value(text) == expected
+
+
+# ------------------------------------------------------------------ the verdict and the registry's metrics
+@pytest.mark.parametrize("text, truth, correct, category", [
+    ("Answer: True", "True", True, "correct"),
+    ("Answer: Uncertain", "False", False, "incorrect"),
+    ("Answer: True or Uncertain", "True", False, "parse_error"),  # a hedge earns nothing
+    ("Answer: True\nWait, that is wrong.", "True", False, "parse_error"),  # withdrawn
+    ("<think>Answer: True", "True", False, "parse_error"),  # the reasoning never closed
+])
+def test_verify_folio_is_the_one_folio_verdict(text, truth, correct, category):
+    from finereason.verification.verifiers import verify_folio
+
+    verdict = verify_folio(text, truth)
+    assert (verdict.correct, verdict.category) == (correct, category)
+    assert verdict.prediction == (None if category == "parse_error" else text.split(": ")[1])
+
+
+def test_folio_metrics_are_declared_in_the_registry():
+    from finereason.verification.metrics import FOLIO, task_metrics
+
+    assert [(m.name, m.higher_is_better, m.per_row) for m in task_metrics(FOLIO)] == [
+        ("acc", True, True), ("parse_error_rate", False, True)]

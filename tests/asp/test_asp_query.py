@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from finereason.asp.query import MAX_QUERY_CHARS, Model, QueryError, holds, label, parse_query
+from finereason.asp.query import MAX_QUERY_CHARS, Model, QueryError, holds, parse_query, truth_value
 
 
 def model(*atoms: str, universe: tuple[str, ...] = ()) -> Model:
@@ -31,12 +31,12 @@ def test_operators(query, expected):
     assert holds(parse_query(query), W1) is expected
 
 
-def test_labels_over_answer_sets():
+def test_truth_values_over_answer_sets():
     q = parse_query("black(tom)")
-    assert label(q, [W1, W1]) == "True"
-    assert label(q, [model("cat(tom)")]) == "False"
-    assert label(q, [W1, model("cat(tom)")]) == "Uncertain"
-    assert label(q, []) is None
+    assert truth_value(q, [W1, W1]) == "True"
+    assert truth_value(q, [model("cat(tom)")]) == "False"
+    assert truth_value(q, [W1, model("cat(tom)")]) == "Uncertain"
+    assert truth_value(q, []) is None
 
 
 @pytest.mark.parametrize("query, message", [

@@ -223,8 +223,8 @@ def test_end_to_end_reads_plans_in_every_spelling(domain):
     assert not bad.correct and bad.reasons[0].startswith(f"step {failed} ")
     # a bare plan is an answer too (the final commitment, marked or not); the format check asks for the marker
     assert verify_end_to_end(engine, puzzle, as_text(plan, "letters")).correct
-    assert not format_ok("end_to_end", as_text(plan, "letters"), puzzle=domain)
-    assert format_ok("end_to_end", "Answer:\n" + as_text(plan, "letters"), puzzle=domain)
+    assert not format_ok("end_to_end", as_text(plan, "letters"), domain=domain)
+    assert format_ok("end_to_end", "Answer:\n" + as_text(plan, "letters"), domain=domain)
     assert verify_end_to_end(engine, puzzle, "Answer: I do not know.").category == "parse_error"
     assert engine.answer_readable("Answer: " + as_text(plan, "letters"), "end_to_end")
     with pytest.raises(ParseError):

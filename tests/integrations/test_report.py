@@ -243,13 +243,13 @@ def test_plot_titles_name_the_metric(report):
 def test_mean_bars_have_real_intervals_and_runs_are_named(runs, report):
     """The comparison's mean bars carry an interval (not zero-height); run folders are named after the
     model; the summary shows no absolute path; undefined P / F1 are dashes."""
-    from finereason.integrations.report.results import load_models, puzzle_order
+    from finereason.integrations.report.results import load_models, domain_order
     from finereason.integrations.report.plots import bar_cells
 
     assert sorted(p.name for p in runs["out"].iterdir() if p.is_dir()) == ["finereason-oracle", "finereason-random"]
     models, _ = load_models([runs["out"]])
     random = next(m for m in models if m.label == "finereason-random")
-    present = [p for p in puzzle_order() if random.get("finereason", p, "state_transition")]
+    present = [p for p in domain_order() if random.get("finereason", p, "state_transition")]
     assert len(present) == 4
     *parts, avg = bar_cells(random, "finereason", "state_transition", present)
     assert avg.lo < avg.value < avg.hi and avg.n == sum(c.n for c in parts)
@@ -286,7 +286,7 @@ def _drawn(runs, maker_name: str, keep=lambda model, doc, score: True):
     """The figure a plot maker draws from the two runs (captured before it is saved); ``keep`` filters
     the models' scored samples (a model left with none is not drawn)."""
     import finereason.integrations.report.plots as plots
-    from finereason.integrations.report.results import load_models, load_samples, puzzle_order
+    from finereason.integrations.report.results import load_models, load_samples, domain_order
 
     models, _ = load_models([runs["out"]])
     for model in models:
@@ -300,7 +300,7 @@ def _drawn(runs, maker_name: str, keep=lambda model, doc, score: True):
         made.append(real(**kwargs))
         return made[-1]
 
-    assert plots.PLOT_MAKERS[maker_name](figure, models, "finereason", list(puzzle_order()), runs["root"] / maker_name) is None
+    assert plots.PLOT_MAKERS[maker_name](figure, models, "finereason", list(domain_order()), runs["root"] / maker_name) is None
     (fig,) = made
     fig.canvas.draw()
     return fig

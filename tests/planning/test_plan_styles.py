@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from finereason.domains.blocksworld.puzzle import pddl_domain
-from finereason.planning import Step, Task, check_plan, committed_plan, validate
+from finereason.planning import PlanAction, Task, check_plan, committed_plan, validate
 from finereason.planning.pddl import parse_problem
 
 COLOUR = {"a": "red", "b": "blue", "c": "orange", "d": "yellow", "e": "white"}
@@ -97,8 +97,8 @@ def task_for(mystery: bool) -> Task:
     return Task(pddl_domain("mystery" if mystery else "blocksworld"), parse_problem(problem))
 
 
-def expected(steps: list[tuple[str, ...]], mystery: bool) -> list[Step]:
-    return [Step(MYSTERY[s[0]] if mystery else s[0], tuple(s[1:]), "") for s in steps]
+def expected(steps: list[tuple[str, ...]], mystery: bool) -> list[PlanAction]:
+    return [PlanAction(MYSTERY[s[0]] if mystery else s[0], tuple(s[1:]), "") for s in steps]
 
 
 def key(plan) -> list[tuple]:

@@ -278,11 +278,11 @@ def test_the_engine_reads_the_committed_plan_everywhere():
         assert [str(s) for s in engine.read_answer(text, "end_to_end").value] == PLAN
         assert engine.parse_solution_text(puzzle, text) == Plan(engine.read_answer(text, "end_to_end").value)
         assert len(engine.read_steps(puzzle, text)) == 4
-        assert format_ok("end_to_end", text, puzzle="blocksworld")
+        assert format_ok("end_to_end", text, domain="blocksworld")
     withdrawn = restated + "\n\nHmm, I am not sure this works."
     assert not verify_end_to_end(engine, puzzle, withdrawn).correct and engine.read_steps(puzzle, withdrawn) == []
     spam = "Answer: (unstack b a)\n\nAnswer: (pick-up c)\n\nAnswer: (unstack b a)\n\nAnswer: (pick-up c)"
-    assert engine.read_answer(spam, "end_to_end").live == 2 and not format_ok("end_to_end", spam, puzzle="blocksworld")
+    assert engine.read_answer(spam, "end_to_end").live == 2 and not format_ok("end_to_end", spam, domain="blocksworld")
     thinking = "<think>1. (unstack b a)\n2. (stack b c)\n3. (pick-up a)\n4. (stack a b)</think>\nI could not finish."
     assert not verify_end_to_end(engine, puzzle, thinking).correct
 

@@ -1,5 +1,5 @@
 """The answer kinds that live outside the puzzle tasks, each under the one commitment rule: FOLIO labels
-(``data.folio.read_label``), self-verdicts (``verification.feedback.read_self_verdict``), math ``\\boxed{}``
+(``data.folio.read_truth_value``), self-verdicts (``verification.feedback.read_self_verdict``), math ``\\boxed{}``
 answers (the math reward's ``math_answer``) and the ASP actor's program and query blocks
 (``workflows.arc.parse_actor``).
 
@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from finereason.data.folio import read_label
+from finereason.data.folio import read_truth_value
 from finereason.integrations.training.rewards import math_answer
 from finereason.reading.blocks import block_readings
 from finereason.reading.boxed import boxed_reading
 from finereason.reading.hedges import HEDGE_WORDS
-from finereason.reading.labels import label_reading
+from finereason.reading.truth_values import truth_value_reading
 from finereason.reading.verdicts import verdict_reading
 from finereason.verification.feedback import read_self_verdict
 from finereason.workflows.arc import parse_actor
@@ -54,7 +54,7 @@ FAST = settings(max_examples=60, derandomize=True, deadline=None, database=None,
     ("Answer: True\n[ANSWER END]", "True"), ("True", "True"), ("Answer: True or Uncertain", None),
 ])
 def test_folio_label(text, expected):
-    assert read_label(text) == expected
+    assert read_truth_value(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -137,7 +137,7 @@ def _program(text: str) -> str | None:
 
 
 KINDS = {
-    "label": Kind("label", ("True", "False", "Uncertain"), lambda x: f"Answer: {x}", read_label, lambda x: x,
+    "label": Kind("label", ("True", "False", "Uncertain"), lambda x: f"Answer: {x}", read_truth_value, lambda x: x,
                   ("Answer: {X} or {Y}", "Answer: {X}/{Y}", "My best guess: Answer: {X}", "Answer: {X} (or possibly {Y})",
                    "If premise 2 holds, the answer is {X}; otherwise it is {Y}.")),
     "verdict": Kind("verdict", ("correct", "incorrect"), lambda x: f"Verdict: {x}", read_self_verdict,
@@ -259,7 +259,7 @@ def test_every_path_reads_what_the_kind_reads(data):
     tail = data.draw(st.sampled_from(("", "\n\nWait, that's wrong.", "\n\n" + kind.make(y), " or " + y, "\n\nI hope this helps!")))
     text = pre + kind.make(x) + tail
     if name == "label":
-        assert read_label(text) == label_reading(text).value
+        assert read_truth_value(text) == truth_value_reading(text).value
     elif name == "verdict":
         assert read_self_verdict(text) is verdict_reading(text).value
     elif name == "math":
@@ -295,7 +295,7 @@ def _expression(text: str):
 GUESSES = {  # (reader, an answer it credits)
     "option": (_option, "Answer: (B)"), "list": (_state, "Next state: [[1, 2], [3, 4]]"),
     "expression": (_expression, "Answer: (1 + 2) * 8"), "plan": (_plan, "1. (unstack b a)\n2. (put-down b)"),
-    "label": (read_label, "Answer: True"), "verdict": (read_self_verdict, "Verdict: correct"),
+    "label": (read_truth_value, "Answer: True"), "verdict": (read_self_verdict, "Verdict: correct"),
     "math": (math_answer, "\\boxed{5}"), "program": (_program, _actor("a.")),
 }
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from finereason.common.vocabulary import STATE_TRANSITION
 from finereason.reading import NEXT_STATE_MARKS, SOLUTION_MARKS, choice_reading, final_region, list_reading, vocabulary
-from finereason.reading.labels import label_reading
+from finereason.reading.truth_values import truth_value_reading
 from finereason.reading.verdicts import verdict_reading
 from reading_world import Slot, slots
 
@@ -89,7 +89,7 @@ def test_a_later_marked_answer_in_another_language_replaces_the_first(kind, data
 @pytest.mark.parametrize("word", vocabulary.markers())
 @pytest.mark.parametrize("label", ("True", "False", "Uncertain"))
 def test_a_folio_label_after_any_marker(word, label):
-    assert label_reading(_written(word, 0) + label).value == label
+    assert truth_value_reading(_written(word, 0) + label).value == label
 
 
 @pytest.mark.parametrize("word", vocabulary.markers("verdict"))
@@ -117,6 +117,6 @@ def test_marker_spam_is_read_without_error(unit):
     assert choice_reading(text).value is None
     assert list_reading(text, SOLUTION_MARKS, bare=True).value is None
     assert list_reading(text, NEXT_STATE_MARKS).value is None
-    assert label_reading(text).value is None and verdict_reading(text).value is None
+    assert truth_value_reading(text).value is None and verdict_reading(text).value is None
     slot = next(s for s in slots() if s.kind == "expression")
     assert slot.verdict(text).category == "parse_error"

@@ -96,9 +96,9 @@ def test_format_ok_needs_an_explicit_single_answer():
     assert format_ok("state_checking", "reasoning</think>Answer: (A)", starts_in_think=True)
     assert format_ok("state_transition", "Next state: [1, 2]")
     assert not format_ok("state_transition", "Next state: [1, 2")
-    assert format_ok("end_to_end", "Answer: (10 - 4)(13 - 9)", puzzle="game_of_24")
-    assert not format_ok("end_to_end", "Answer: 2^(10 - 4)", puzzle="game_of_24")
-    assert format_ok("end_to_end", "Answer: [[1, 2], [3, 4]]", puzzle="sudoku")
+    assert format_ok("end_to_end", "Answer: (10 - 4)(13 - 9)", domain="game_of_24")
+    assert not format_ok("end_to_end", "Answer: 2^(10 - 4)", domain="game_of_24")
+    assert format_ok("end_to_end", "Answer: [[1, 2], [3, 4]]", domain="sudoku")
     with pytest.raises(ValueError):
         format_ok("math", "x")
 
@@ -316,7 +316,7 @@ READERS: dict[str, Callable[[str], Any]] = {
     "next_state_payload": next_state_payload,
     "solution_payload": solution_payload,
     "arithmetic_answer": arithmetic_answer,
-    **{f"format_ok[{task},{puzzle}]": (lambda t, task=task, puzzle=puzzle: format_ok(task, t, puzzle=puzzle))
+    **{f"format_ok[{task},{puzzle}]": (lambda t, task=task, puzzle=puzzle: format_ok(task, t, domain=puzzle))
        for task in ("state_checking", "state_transition", "end_to_end") for puzzle in ("sudoku", "game_of_24")},
 }
 

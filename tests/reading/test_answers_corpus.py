@@ -151,7 +151,7 @@ def test_state_transition_reading(contexts, row):
     verdicts = verify_state_transition_modes(engine, item, response, starts_in_think=row["starts_in_think"])
     for mode in ("strict", "paper"):
         _check(verdicts[mode].category, row.get(f"expected_{mode}", row["expected"]), (row["id"], mode, response[-300:], verdicts[mode]))
-    ok = format_ok("state_transition", response, starts_in_think=row["starts_in_think"], puzzle=row["puzzle"])
+    ok = format_ok("state_transition", response, starts_in_think=row["starts_in_think"], domain=row["puzzle"])
     assert ok == (verdicts["strict"].category != "parse_error"), (row["id"], ok, verdicts["strict"])
 
 
@@ -211,5 +211,5 @@ def test_end_to_end_reading(solutions, row):
         response = _fill(row["response"], fills)
     verdict = verify_end_to_end(engine, puzzle, response, starts_in_think=row["starts_in_think"])
     _check(verdict.category, row["expected"], (row["id"], response[-300:], verdict))
-    ok = format_ok("end_to_end", response, starts_in_think=row["starts_in_think"], puzzle=row["puzzle"])
+    ok = format_ok("end_to_end", response, starts_in_think=row["starts_in_think"], domain=row["puzzle"])
     assert ok == row.get("format", verdict.category != "parse_error"), (row["id"], ok, verdict)

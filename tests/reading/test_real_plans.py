@@ -16,7 +16,7 @@ from conftest import shared_path
 
 from finereason.domains.blocksworld.source import read_instance
 from finereason.core.engine import get_engine
-from finereason.planning import Step, Task, check_plan, read_domain, read_problem, validate
+from finereason.planning import PlanAction, Task, check_plan, read_domain, read_problem, validate
 from finereason.reading import final_region
 from finereason.verification.verifiers import verify_end_to_end
 
@@ -24,9 +24,9 @@ DECIDED = Path(__file__).parents[1] / "data" / "real_plans.jsonl"
 MYSTERY = "mystery_o1-preview_chat_zero_shot"
 
 
-def as_steps(plan: list[str]) -> list[Step]:
+def as_steps(plan: list[str]) -> list[PlanAction]:
     """Decided step strings ("(feast b c)") as steps."""
-    return [Step(s[1:-1].split()[0], tuple(s[1:-1].split()[1:]), s) for s in plan]
+    return [PlanAction(s[1:-1].split()[0], tuple(s[1:-1].split()[1:]), s) for s in plan]
 
 
 def engine_of(name: str):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_jsonl, shared_path
-from finereason.workflows.arc import ArcDialog, Round, accuracy_by_round, parse_actor
+from finereason.workflows.arc import ArcDialog, Round, parse_actor, summarize_arc
 from finereason.commands import main
 
 DATA = Path(__file__).parents[1] / "data" / "folio_asp"
@@ -33,7 +33,7 @@ def test_accuracy_by_round_is_the_capped_run_answer():
     late = ArcDialog(doc, [], [Round(1, "", "syntax_error", None, 0, 0, "", False), Round(2, "", "ok", "True", 1, 1, "", True)])
     early = ArcDialog({"id": "y", "label": "False"}, [], [Round(1, "", "ok", "False", 1, 1, "", True)])
     wrong = ArcDialog({"id": "z", "label": "Uncertain"}, [], [Round(1, "", "ok", "True", 0, 1, "", False)] * 3)
-    acc = accuracy_by_round([late, early, wrong], 3)
+    acc = summarize_arc([late, early, wrong], 3)
     assert acc["round_1"] == pytest.approx(1 / 3) and acc["round_2"] == acc["round_3"] == pytest.approx(2 / 3)
     assert acc["final"] == pytest.approx(2 / 3) and acc["success_rate"] == pytest.approx(2 / 3)
 

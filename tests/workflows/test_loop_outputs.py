@@ -133,7 +133,7 @@ def test_progress_names_condition_and_round_and_the_plot_names_the_model(e2e_dat
     """Without a terminal, one progress line per round: ``condition X, round r/R``; the plot's title names
     the domain and the model (the folder of ``pretrained=``, else the ``--model`` name)."""
     from finereason.workflows import loop as loop_module
-    from finereason.workflows.loop_plot import model_label
+    from finereason.workflows.loop_plot import model_title
 
     titles = []
     real = loop_module.plot
@@ -144,5 +144,5 @@ def test_progress_names_condition_and_round_and_the_plot_names_the_model(e2e_dat
     assert lines and lines[0] == "finereason loop: condition binary, round 1/3 (2 instances)"
     assert all(", round " in line and "/3 (" in line for line in lines)
     assert titles == ["sudoku: finereason-random"]
-    assert model_label("hf", "pretrained=/models/Qwen2.5-7B,dtype=bfloat16") == "Qwen2.5-7B (hf)"
-    assert model_label("hf", "pretrained=Qwen/Qwen2.5-7B") == "Qwen2.5-7B (hf)"
+    assert model_title("hf", "pretrained=/models/Qwen2.5-7B,dtype=bfloat16") == "Qwen2.5-7B (hf)"
+    assert model_title("hf", "pretrained=Qwen/Qwen2.5-7B") == "Qwen2.5-7B (hf)"

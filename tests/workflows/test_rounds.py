@@ -15,12 +15,12 @@ def test_accuracy_at_rounds_counts_the_capped_answer():
 
 
 def test_no_dialog_is_undefined_in_both_workflows():
-    from finereason.workflows.arc import accuracy_by_round
+    from finereason.workflows.arc import summarize_arc
     from finereason.workflows.loop import summarize_condition
 
     assert accuracy_at_rounds([], 2, lambda d, r: True) == {1: None, 2: None}
     assert summarize_condition([], 2)["accuracy_by_round"] == {"1": None, "2": None}
-    arc = accuracy_by_round([], 2)
+    arc = summarize_arc([], 2)
     assert arc["round_1"] is None and arc["final"] is None and arc["success_rate"] is None and arc["items"] == 0
 
 

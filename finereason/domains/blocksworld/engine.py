@@ -37,7 +37,7 @@ from ...common.vocabulary import END_TO_END
 from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
 from ...planning.pddl import Atom, Problem
 from ...planning.plan_answers import plan_objects, plan_reading
-from ...planning.plan_text import Step as PlanStep
+from ...planning.plan_text import PlanAction
 from ...planning.strips import GroundAction, apply
 from ...planning.validate import describe_unmet, execute, validate
 from ...reading import Reading
@@ -148,7 +148,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         self.answer(region, task)
         return True
 
-    def _read_answer_plan(self, text: str, problem: Problem) -> tuple[PlanStep, ...]:
+    def _read_answer_plan(self, text: str, problem: Problem) -> tuple[PlanAction, ...]:
         """The committed plan's steps, read over the puzzle's objects and the letters a..z (so that
         :meth:`read_answer`, which knows no puzzle, reads the same plan)."""
         if not isinstance(text, str):
@@ -196,8 +196,8 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         (random actions, as many as the plan has). ``None`` when no wrong plan of that kind is found."""
         base = shortest_plan_to(puzzle, solution.atoms) or []
         task = puzzle.task
-        as_steps = [PlanStep(a.name, a.args, str(a)) for a in base]
-        candidates: list[list[PlanStep]] = []
+        as_steps = [PlanAction(a.name, a.args, str(a)) for a in base]
+        candidates: list[list[PlanAction]] = []
         if kind == "ablated":
             candidates = [as_steps[:i] + as_steps[i + 1:] for i in range(len(as_steps))]
         elif kind == "broken":
@@ -206,10 +206,10 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
                     for obj in puzzle.objects:
                         args = step.args[:j] + (obj,) + step.args[j + 1:]
                         if obj != step.args[j] and len(set(args)) == len(args):
-                            candidates.append(as_steps[:i] + [PlanStep(step.name, args, "")] + as_steps[i + 1:])
+                            candidates.append(as_steps[:i] + [PlanAction(step.name, args, "")] + as_steps[i + 1:])
         elif kind == "random":
             ground = [a for _, _, _, a in _compiled(puzzle).actions]
-            candidates = [[PlanStep(a.name, a.args, str(a)) for a in (rng.choice(ground) for _ in as_steps or [0])]
+            candidates = [[PlanAction(a.name, a.args, str(a)) for a in (rng.choice(ground) for _ in as_steps or [0])]
                           for _ in range(8)]
         rng.shuffle(candidates)
         for plan in candidates:

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from ...common.verdict import StateError
 from ...planning.pddl import Atom, Domain, Problem, parse_domain
 from ...planning.plan_text import COLOURS
-from ...planning.plan_text import Step as PlanStep
+from ...planning.plan_text import PlanAction
 from ...planning.strips import Task
 
 MAX_BLOCKS = 12          # objects a..l, as in PlanBench
@@ -107,7 +107,7 @@ class BlocksState:
 class Plan:
     """A plan read from model text (an end-to-end answer): its steps as read."""
 
-    steps: tuple[PlanStep, ...]
+    steps: tuple[PlanAction, ...]
 
 
 def check_atom(atom: Atom, domain: Domain, objects: Sequence[str]) -> None:

@@ -29,7 +29,7 @@ from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ...verification.metrics import is_undefined, metric, overall
 from ..lm_eval.results import Run, clean_metrics, load_results_file
-from ..report.results import ReportError, models_of, puzzle_order, puzzle_title
+from ..report.results import ReportError, domain_order, domain_title, models_of
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, proportion, sample_counts
 from .submit import _precision
@@ -253,8 +253,8 @@ class Column:
 def board_puzzles(entries: list[Entry]) -> list[str]:
     """The registered puzzles some entry has results for (all of them when none has)."""
     have = {t for e in entries for t in e.tasks}
-    return [p for p in puzzle_order() if any(f"{pre}_{p}_{t}" in have for pre, _ in VIEWS.values()
-                                             for t in (*STATE_TASKS, END_TO_END))] or puzzle_order()
+    return [p for p in domain_order() if any(f"{pre}_{p}_{t}" in have for pre, _ in VIEWS.values()
+                                             for t in (*STATE_TASKS, END_TO_END))] or domain_order()
 
 
 def overall_cell(entry: Entry, group: str) -> Cell:
@@ -280,7 +280,7 @@ def columns(puzzles: list[str]) -> list[Column]:
 
     add("average", "Overall", RANKED_BY, overall_cell)
     for p in puzzles:
-        title = puzzle_title(p)
+        title = domain_title(p)
         add(f"sc_{p}", f"SC {title}", f"state checking accuracy, {p}", lambda e, pre, p=p: e.cell(pre, p, STATE_CHECKING, ACC), p)
         add(f"st_{p}", f"ST {title}", f"state transition accuracy (strict), {p}",
             lambda e, pre, p=p: e.cell(pre, p, STATE_TRANSITION, ACC), p)
@@ -288,14 +288,14 @@ def columns(puzzles: list[str]) -> list[Column]:
     add("sc_mean", "SC mean", "state checking accuracy, mean over puzzles", each(STATE_CHECKING, ACC))
     add("st_strict", "ST strict", "state transition accuracy, strict (the child must stay solvable), mean over puzzles",
         each(STATE_TRANSITION, ACC))
-    add("st_paper", f"ST {metric(ACC_PAPER).label}", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
+    add("st_paper", f"ST {metric(ACC_PAPER).title}", "state transition accuracy, paper scoring, mean over puzzles", each(STATE_TRANSITION, ACC_PAPER))
     add("e2e", "E2E", "end-to-end accuracy, mean over puzzles", each(END_TO_END, ACC))
     for m in (metric(name) for name in (PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE, F1_UNSOLVABLE)):
-        add(m.name, f"SC {m.label}", f"state checking {m.name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
+        add(m.name, f"SC {m.title}", f"state checking {m.name.split('_')[0]} with unsolvable as the positive class, mean over puzzles "
             "(undefined where a puzzle's is)",
             each(STATE_CHECKING, m.name), higher=m.higher_is_better)
     parse = metric(PARSE_ERROR_RATE)
-    add(parse.name, parse.label, f"{parse.description}, mean over the SC and ST tasks "
+    add(parse.name, parse.title, f"{parse.description}, mean over the SC and ST tasks "
         f"({'higher' if parse.higher_is_better else 'lower'} is better)",
         lambda e, pre: mean([e.cell(pre, p, t, parse.name) for p in puzzles for t in STATE_TASKS]), higher=parse.higher_is_better)
     return cols

@@ -3,7 +3,7 @@ browser, and the Space applies them here (search, suite / type / size / precisio
 filter and the column selector, sorting with undefined values last)."""
 from __future__ import annotations
 
-from ..report.results import puzzle_title
+from ..report.results import domain_title
 from .board import VIEWS, Column, Row, shown_precision
 
 SHORT = {"generated": "generated benchmark (with E2E)", "official": "official release"}
@@ -42,7 +42,7 @@ def filter_options(board_rows: list[Row], puzzles: list[str]) -> list[tuple[str,
     The suite filter's first option (the generated view when present) is the default."""
     views = [v for v in VIEWS if any(r.view == v for r in board_rows)]
     out = [("view", "Suite", [(v, SHORT[v]) for v in views] + [("", "all suites")]),
-           ("puzzle", "Puzzle", [("", "all puzzles (means only)")] + [(p, puzzle_title(p)) for p in puzzles])]
+           ("puzzle", "Puzzle", [("", "all puzzles (means only)")] + [(p, domain_title(p)) for p in puzzles])]
     all_facts = [facts(r) for r in board_rows]
     for key, label in (("type", "Type"), ("size", "Size"), ("precision", "Precision")):
         values = sorted({f[key] for f in all_facts})

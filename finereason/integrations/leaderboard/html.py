@@ -7,7 +7,7 @@ from importlib import resources
 from ...common.verdict import TRANSITION_CATEGORIES
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ...verification.aggregation import METRICS, rate_name
-from ..report.results import CATEGORY_COLORS, puzzle_title
+from ..report.results import CATEGORY_COLORS, domain_title
 from .board import RANKED_BY, VIEWS, Column, Entry, Row, hub_url, shown_precision, unranked_note
 from .filters import INFO, default_hidden, facts, filter_options
 from .filters import info as _info
@@ -130,14 +130,14 @@ def _breakdown_svg(entry: Entry, prefix: str, puzzles: list[str]) -> str:
            f'<title>State-transition outcomes of {esc(entry.model)}</title>']
     y = 8
     for p in puzzles:
-        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{esc(puzzle_title(p))}</text>')
+        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{esc(domain_title(p))}</text>')
         x = float(left)
         for cat in TRANSITION_CATEGORIES:
             v = entry.cell(prefix, p, STATE_TRANSITION, rate_name(cat)).value
             if not v:
                 continue
             out.append(f'<rect x="{x:.1f}" y="{y}" width="{v * width:.1f}" height="{bar}" fill="{CATEGORY_COLORS.get(cat, "#777")}">'
-                       f'<title>{esc(puzzle_title(p))}: {cat} {100 * v:.1f} %</title></rect>')
+                       f'<title>{esc(domain_title(p))}: {cat} {100 * v:.1f} %</title></rect>')
             x += v * width
         y += bar + 6
     x = 4
@@ -194,7 +194,7 @@ def detail_page(entry: Entry, own_rows: list[Row], cols: list[Column], puzzles: 
                       '<div class="wrap"><table><thead><tr><th class="left">Puzzle</th>'
                       + "".join(f"<th>{esc(c.replace('_', ' '))}</th>" for c in TRANSITION_CATEGORIES) + "</tr></thead><tbody>"]
             for p in st:
-                parts.append(f'<tr><td class="left">{esc(puzzle_title(p))}</td>'
+                parts.append(f'<tr><td class="left">{esc(domain_title(p))}</td>'
                              + "".join(_cell_td(rate_name(c), entry.cell(prefix, p, STATE_TRANSITION, rate_name(c)))
                                        for c in TRANSITION_CATEGORIES) + "</tr>")
             parts.append("</tbody></table></div>")

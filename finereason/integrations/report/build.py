@@ -26,8 +26,8 @@ from typing import Sequence
 from ...common.atomic_io import atomic_file
 from ...verification.aggregation import ACC
 from ...verification.scoring import aggregate
-from .results import (PLOTS, SUITE_TITLES, SUITES, Model, ReportError, TaskResult, load_models, load_samples, metric, pct,
-                      puzzle_order)
+from .results import (PLOTS, SUITE_TITLES, SUITES, Model, ReportError, TaskResult, domain_order, load_models, load_samples,
+                      metric_value, pct)
 
 
 # ------------------------------------------------------------------ report
@@ -48,7 +48,7 @@ def build_report(paths: Sequence[str | os.PathLike], out: str | os.PathLike = "f
     if not relevant:
         raise ReportError("no FineReason task results (finereason_<puzzle>_<task>) in " + ", ".join(map(str, paths)))
     models = relevant
-    puzzles = puzzle_order()
+    puzzles = domain_order()
     for model in models:
         for result in model.tasks.values():
             if result.samples_file is not None:
@@ -131,7 +131,7 @@ def _check_stored(model: Model, result: TaskResult, notes: list[str]) -> None:
     """Note when re-verified samples disagree with the stored accuracy (another finereason version)."""
     if not result.scores:
         return
-    stored = metric(result.metrics, ACC)
+    stored = metric_value(result.metrics, ACC)
     fresh = aggregate(s for _, s in result.scores).get(ACC)
     name = f"{result.suite}_{result.puzzle}_{result.task}"
     if len(result.scores) != (result.n or len(result.scores)):

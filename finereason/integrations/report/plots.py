@@ -21,7 +21,7 @@ from ...common.intervals import mean, proportion, wilson
 from ...common.verdict import TRANSITION_CATEGORIES, Category
 from ...common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 from ...verification.aggregation import ACC
-from .results import CATEGORY_COLORS, ReportError, _plot_fields, metric, puzzle_title
+from .results import CATEGORY_COLORS, ReportError, _plot_fields, domain_title, metric_value
 from .tables import breakdown
 
 MIN_BIN = 10  # difficulty bins with fewer items are merged with a neighbour (or drawn hollow)
@@ -82,7 +82,7 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
                 if n:
                     bars.append((x, n, shares))
                     positions.append(x)
-                    labels.append(f"{puzzle_title(p)}\n{'solvable' if solvable else 'unsolvable'}\nn={n}")
+                    labels.append(f"{domain_title(p)}\n{'solvable' if solvable else 'unsolvable'}\nn={n}")
                 x += 1.0
             x += 0.5
         bottoms: dict[float, float] = {}
@@ -160,7 +160,7 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
             continue
         for fieldname in ["depth", *_plot_fields(p)]:
             if any(isinstance(d.get(fieldname), (int, float)) for _, sc in series for d, _ in sc):
-                panels.append((f"{puzzle_title(p)}: SC accuracy by {fieldname.replace('_', ' ')}", fieldname, series))
+                panels.append((f"{domain_title(p)}: SC accuracy by {fieldname.replace('_', ' ')}", fieldname, series))
     if not panels:
         return "no state-checking samples with a depth (run lm-eval with --log_samples)"
     cols = min(3, len(panels))
@@ -217,7 +217,7 @@ def bar_cells(model, suite: str, task: str, puzzles: list[str]) -> list:
     cells = []
     for p in puzzles:
         r = model.get(suite, p, task)
-        cells.append(proportion(metric(r.metrics, ACC), r.n) if r else proportion(None, None))
+        cells.append(proportion(metric_value(r.metrics, ACC), r.n) if r else proportion(None, None))
     return cells + [mean(cells)]
 
 
@@ -234,7 +234,7 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     width = 0.8 / max(1, len(models))
     for ax, (task, short, present) in zip(axes, panels):
-        groups = [puzzle_title(p) for p in present] + ["mean"]
+        groups = [domain_title(p) for p in present] + ["mean"]
         for i, m in enumerate(models):
             cells = bar_cells(m, suite, task, present)
             values = [float("nan") if c.value is None else 100 * c.value for c in cells]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ...common.deprecated import renamed_names
 from ...common.input_errors import InputError
 from ...common.intervals import MISSING  # an undefined or absent value, never 0
 from ...common.intervals import wilson  # noqa: F401  (re-exported: finereason.integrations.report.results.wilson)
@@ -29,6 +30,7 @@ from ...reading.context import DEFAULT, ReadContext, read_context_of
 from ...verification.aggregation import ACC, PARSE_ERROR_RATE
 from ...verification.scoring import RowScore, score_row
 from ..lm_eval import results as lm_results
+from ..lm_eval.results import metric_value  # the one filter rule (re-exported here)
 
 SUITES = ("finereason", "finereason_official")
 SUITE_TITLES = {"finereason": "generated benchmark (`finereason_*`)",
@@ -43,18 +45,18 @@ CATEGORY_COLORS = {c.value: color for c, color in (
 _NAME_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")  # as lm-eval names its folders
 
 
-def puzzle_title(puzzle: str) -> str:
+def domain_title(domain: str) -> str:
     """A domain's display title (its name when the domain is not registered here)."""
     try:
-        return get_engine(puzzle).title or puzzle
+        return get_engine(domain).title or domain
     except KeyError:
-        return puzzle
+        return domain
 
 
-def _plot_fields(puzzle: str) -> tuple[str, ...]:
+def _plot_fields(domain: str) -> tuple[str, ...]:
     """Difficulty columns besides depth that the report plots SC accuracy by."""
     try:
-        return get_engine(puzzle).plot_fields
+        return get_engine(domain).plot_fields
     except KeyError:
         return ()
 
@@ -63,12 +65,13 @@ class ReportError(InputError):
     """A user-facing error (the CLI prints it on one line and exits with status 2)."""
 
 
-def puzzle_order() -> list[str]:
+def domain_order() -> list[str]:
+    """The domain names in report order."""
     return engine_names()  # registry order (the paper's for the built-in domains)
 
 
 def _task_pattern() -> re.Pattern:
-    puzzles = "|".join(sorted(map(re.escape, puzzle_order()), key=len, reverse=True))
+    puzzles = "|".join(sorted(map(re.escape, domain_order()), key=len, reverse=True))
     return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<puzzle>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
 
 
@@ -197,10 +200,6 @@ def _assign_labels(models: list[Model]) -> None:
         model.label = label
 
 
-def metric(metrics: dict, name: str) -> float | None:
-    """``name`` of one task's metrics under the one filter rule (``none``, else the alphabetically first
-    filter that has it: :func:`finereason.integrations.lm_eval.results.metric_value`), as a float."""
-    return lm_results.metric_value(metrics, name)
 
 
 def _response(record: dict) -> str:
@@ -249,7 +248,7 @@ def acc_cell(metrics: dict | None, name: str = ACC) -> str:
     unreadable answers is never mistaken for wrong answers."""
     if not metrics:
         return MISSING
-    value, pe = metric(metrics, name), metric(metrics, PARSE_ERROR_RATE)
+    value, pe = metric_value(metrics, name), metric_value(metrics, PARSE_ERROR_RATE)
     return pct(value) if value is None or pe is None else f"{pct(value)} (pe {pct(pe)})"
 
 
@@ -267,3 +266,7 @@ def _n_caption(results: list[TaskResult]) -> str:
     if not ns:
         return ""
     return f"n = {ns[0]} per task" if len(ns) == 1 else f"n = {ns[0]}–{ns[-1]} per task"
+
+
+__getattr__ = renamed_names(__name__, {"metric": "metric_value", "puzzle_title": "domain_title",
+                                       "puzzle_order": "domain_order"}, globals())

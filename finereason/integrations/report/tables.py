@@ -14,8 +14,8 @@ from ...verification.metrics import is_undefined, overall, ratio, task_metrics
 from ...verification.scoring import RowScore
 from ..leaderboard.stats import counts_of, metric_cell
 from ..leaderboard.suites import group_tasks
-from .results import (GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, md_table, metric, pct,
-                      puzzle_title)
+from .results import (GROUP_ORDER, MISSING, SUITE_TITLES, Model, TaskResult, _n_caption, acc_cell, domain_title, md_table,
+                      metric_value, pct)
 
 # Table 4's metrics: state checking's "unsolvable = positive" section of the registry (P, R, F1)
 SC_POSITIVE: tuple[str, ...] = tuple(m.name for m in task_metrics(STATE_CHECKING) if m.section == "unsolvable_positive")
@@ -48,7 +48,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         caption = _n_caption(sc_st)
         parts += [f"## Table 3{tag}: state checking and state transition accuracy", "",
                   f"{SUITE_TITLES[suite]}" + (f"; {caption}" if caption else "") + ".", ""]
-        headers = ["model"] + [f"{puzzle_title(p)} {short}" for p in present for short in ("SC", "ST")]
+        headers = ["model"] + [f"{domain_title(p)} {short}" for p in present for short in ("SC", "ST")]
         rows = []
         for m in models:
             row = [m.label]
@@ -65,7 +65,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
             parts += [f"### State transition accuracy, strict vs paper mode{tag}", "",
                       "*strict*: a forward move must keep the state solvable (exact oracle); *paper*: only the "
                       "given unsolvable child counts as a wrong forward move, as in the official scoring.", ""]
-            headers = ["model"] + [f"{puzzle_title(p)} {mode}" for p in present for mode in ("strict", "paper")]
+            headers = ["model"] + [f"{domain_title(p)} {mode}" for p in present for mode in ("strict", "paper")]
             rows = []
             for m in models:
                 row = [m.label]
@@ -79,7 +79,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         sc = [r for r in sc_st if r.task == STATE_CHECKING]
         if sc:
             parts += [f"## Table 4{tag}: state checking precision, recall and F1 (unsolvable = positive)", ""]
-            headers = ["model"] + [f"{puzzle_title(p)} {metric_info(k).label}" for p in present for k in SC_POSITIVE]
+            headers = ["model"] + [f"{domain_title(p)} {metric_info(k).title}" for p in present for k in SC_POSITIVE]
             rows = []
             for m in models:
                 row = [m.label]
@@ -98,7 +98,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
                   + (f"; {caption}" if caption else "") + ".", ""]
         e2e_puzzles = [p for p in present if any(m.get(suite, p, END_TO_END) for m in models)]
         group = "finereason_end_to_end" if suite == "finereason" else None
-        headers = ["model"] + [puzzle_title(p) for p in e2e_puzzles] + (["all"] if group else [])
+        headers = ["model"] + [domain_title(p) for p in e2e_puzzles] + (["all"] if group else [])
         rows = []
         for m in models:
             row = [m.label]
@@ -117,7 +117,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
 def _prf(result: TaskResult) -> list[str]:
     """SC precision, recall and F1 (unsolvable positive); "—" where undefined (nothing predicted
     unsolvable, no unsolvable state), never 0, by the leaderboard's rules."""
-    clean = {k: v for k in SC_POSITIVE if (v := metric(result.metrics, k)) is not None}
+    clean = {k: v for k in SC_POSITIVE if (v := metric_value(result.metrics, k)) is not None}
     counts = counts_of([s for _, s in result.scores]) if result.scores else {}
     return [metric_cell(k, clean, result.n, counts).pct() for k in SC_POSITIVE]
 
@@ -130,9 +130,9 @@ def group_score(model: Model, group: str) -> tuple[float | None, int | None]:
     if not members:
         metrics = model.groups.get(group)
         n = metrics.get("sample_len") if metrics else None
-        return (metric(metrics, ACC) if metrics else None), (n if isinstance(n, int) else None)
+        return (metric_value(metrics, ACC) if metrics else None), (n if isinstance(n, int) else None)
     results = [model.tasks.get(t) for t in members]
-    value = overall((metric(r.metrics, ACC), r.n) if r else (None, None) for r in results)
+    value = overall((metric_value(r.metrics, ACC), r.n) if r else (None, None) for r in results)
     if is_undefined(value):
         return None, None
     return value, sum(r.n for r in results if r and r.n)
@@ -173,7 +173,7 @@ def breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> list
             for solvable in (True, False):
                 n, shares = breakdown(r.scores, solvable)
                 if n:
-                    rows.append([m.label, puzzle_title(p), "solvable" if solvable else "unsolvable", str(n)]
+                    rows.append([m.label, domain_title(p), "solvable" if solvable else "unsolvable", str(n)]
                                 + [pct(shares[c]) for c in TRANSITION_CATEGORIES])
     if not rows:
         return []

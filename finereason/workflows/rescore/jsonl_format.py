@@ -20,11 +20,11 @@ from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import Progress
 from ...core.engine import engine_names, get_engine
-from ...data.folio import LABEL_MAP
-from ...reading.labels import label_reading
 from ...planning.pddl import PDDLError, read_domain, read_problem
 from ...planning.strips import Task
 from ...planning.validate import check_plan
+from ...reading.truth_values import TRUTH_VALUE_WORDS, truth_value_reading
+from ...verification.verifiers import verify_folio
 from ...planning.plan_answers import committed_plan
 from ...reading import final_region
 from .records import Rescored, reading_fields, recorded_bool, verify_text
@@ -71,19 +71,14 @@ class _Plans:
 
 
 def _folio(gold: Any, text: Any, where: str) -> tuple[bool, str, dict[str, Any]]:
-    """A FOLIO answer against its gold label: the committed label (the FOLIO reader,
-    :func:`~finereason.reading.labels.label_reading`) equal to it, as the FOLIO tasks score it."""
-    label = LABEL_MAP.get(str(gold).strip().lower()[:20]) if isinstance(gold, (str, bool)) else None
-    if label is None:
+    """A FOLIO answer against its gold truth value (FOLIO's ``label``), verified as the FOLIO tasks verify it
+    (:func:`~finereason.verification.verifiers.verify_folio`)."""
+    value = TRUTH_VALUE_WORDS.get(str(gold).strip().lower()[:20]) if isinstance(gold, (str, bool)) else None
+    if value is None:
         raise InputError(f"{where}: the gold label must be True, False, Uncertain or Unknown, not {str(gold)[:40]!r}")
     text = text if isinstance(text, str) else ""
-    reading = label_reading(text)
-    region = final_region(text)
-    if reading.value is None:
-        reason = reading.reason or "no final label"
-    else:
-        reason = "" if reading.value == label else f"the answer is {reading.value}, the gold label {label}"
-    return reading.value == label, reason, reading_fields(text, region, reading)
+    verdict = verify_folio(text, value)
+    return verdict.correct, "; ".join(verdict.reasons), reading_fields(text, final_region(text), truth_value_reading(text))
 
 
 def _check(options: Any) -> None:

@@ -24,7 +24,7 @@ from ...common.input_errors import InputError
 from ...common.progress import Progress
 from ...planning.pddl import Domain, PDDLError, read_domain, read_problem
 from ...planning.plan_answers import committed_plan
-from ...planning.plan_text import Step
+from ...planning.plan_text import PlanAction
 from ...planning.strips import Task
 from ...planning.validate import validate
 from ...reading import final_region
@@ -75,7 +75,7 @@ class Instances:
                 self._tasks[path] = None
         return self._tasks[path]
 
-    def fitting(self, instance_id: str, plan: tuple[Step, ...]) -> list[tuple[Path, Task]]:
+    def fitting(self, instance_id: str, plan: tuple[PlanAction, ...]) -> list[tuple[Path, Task]]:
         """The ``(file, task)`` of every instance folder's ``instance-<id>.pddl`` that ``plan`` solves."""
         key = (instance_id, tuple(str(s) for s in plan))
         if key not in self._fits:
@@ -89,13 +89,13 @@ class Instances:
         return self._fits[key]
 
 
-def ground_truth(value: Any) -> tuple[Step, ...]:
+def ground_truth(value: Any) -> tuple[PlanAction, ...]:
     """The recorded ground-truth plan (a list of ``(action args)`` strings, or one newline-separated string)."""
     lines = value if isinstance(value, list) else str(value or "").splitlines()
     steps = []
     for line in lines[:1000]:
         for m in _STEP.finditer(str(line)[:2000]):
-            steps.append(Step(m.group(1).lower(), tuple(a.lower() for a in m.group(2).split()), m.group(0)))
+            steps.append(PlanAction(m.group(1).lower(), tuple(a.lower() for a in m.group(2).split()), m.group(0)))
     return tuple(steps)
 
 

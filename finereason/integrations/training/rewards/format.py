@@ -19,13 +19,13 @@ def format_reward(completions: list, *, starts_in_think: bool = False, **kwargs:
     right or wrong; else 0.0. ``None`` on rows of an unknown task."""
     n = len(completions)
     tasks = kwargs.get("task") or [None] * n
-    puzzles = kwargs.get("puzzle") or [None] * n
+    domains = kwargs.get("puzzle") or [None] * n  # the column ``puzzle`` holds the domain name
     answers = kwargs.get("answer") or [None] * n
     out: list = []
-    for task, puzzle, gold, completion in zip(tasks, puzzles, answers, completions):
+    for task, domain, gold, completion in zip(tasks, domains, answers, completions):
         text = completion_text(completion)
         if task in PUZZLE_TASKS:
-            out.append(1.0 if format_ok(task, text, starts_in_think=starts_in_think, puzzle=puzzle) else 0.0)
+            out.append(1.0 if format_ok(task, text, starts_in_think=starts_in_think, domain=domain) else 0.0)
         elif task == MATH_TASK:
             guess = math_answer(text, starts_in_think=starts_in_think, gold=gold, single=True)
             out.append(1.0 if guess is not None and readable_math(guess) else 0.0)

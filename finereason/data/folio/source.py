@@ -1,4 +1,4 @@
-"""FOLIO (Han et al. 2022): loading, prompts and the reading of True/False/Uncertain answers.
+"""FOLIO (Han et al. 2022): loading and normalising the records.
 
 Sources (``load_folio(source, split)``):
 
@@ -12,9 +12,10 @@ Sources (``load_folio(source, split)``):
 ``finereason reference fetch folio``) is used when it exists. Offline (``HF_HUB_OFFLINE`` or
 ``HF_DATASETS_OFFLINE``), a Hub id is refused at once. :func:`load_folio_versioned` also tells the
 release (``v2``, the corrected 2024 one the LLM-ARC paper's 88.32% is on, or ``v0.0``, the 2022
-one ``finereason reference fetch folio`` gets, with known label errors): accuracies are comparable only within a release. Records are normalised to ``id``, ``story_id``,
-``premises`` (list), ``conclusion``, ``label`` (``True``/``False``/``Uncertain``; v0's ``Unknown``
-becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
+one ``finereason reference fetch folio`` gets, with known label errors): accuracies are comparable
+only within a release. Records are normalised to ``id``, ``story_id``, ``premises`` (list),
+``conclusion``, ``label`` (FOLIO's own column: the conclusion's truth value, ``True``/``False``/``Uncertain``;
+v0's ``Unknown`` becomes ``Uncertain``), ``premises_fol`` and ``conclusion_fol``. Nothing here needs clingo.
 """
 from __future__ import annotations
 
@@ -23,16 +24,14 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..common.input_errors import InputError
-from ..common.jsonl import iter_json_lines
-from .reference import ENV as REFERENCE_ENV
-from .reference import reference_path
-from ..reading.labels import LABEL_WORDS, label_reading
+from ...common.input_errors import InputError
+from ...common.jsonl import iter_json_lines
+from ...reading.truth_values import TRUTH_VALUE_WORDS
+from ..reference import ENV as REFERENCE_ENV
+from ..reference import reference_path
 
 DEFAULT_HUB_ID = "yale-nlp/FOLIO"
 ENV_SOURCE = "FINEREASON_FOLIO"
-LABELS = ("True", "False", "Uncertain")
-LABEL_MAP = LABEL_WORDS  # "unknown" reads "Uncertain"
 
 
 class FolioError(InputError):
@@ -55,8 +54,8 @@ def normalize(record: dict, split: str, index: int) -> dict:
         raw = str(record["label"]).strip()
     except KeyError as err:
         raise FolioError(f"{split} record {index}: missing field {err.args[0]!r}") from None
-    label = LABEL_MAP.get(raw.lower())
-    if label is None:
+    value = TRUTH_VALUE_WORDS.get(raw.lower())
+    if value is None:
         raise FolioError(f"{split} record {index}: label {raw!r} is not True, False, Uncertain or Unknown")
     story = record.get("story_id")
     if story is None:  # v0.0 validation has no story ids: name the premise set
@@ -67,7 +66,7 @@ def normalize(record: dict, split: str, index: int) -> dict:
         "story_id": str(story),
         "premises": premises,
         "conclusion": conclusion,
-        "label": label,
+        "label": value,
         "premises_fol": _premises(record.get("premises-FOL") or record.get("premises_fol") or []),
         "conclusion_fol": str(record.get("conclusion-FOL") or record.get("conclusion_fol") or ""),
     }
@@ -136,31 +135,5 @@ def load_folio(source: str | os.PathLike | None = None, split: str = "validation
     return load_folio_versioned(source, split)[0]
 
 
-# ------------------------------------------------------------------ prompts
-def problem_text(doc: dict) -> str:
-    premises = "\n".join(f"{i}. {p}" for i, p in enumerate(doc["premises"], start=1))
-    return f"Premises:\n{premises}\n\nConclusion: {doc['conclusion']}"
-
-
-def direct_prompt(doc: dict) -> str:
-    return ("Based only on the premises, is the conclusion True, False, or Uncertain?\n\n" + problem_text(doc) +
-            "\n\nReply with exactly one word: True, False, or Uncertain.\nAnswer:")
-
-
-def cot_prompt(doc: dict) -> str:
-    return ("Based only on the premises, is the conclusion True, False, or Uncertain? Reason step by step, "
-            "then end with a line 'Answer: True', 'Answer: False' or 'Answer: Uncertain'.\n\n" + problem_text(doc))
-
-
-# ------------------------------------------------------------------ answer reading
-def read_label(text: str, *, starts_in_think: bool = False) -> str | None:
-    """The committed label of a response, read as a careful grader would, or ``None``.
-
-    The FOLIO label answer kind of the reader (:mod:`finereason.reading.labels`), under the one
-    commitment rule: only text after the last ``</think>`` counts; the last ``Answer: X`` (or
-    ``\\boxed{X}``, or a line holding only the label after it) is the candidate, and it commits only if
-    nothing after it withdraws it ("Wait, that is wrong."); a later different label replaces it, a
-    conditional after it is explanation. A hedge (another label offered on its line, "Answer: True or
-    Uncertain", or a hedge word, "My best guess for the answer: True") gets no credit.
-    """
-    return label_reading(text, starts_in_think=starts_in_think).value
+__all__ = ["DEFAULT_HUB_ID", "ENV_SOURCE", "FolioError", "folio_version", "load_folio", "load_folio_versioned",
+           "normalize", "offline"]
