@@ -62,7 +62,7 @@ def story86(tmp_path):
 
 
 def test_arc_cli_loop_transcripts_and_sft_export(story86, capsys):
-    out = story86 / "run"
+    out = story86.with_name(story86.name + "-run")  # beside the data: an --out inside --data is refused
     code = main(["arc", "--model", "finereason-replay", "--model_args", f"path={story86 / 'replay.jsonl'}",
                  "--data", str(story86), "--split", "train", "--rounds", "3", "--out", str(out), "--time-limit", "20"])
     assert code == 0
@@ -162,7 +162,7 @@ def test_doc_models_fail_with_one_line_and_broken_models_are_arc_errors(tmp_path
 def test_transcripts_are_written_whatever_the_responses_contain(story86, capsys):
     lines = [json.dumps({"id": f"folio-train-{i}@1", "response": "bad \ud800 text ```asp\np(\udc80).\n```"}) for i in (262, 263, 264)]
     (story86 / "bad.jsonl").write_text("\n".join(lines) + "\n")
-    out = story86 / "bad_run"
+    out = story86.with_name(story86.name + "-bad_run")
     assert main(["arc", "--model", "finereason-replay", "--model_args", f"path={story86 / 'bad.jsonl'}", "--data", str(story86),
                  "--split", "train", "--rounds", "1", "--out", str(out)]) == 0
     rows = read_jsonl(out / "transcripts.jsonl")
@@ -175,7 +175,7 @@ def test_no_tests_ablation_and_sft_never_from_the_evaluated_split(story86, capsy
     no_tests = {f"folio-train-{i}@1": f"```asp\n{program}```\n```json\n{json.dumps({'query': q})}\n```"
                 for i, q in ((262, "suspended(tiffany)"), (263, "NOT(suspended(tiffany))"), (264, "went_to_prison(tiffany)"))}
     replay = _replay(story86, no_tests)
-    out = story86 / "ablation"
+    out = story86.with_name(story86.name + "-ablation")
     args = ["arc", "--model", "finereason-replay", "--model_args", f"path={replay}", "--data", str(story86),
             "--split", "train", "--sft-split", "dev", "--rounds", "2", "--out", str(out), "--no-tests"]
     assert main(args) == 0
