@@ -325,7 +325,7 @@ class Engine(ABC, Generic[P, S]):
         """Deprecated: ``solvable_label(finereason.core.oracle.oracle_solvable(engine, puzzle, state))``."""
         warnings.warn("Engine.label is deprecated; use finereason.common.verdict.solvable_label with "
                       "finereason.core.oracle.oracle_solvable (memoised)", DeprecationWarning, stacklevel=2)
-        return SOLVABLE if self.is_solvable(puzzle, state) else UNSOLVABLE
+        return solvable_label(self.is_solvable(puzzle, state))
 
 
 def official_label(record: dict) -> bool | None:

@@ -25,10 +25,7 @@ from ..core.oracle import oracle_solvable
 
 def oracle_label(engine: Engine, puzzle: Any, state: Any) -> bool | None:
     """The oracle's verdict on ``state``, ``None`` when it ran out of its work budget (undecided)."""
-    try:
-        return oracle_solvable(engine, puzzle, state)
-    except Undecided:
-        return None
+    return check_label(engine, puzzle, state, None).truth
 
 
 def state_truth(engine: Engine, puzzle: Any, state: Any, stored: bool | None = None, *,
@@ -93,10 +90,8 @@ def label_states(engine: Engine, states: Sequence[tuple[int, Any]], *, source: s
             puzzle, state = engine.from_input(obj)
         except (StateError, ParseError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
             raise InputError(f"{source}:{lineno}: not a {engine.name} state: {err}") from None
-        try:
-            yield {"solvable": oracle_solvable(engine, puzzle, state)}
-        except Undecided as err:
-            yield {"solvable": None, "undecided": str(err)}
+        check = check_label(engine, puzzle, state, None)
+        yield {"solvable": check.truth} if check.truth is not None else {"solvable": None, "undecided": check.undecided}
 
 
 def label_counts(labels: Iterable[dict[str, Any]]) -> dict[str, int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict, solvable_label
+from ..common.verdict import Category, ParseError, StateError, Undecided, Verdict, solvable_label
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ..core.engine import Engine, StateItem, StepKind, get_engine
 from ..core.literals import parse_literal
@@ -51,8 +51,8 @@ def verify_state_checking(
     try:
         truth = state_truth(eng, item.puzzle, item.current, solvable, verified=True)
     except Undecided as err:  # the oracle's budget ran out: no credit, never a guessed verdict
-        return Verdict(False, Category.UNDECIDED.value, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
-    predicted = SOLVABLE if choice == "A" else UNSOLVABLE
+        return Verdict(False, Category.UNDECIDED.value, (str(err),), solvable_label(choice == "A"))
+    predicted = solvable_label(choice == "A")
     actual = solvable_label(truth)
     if predicted == actual:
         return Verdict(True, Category.CORRECT.value, (), predicted)
