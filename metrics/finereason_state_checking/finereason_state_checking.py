@@ -24,7 +24,8 @@ Unsolvable is the positive class for precision, recall and F1.
 _KWARGS_DESCRIPTION = """\
 Args:
     predictions (`list` of `str`): the model's answers, one per reference (``None`` counts as an
-        empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them; the parser skips any ``<think>...</think>``).
+        empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
+        the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
         strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"state_checking"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
