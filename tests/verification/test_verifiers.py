@@ -63,7 +63,8 @@ def test_forward_moves_from_solvable_states(official_states, name):
             assert categories(engine, item, answer(engine, item.puzzle, given)) == ("unsolvable_child", "unsolvable_child")
         children = list(itertools.islice(engine.children(item.puzzle, item.current), 60))
         good = [c for c in children if oracle_solvable(engine, item.puzzle, c)]
-        bad = [c for c in children if not oracle_solvable(engine, item.puzzle, c) and not (given is not None and engine.same(c, given))]
+        bad = [c for c in children
+               if not oracle_solvable(engine, item.puzzle, c) and not (given is not None and engine.same(c, given))]
         assert good, "a solvable state has a solvable child"
         assert categories(engine, item, answer(engine, item.puzzle, good[0])) == ("correct", "correct")
         if bad:
