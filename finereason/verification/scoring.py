@@ -4,7 +4,8 @@ metric modules, ``finereason score --data`` and reports.
 A row is a dataset row (``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON strings in the
 official schema). The truth of a state is the oracle's (:func:`finereason.data.state_labels.state_truth`):
 a row's stored ``label`` is used only when the caller says it has verified it (``verified_label=True``).
-:func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of them into the named metrics declared in :mod:`finereason.verification.aggregation`. No verdict is computed anywhere else.
+:func:`score_row` returns one :class:`RowScore`; :func:`aggregate` turns a list of them into the named
+metrics declared in :mod:`finereason.verification.aggregation`. No verdict is computed anywhere else.
 """
 from __future__ import annotations
 
