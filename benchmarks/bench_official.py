@@ -19,7 +19,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from harness import SHARED  # noqa: E402
 
-from finereason.core.oracle import is_solvable  # noqa: E402
+from finereason.core.oracle import oracle_solvable  # noqa: E402
 from finereason.data.official_files import engine_for_file, find_state_files, iter_items  # noqa: E402
 
 
@@ -44,9 +44,9 @@ def main() -> None:
         # the cached path used by verifiers: a second pass over the same states
         again = time.perf_counter()
         for item in items:
-            is_solvable(engine, item.puzzle, item.current)
+            oracle_solvable(engine, item.puzzle, item.current)
         for item in items:
-            is_solvable(engine, item.puzzle, item.current)
+            oracle_solvable(engine, item.puzzle, item.current)
         cached = (time.perf_counter() - again) / 2
         print(f"{'  (cached)':<16}{'':>8}{'':>10}{cached:>10.3f}{len(items) / max(cached, 1e-9):>12.0f}"
               f"   ratio vs uncached: {(done - parsed) / max(cached, 1e-9):.1f}x")

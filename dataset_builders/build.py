@@ -35,7 +35,7 @@ from finereason.common.verdict import Undecided
 from finereason.common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION
 from finereason.core.engine import default_names, engine_names, engines, get_engine, register, train_names
 from finereason.core.prompts import PROMPT_VERSION
-from finereason.core.puzzle_sources import SourcePuzzle, rng_for
+from finereason.core.puzzle_sources import SourcePuzzle, rng_for, source_identity
 from finereason.data.sampling import moves, sample_states, solution_path
 
 from .items import end_to_end_row, state_row
@@ -170,7 +170,7 @@ def run_group(group: Group, seed: int, order: str, options: dict[str, Any], sour
     source = source or _source(group.puzzle, group.split, seed, group.index, options)
     puzzle = source.puzzle
     root = engine.initial(puzzle)
-    out: dict[str, Any] = {"key": source.key, "sc": [], "st": [], "e2e": None}
+    out: dict[str, Any] = {"key": source_identity(engine, source), "sc": [], "st": [], "e2e": None}
     path = solution_path(engine, puzzle, root, rng_for(seed, group.split, group.puzzle, group.index, "path"), order) \
         if group.sc or group.st else None
     for task, count, part in ((STATE_CHECKING, group.sc, "sc"), (STATE_TRANSITION, group.st, "st")):
@@ -254,7 +254,8 @@ def run_job(job: Job) -> Any:
     seed, order, option_pairs, per_task, e2e_size, train_parts = job.settings
     options = dict(option_pairs)
     if job.kind == "keys":
-        return [_source(job.puzzle, "test", seed, i, options).key for i in range(job.start, job.stop)]
+        engine = get_engine(job.puzzle)
+        return [source_identity(engine, _source(job.puzzle, "test", seed, i, options)) for i in range(job.start, job.stop)]
     if job.kind == "test":
         return _test_chunk(job, seed, order, options, per_task, e2e_size)
     return _train_chunk(job, seed, order, options, train_parts)
@@ -312,7 +313,7 @@ def _train_chunk(job: Job, seed: int, order: str, options: dict[str, Any], puzzl
             index = chunk * TRAIN_INDEX_STRIDE + t
             t += 1
             source = _source(puzzle, "train", seed, index, options)
-            if source.key in job.test_keys:
+            if source_identity(get_engine(puzzle), source) in job.test_keys:  # the identity GRPO checks too
                 skipped += 1
                 continue
             instances += 1

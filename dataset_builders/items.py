@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from finereason.common.verdict import SOLVABLE, UNSOLVABLE
+from finereason.common.verdict import solvable_label
 from finereason.common.vocabulary import DIFFICULTY_FIELDS, END_TO_END, STATE_CHECKING
 from finereason.core.engine import Engine, StateItem
 from finereason.core.prompts import PROMPT_VERSION, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
@@ -44,7 +44,7 @@ def state_row(engine: Engine, task: str, item: StateItem, depth: int | None, rec
         "task": task,
         "prompt": prompt,
         "messages": messages(prompt),
-        "label": SOLVABLE if item.solvable else UNSOLVABLE,
+        "label": solvable_label(item.solvable),  # None for a record that states no current_status
         **difficulty_of(engine, item.puzzle, difficulty, depth),
         "prompt_version": PROMPT_VERSION,
         "inputs": _json(official["inputs"]),

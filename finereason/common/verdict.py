@@ -38,6 +38,29 @@ TRANSITION_CATEGORIES: tuple[str, ...] = tuple(c.value for c in (
 
 SOLVABLE = "Solvable"
 UNSOLVABLE = "Unsolvable"
+_UNKNOWN_LABELS = (None, "", "None")
+
+
+def solvable_label(solvable: bool | None) -> str | None:
+    """The label of a solvability bit: :data:`SOLVABLE`, :data:`UNSOLVABLE`, or ``None`` when it is
+    unknown (never a guessed label). The one bool -> label spelling; :func:`label_solvable` inverts it."""
+    if solvable is None:
+        return None
+    return SOLVABLE if solvable else UNSOLVABLE
+
+
+def label_solvable(label: object) -> bool | None:
+    """The solvability bit of a stored label or ``current_status`` (``"Solvable"`` / ``"Unsolvable"``,
+    any case): ``None`` when there is none (``None``, ``""``, ``"None"``). Any other value raises
+    :class:`ValueError`: a label that is neither is never read as unsolvable."""
+    if label in _UNKNOWN_LABELS:
+        return None
+    word = str(label).strip().lower()
+    if word == SOLVABLE.lower():
+        return True
+    if word == UNSOLVABLE.lower():
+        return False
+    raise ValueError(f"label {str(label)[:40]!r} is neither {SOLVABLE} nor {UNSOLVABLE}")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Iterator, TypeVar
 
-from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError
+import warnings
+
+from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError, label_solvable, solvable_label
 from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 from ..reading import Reading, answer_region
 from ..reading.lists import task_list_reading
@@ -245,7 +247,10 @@ class Engine(ABC, Generic[P, S]):
 
     @abstractmethod
     def is_solvable(self, puzzle: P, state: S) -> bool:
-        """Exact oracle: can ``state`` still be completed to a solution?"""
+        """Exact oracle, the domain's primitive: can ``state`` still be completed to a solution?
+
+        Unmemoised: only the domain itself calls it. Everyone else asks the memoised
+        :func:`finereason.core.oracle.oracle_solvable` (which calls this once per puzzle and state)."""
 
     @abstractmethod
     def children(self, puzzle: P, state: S) -> Iterator[S]:
@@ -316,18 +321,20 @@ class Engine(ABC, Generic[P, S]):
         return a == b
 
     def status(self, solvable: bool | None) -> str | None:
-        """The official ``current_status`` string of a label."""
-        return None if solvable is None else (SOLVABLE if solvable else UNSOLVABLE)
+        """The official ``current_status`` string of a label (:func:`~finereason.common.verdict.solvable_label`)."""
+        return solvable_label(solvable)
 
     def label(self, puzzle: P, state: S) -> str:
-        """``Solvable`` or ``Unsolvable`` by the oracle."""
-        return SOLVABLE if self.is_solvable(puzzle, state) else UNSOLVABLE
+        """Deprecated: ``solvable_label(finereason.core.oracle.oracle_solvable(engine, puzzle, state))``."""
+        warnings.warn("Engine.label is deprecated; use finereason.common.verdict.solvable_label with "
+                      "finereason.core.oracle.oracle_solvable (memoised)", DeprecationWarning, stacklevel=2)
+        return solvable_label(self.is_solvable(puzzle, state))
 
 
 def official_label(record: dict) -> bool | None:
-    """The label in a states record's ``outputs.current_status`` (``None`` when it has none)."""
-    status = (record.get("outputs") or {}).get("current_status")
-    return None if status is None else status == SOLVABLE
+    """The label in a states record's ``outputs.current_status`` (``None`` when it has none; a value
+    that is neither ``Solvable`` nor ``Unsolvable`` raises :class:`ValueError`)."""
+    return label_solvable((record.get("outputs") or {}).get("current_status"))
 
 
 _REGISTRY: dict[str, Engine[Any, Any]] = {}

@@ -6,7 +6,9 @@ Every source returns :class:`SourcePuzzle` values. Items are seeded per index
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +18,8 @@ class SourcePuzzle:
     """One puzzle instance from a source.
 
     - ``puzzle``: the engine's puzzle object (e.g. ``SudokuPuzzle``).
-    - ``key``: a stable identity used to prove train/test disjointness (same instance, same key).
+    - ``key``: the source's own stable key; the train/test split compares :func:`source_identity`, which
+      is this key only for a domain that declares no ``identity_fields``.
     - ``difficulty``: JSON-ready difficulty fields (``empty_cells``; ``vertices``, ``edges``, ``k``;
       ``human_rank``; ``categories``, ``entries``, ``clues``).
     - ``record``: the instance in the official ``*_questions`` schema (``{"inputs": ..., "outputs": ...}``).
@@ -45,3 +48,22 @@ def stable_key(*parts: Any) -> str:
     """A short content hash for puzzle identities."""
     text = "\x1f".join(str(p) for p in parts)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def puzzle_identity(engine: Any, inputs: Any) -> str | None:
+    """The puzzle instance that official ``inputs`` stand for: the domain's name and the canonical values
+    (``engine.identity_value``) of its ``identity_fields``, as one JSON string. The one identity behind the
+    build's train/test split (:func:`source_identity`) and GRPO's disjointness check
+    (:func:`finereason.core.rows.row_identity`). ``None`` when the domain declares no identity fields or
+    ``inputs`` holds none of them."""
+    fields = engine.identity_fields
+    if not fields or not isinstance(inputs, Mapping) or not any(f in inputs for f in fields):
+        return None
+    key = [engine.name] + [engine.identity_value(f, inputs.get(f)) for f in fields]
+    return json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def source_identity(engine: Any, source: SourcePuzzle) -> str:
+    """The identity the train/test split compares for a source puzzle: :func:`puzzle_identity` of its
+    record's ``inputs``, or the source's ``key`` for a domain that declares no ``identity_fields``."""
+    return puzzle_identity(engine, (source.record or {}).get("inputs")) or source.key

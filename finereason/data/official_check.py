@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..common.progress import Progress, no_progress
 from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
-from .state_labels import oracle_label
+from .state_labels import check_label
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,9 @@ def check_states_file(path: str | Path, *, progress: Progress = no_progress) -> 
     start = time.perf_counter()
     agree = child_ok = n_solvable = ok = children = undecided = 0
     for _, item in progress(iter_items(path, records), len(records), engine.name):
-        ours = oracle_label(engine, item.puzzle, item.current)
-        label_ok = ours is not None and (item.solvable is None or ours == item.solvable)
-        child_good = item.unsolvable_child is None or oracle_label(engine, item.puzzle, item.unsolvable_child) is False
+        current = check_label(engine, item.puzzle, item.current, item.solvable)
+        ours, label_ok = current.truth, current.agrees
+        child_good = item.unsolvable_child is None or check_label(engine, item.puzzle, item.unsolvable_child, False).agrees
         undecided += ours is None
         agree += label_ok
         n_solvable += ours is True

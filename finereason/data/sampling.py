@@ -25,7 +25,7 @@ from typing import Any, Iterator
 
 from ..common.vocabulary import PAPER
 from ..core.engine import Engine, StateItem
-from ..core.oracle import is_solvable
+from ..core.oracle import oracle_solvable
 
 DEAD_END_STEPS = 2  # at most this many extra moves below the first unsolvable state
 
@@ -51,12 +51,12 @@ def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = 
     every other move (``branch_only``: the branch order's only). From an unsolvable state that is
     simply its first valid move."""
     if solvable is None:
-        solvable = is_solvable(engine, puzzle, state)
+        solvable = oracle_solvable(engine, puzzle, state)
     candidates = moves(engine, puzzle, state, order)
     if not branch_only:
         candidates = itertools.chain(candidates, moves(engine, puzzle, state, None))
     for child in candidates:
-        if not solvable or not is_solvable(engine, puzzle, child):
+        if not solvable or not oracle_solvable(engine, puzzle, child):
             return child
     return None
 
@@ -64,11 +64,11 @@ def find_unsolvable_child(engine: Engine, puzzle: Any, state: Any, order: str = 
 def solution_path(engine: Engine, puzzle: Any, root: Any, rng: random.Random, order: str = PAPER) -> list[Any]:
     """A random root-to-solution path through solvable children (just ``[root]`` when unsolvable)."""
     path = [root]
-    if not is_solvable(engine, puzzle, root):
+    if not oracle_solvable(engine, puzzle, root):
         return path
     state = root
     while True:
-        good = [c for c in moves(engine, puzzle, state, order) if is_solvable(engine, puzzle, c)]
+        good = [c for c in moves(engine, puzzle, state, order) if oracle_solvable(engine, puzzle, c)]
         if not good:
             return path
         state = rng.choice(good)
@@ -79,7 +79,7 @@ def make_item(engine: Engine, puzzle: Any, path: list[Any], order: str = PAPER, 
     """The item of the last state of ``path``: its parent, grandparent, label and unsolvable child
     (``child`` when the caller found one already)."""
     current = path[-1]
-    solvable = is_solvable(engine, puzzle, current)
+    solvable = oracle_solvable(engine, puzzle, current)
     return StateItem(
         puzzle=puzzle,
         current=current,
@@ -117,7 +117,7 @@ def sample_unsolvable(engine: Engine, puzzle: Any, path: list[Any], rng: random.
     depths = list(range(len(path)))
     rng.shuffle(depths)
     for depth in depths:
-        dead = [c for c in moves(engine, puzzle, path[depth], order) if not is_solvable(engine, puzzle, c)]
+        dead = [c for c in moves(engine, puzzle, path[depth], order) if not oracle_solvable(engine, puzzle, c)]
         if not dead:
             continue
         trail = path[: depth + 1] + [rng.choice(dead)]

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from ..common.vocabulary import PAPER
 from ..core.engine import Engine
-from ..core.oracle import is_solvable
+from ..core.oracle import oracle_solvable
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def dfs(
     visited = 0
     while stack:
         state, depth, parent = stack.pop()
-        node = Node(state, depth, is_solvable(engine, puzzle, state), parent)
+        node = Node(state, depth, oracle_solvable(engine, puzzle, state), parent)
         yield node
         visited += 1
         if visited >= max_nodes:

@@ -18,14 +18,15 @@ Any finding is a failure (``verify-data`` exits 1).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..common.verdict import SOLVABLE, UNSOLVABLE, Undecided
+from ..common.verdict import Undecided, label_solvable
 from ..common.vocabulary import END_TO_END
-from ..core.engine import get_engine
+from ..core.oracle import oracle_solvable
+from ..core.rows import RowError, decode_row
+from .state_labels import check_label
 
 # Errors a tampered row can raise while it is read as a state of its puzzle.
 _ROW_ERRORS = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
@@ -53,47 +54,42 @@ class ConfigReport:
     findings: list[Finding] = field(default_factory=list)
 
 
-def _status(solvable: bool) -> str:
-    return SOLVABLE if solvable else UNSOLVABLE
-
-
 def check_row(row: dict) -> list[tuple[str, str]]:
     """``(kind, message)`` for each stored value of ``row`` the oracles contradict (empty: all agree)."""
-    engine = get_engine(row["puzzle"])
     try:
-        inputs, outputs = json.loads(row["inputs"]), json.loads(row["outputs"])
-    except (json.JSONDecodeError, TypeError, RecursionError) as err:
-        return [("unreadable", f"inputs/outputs are not JSON objects ({err})")]
-    if not isinstance(inputs, dict) or not isinstance(outputs, dict):
-        return [("unreadable", "inputs/outputs are not JSON objects")]
-    record = {"inputs": inputs, "outputs": outputs}
+        decoded = decode_row(row)
+    except RowError as err:
+        return [("unreadable", str(err))]
+    engine = decoded.engine
     problems: list[tuple[str, str]] = []
     try:
-        if row["task"] == END_TO_END:
-            puzzle = engine.puzzle_from_official(record)
-            if not engine.is_solvable(puzzle, engine.initial(puzzle)):  # the budgeted oracle, not solve()
+        if decoded.task == END_TO_END:
+            puzzle = engine.puzzle_from_official(decoded.record)
+            if not oracle_solvable(engine, puzzle, engine.initial(puzzle)):  # the budgeted oracle, not solve()
                 problems.append(("unsolvable_puzzle", "the puzzle has no solution"))
             return problems
-        item = engine.item_from_official(record)
+        item = engine.item_from_official(decoded.record)
     except Undecided as err:
         return [("undecided", str(err))]
     except _ROW_ERRORS as err:
         return [("unreadable", f"not a {engine.name} item: {err or type(err).__name__}")]
     try:
-        truth = engine.is_solvable(item.puzzle, item.current)
-    except Undecided as err:
-        return [("undecided", str(err))]
-    label = row.get("label")
-    if label not in (None, "", "None") and label != _status(truth):
-        problems.append(("label", f"label {label!r}, but the oracle says {_status(truth)}"))
-    if item.solvable is not None and item.solvable != truth:
-        problems.append(("status", f"outputs.current_status {_status(item.solvable)!r}, but the oracle says {_status(truth)}"))
+        stored = label_solvable(row.get("label"))
+    except ValueError as err:
+        return [("label", str(err))]
+    current = check_label(engine, item.puzzle, item.current, stored)
+    if current.truth is None:
+        return [("undecided", current.undecided or "")]
+    for kind, what, stored_value in (("label", "label", stored), ("status", "outputs.current_status", item.solvable)):
+        problem = check_label(engine, item.puzzle, item.current, stored_value).problem(what)
+        if problem:
+            problems.append((kind, problem))
     if item.unsolvable_child is not None:
-        try:
-            if engine.is_solvable(item.puzzle, item.unsolvable_child):
-                problems.append(("child", "inputs.unsolvable_child is solvable by the oracle"))
-        except Undecided as err:
-            problems.append(("undecided", f"unsolvable_child: {err}"))
+        child = check_label(engine, item.puzzle, item.unsolvable_child, False)
+        if child.truth is None:
+            problems.append(("undecided", f"unsolvable_child: {child.undecided}"))
+        elif not child.agrees:
+            problems.append(("child", "inputs.unsolvable_child is solvable by the oracle"))
     return problems
 
 

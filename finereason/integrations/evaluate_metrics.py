@@ -13,7 +13,8 @@ import datasets
 import evaluate
 
 from ..common.vocabulary import TASKS
-from ..core.engine import get_engine
+from ..core.rows import decode_row
+from ..reading.completion import completion_text
 from ..reading.context import resolve_context
 from ..verification.aggregation import N
 from ..verification.scoring import aggregate, score_row
@@ -28,11 +29,11 @@ CITATION = """\
 """
 
 _COLUMNS = ("id", "puzzle", "task", "label", "inputs", "outputs")
-_REQUIRED = ("puzzle", "task", "inputs", "outputs")
 
 
 def _as_row(reference, task):
-    """A reference (row dict or its JSON string) as a validated dict of the scoring columns."""
+    """A reference (row dict or its JSON string) as a validated dict of the scoring columns
+    (read by :func:`finereason.core.rows.decode_row`, the one row reader)."""
     if isinstance(reference, bytes):
         reference = reference.decode("utf-8")
     if isinstance(reference, str):
@@ -44,36 +45,21 @@ def _as_row(reference, task):
         row = reference
     if not isinstance(row, Mapping):
         raise ValueError(f"reference must be a dataset row (dict) or its JSON string, got {type(reference).__name__}")
-    missing = [name for name in _REQUIRED if name not in row]
-    if missing:
-        raise ValueError(f"reference row lacks column(s) {', '.join(missing)}; pass rows of a built FineReason dataset")
-    if row["task"] != task:
+    if "task" in row and row["task"] != task:
         hint = f"; use metrics/finereason_{row['task']}" if row["task"] in TASKS else ""
         ident = f" (id {row['id']!r})" if row.get("id") is not None else ""
         raise ValueError(f"finereason_{task} scores {task!r} rows, but a reference{ident} has task {row['task']!r}{hint}")
-    try:
-        get_engine(row["puzzle"])
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
+    decoded = decode_row(row)  # a RowError (a ValueError) names what is wrong
     out = {name: row[name] for name in _COLUMNS if name in row}
     for name in ("inputs", "outputs"):
         if not isinstance(out[name], str):
-            out[name] = json.dumps(out[name])
+            out[name] = json.dumps(getattr(decoded, name))
     return out
 
 
 def encode_reference(reference, task: str) -> str:
     """The JSON string this module stores for one reference (a row dict or its JSON string)."""
     return json.dumps(_as_row(reference, task), ensure_ascii=False)
-
-
-def _as_text(prediction):
-    if prediction is None:
-        return ""
-    if isinstance(prediction, bytes):
-        return prediction.decode("utf-8", errors="replace")
-    return prediction if isinstance(prediction, str) else str(prediction)
-
 
 
 class FineReasonMetric(evaluate.Metric):
@@ -103,7 +89,7 @@ class FineReasonMetric(evaluate.Metric):
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of answers and their rows (dicts or JSON strings; checked and encoded here)."""
         if predictions is not None:
-            predictions = [_as_text(p) for p in predictions]
+            predictions = [completion_text(p) for p in predictions]
         if references is not None:
             references = [encode_reference(r, self.task) for r in references]
         return super().add_batch(predictions=predictions, references=references, **kwargs)
@@ -111,7 +97,7 @@ class FineReasonMetric(evaluate.Metric):
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one answer and its row (a dict or JSON string; checked and encoded here)."""
         if prediction is not None:
-            prediction = _as_text(prediction)
+            prediction = completion_text(prediction)
         if reference is not None:
             reference = encode_reference(reference, self.task)
         return super().add(prediction=prediction, reference=reference, **kwargs)
@@ -119,5 +105,5 @@ class FineReasonMetric(evaluate.Metric):
     def _compute(self, predictions, references, read_context=None, starts_in_think=None):
         context = resolve_context(read_context, starts_in_think)
         rows = [_as_row(r, self.task) for r in references]
-        scores = [score_row(row, _as_text(p), context=context) for row, p in zip(rows, predictions)]
+        scores = [score_row(row, completion_text(p), context=context) for row, p in zip(rows, predictions)]
         return {name: float(value) for name, value in aggregate(scores).items() if name != N}

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable
 from ..common.input_errors import InputError
 from ..common.vocabulary import END_TO_END, STATE_CHECKING
 from ..core.engine import Engine, get_engine
-from ..core.oracle import is_solvable
+from ..core.oracle import oracle_solvable
 from ..core.puzzle_sources import rng_for
 from ..core.rows import row_item, row_puzzle
 from ..data.folio import TRUTH_VALUES
@@ -92,13 +92,13 @@ def oracle(row: dict) -> str:
         solution = engine.solve(puzzle)
         return "I cannot find a solution." if solution is None else _final(engine, puzzle, solution)
     item = row_item(row)
-    solvable = is_solvable(engine, item.puzzle, item.current)
+    solvable = oracle_solvable(engine, item.puzzle, item.current)
     if task == STATE_CHECKING:
         return _choice(solvable)
     if not solvable:
         return _next_state(engine, item.puzzle, item.parent) if item.parent is not None else "No move is possible."
     for child in engine.children(item.puzzle, item.current):
-        if not engine.same(child, item.current) and is_solvable(engine, item.puzzle, child):
+        if not engine.same(child, item.current) and oracle_solvable(engine, item.puzzle, child):
             return _next_state(engine, item.puzzle, child)
     return "No move is possible."
 

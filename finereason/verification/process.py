@@ -38,6 +38,7 @@ from typing import Any, Sequence
 from ..common.verdict import ParseError, StateError, Undecided
 from ..common.vocabulary import END_TO_END
 from ..core.engine import BrokenStep, Engine, StepKind, get_engine
+from ..core.oracle import oracle_solvable
 from ..core.steps import MAX_STEPS
 from ..reading.context import ReadContext, resolve_context
 from ..reading.normalise import original_span
@@ -199,7 +200,7 @@ def process_score(engine: Engine | str, puzzle: Any, response: str, *, max_steps
         prev = state
         if first_dead is None:
             try:
-                if not eng.is_solvable(puzzle, state):
+                if not oracle_solvable(eng, puzzle, state):
                     first_dead = number
             except Undecided:
                 return ProcessVerdict(None, None, number, undecided=True)

@@ -3,7 +3,8 @@
 Responses are JSON Lines, ``{"index": i, "response": ...}`` for an official states file (``i`` the
 0-based line) or ``{"id": ..., "response": ...}`` for a config of a built dataset folder. Every
 response is verified by the one row scorer, :func:`finereason.verification.scoring.score_row`; an official line is
-first turned into a row of the dataset schema labelled by our oracle (:func:`official_row`).
+first turned into a row of the dataset schema (:func:`official_row`); the state's truth is our oracle's,
+as for every row (:func:`finereason.data.state_labels.state_truth`).
 
 Reading and validating comes before scoring (:func:`read_official_batch`), and scoring yields one
 :class:`ScoredResponse` at a time, so a caller can stream the verdict lines it writes.
@@ -18,12 +19,12 @@ from typing import Any, Iterator, Sequence
 from ..common.input_errors import InputError
 from ..common.jsonl import iter_json_lines
 from ..common.progress import Progress, no_progress
-from ..common.verdict import SOLVABLE, UNSOLVABLE, Verdict
+from ..common.verdict import Verdict, solvable_label
 from ..common.vocabulary import END_TO_END, STATE_TASKS
 from ..core.engine import Engine
-from ..core.rows import row_item, row_puzzle
+from ..core.rows import row_puzzle
 from ..data.official_files import engine_for_file, iter_items, read_records
-from ..data.state_labels import oracle_label
+from ..reading.completion import completion_text
 from ..reading.context import ReadContext, resolve_context
 from .aggregation import category_counts, summarize
 from .scoring import RowScore, aggregate, score_row
@@ -57,15 +58,11 @@ class ScoredResponse:
         return line
 
 
-def _label(solvable: bool | None) -> str | None:
-    return None if solvable is None else (SOLVABLE if solvable else UNSOLVABLE)
-
-
 def official_row(engine: Engine, record: dict, task: str, solvable: bool | None) -> dict[str, Any]:
     """The row (dataset schema: ``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON) that
     :func:`~finereason.verification.scoring.score_row` reads, for one official states record; ``solvable`` is the
     label (``None``: undecided, left to the verifier)."""
-    return {"puzzle": engine.name, "task": task, "label": _label(solvable),
+    return {"puzzle": engine.name, "task": task, "label": solvable_label(solvable),
             "inputs": json.dumps(record.get("inputs", record)), "outputs": json.dumps(record.get("outputs", {}))}
 
 
@@ -102,8 +99,7 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
             raise InputError(f"{responses}:{lineno}: index {index!r} is not a line of {official} (0..{count - 1})")
         if index in seen:
             raise InputError(f"{responses}:{lineno}: index {index} appears twice")
-        if not isinstance(text, str):
-            text = "" if text is None else str(text)
+        text = completion_text(text)  # a chat-message response reads as the rewards read it
         seen.add(index)
         read.append((index, text))
     if not read:
@@ -123,9 +119,7 @@ def score_official(batch: OfficialBatch, *, mode: str = "strict", context: ReadC
     engine = batch.engine
     for index, text in progress(batch.responses, len(batch.responses), f"scoring {engine.name}"):
         row = official_row(engine, batch.records[index], batch.task, None)
-        item = row_item(row)
-        row["label"] = _label(oracle_label(engine, item.puzzle, item.current))
-        score = score_row(row, text, context=context)
+        score = score_row(row, text, context=context)  # the truth is the oracle's, as for every row
         verdict = score.paper if mode == "paper" and score.paper is not None else score.verdict
         yield ScoredResponse(index, score, verdict,
                              explanation=explain_response(engine, text, task=batch.task, context=context) if explain else None)
@@ -179,7 +173,7 @@ def _score_config(rows: dict[str, dict], responses: str, data: str, config: str,
             raise InputError(f"{responses}:{lineno}: id {rid!r} appears twice")
         seen.add(rid)
         try:
-            text = obj["response"] if isinstance(obj["response"], str) else str(obj["response"] or "")
+            text = completion_text(obj["response"])
             score = score_row(rows[rid], text, context=context)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
             raise InputError(f"{data}: config {config}, row {rid!r} cannot be scored: {err}") from None

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.verdict import SOLVABLE, UNSOLVABLE, Category, ParseError, StateError, Undecided, Verdict
+from ..common.verdict import Category, ParseError, StateError, Undecided, Verdict, solvable_label
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ..core.engine import Engine, StateItem, StepKind, get_engine
 from ..core.literals import parse_literal
-from ..core.oracle import is_solvable
+from ..core.oracle import oracle_solvable
+from ..data.state_labels import state_truth
 from ..reading import UNFINISHED, choice_reading, read_choice
 from ..reading.context import ReadContext, resolve_context
 from ..reading.lists import task_list_reading
@@ -37,8 +38,8 @@ def verify_state_checking(
 ) -> Verdict:
     """Verify a state-checking answer ("(A)" solvable / "(B)" unsolvable).
 
-    ``solvable`` may carry an oracle label computed earlier (e.g. stored at build time);
-    otherwise the oracle is asked.
+    ``solvable``: the state's truth when the caller already has it from the oracle (or a label it has
+    verified); otherwise the oracle is asked (:func:`finereason.data.state_labels.state_truth`).
     """
     eng = get_engine(engine)
     try:
@@ -49,11 +50,11 @@ def verify_state_checking(
     if choice is None:
         return Verdict(False, Category.PARSE_ERROR.value, (reading.reason or "no final answer (A)/(B) found",))
     try:
-        truth = is_solvable(eng, item.puzzle, item.current) if solvable is None else solvable
+        truth = state_truth(eng, item.puzzle, item.current, solvable, verified=True)
     except Undecided as err:  # the oracle's budget ran out: no credit, never a guessed verdict
-        return Verdict(False, Category.UNDECIDED.value, (str(err),), SOLVABLE if choice == "A" else UNSOLVABLE)
-    predicted = SOLVABLE if choice == "A" else UNSOLVABLE
-    actual = SOLVABLE if truth else UNSOLVABLE
+        return Verdict(False, Category.UNDECIDED.value, (str(err),), solvable_label(choice == "A"))
+    predicted = solvable_label(choice == "A")
+    actual = solvable_label(truth)
     if predicted == actual:
         return Verdict(True, Category.CORRECT.value, (), predicted)
     return Verdict(False, Category.INCORRECT.value, (f"the state is {actual.lower()}, not {predicted.lower()}",), predicted)
@@ -109,7 +110,7 @@ def verify_state_transition_modes(
         verdict = Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
         return {mode: verdict for mode in modes}
     try:
-        current_solvable = is_solvable(eng, puzzle, item.current) if solvable is None else solvable
+        current_solvable = state_truth(eng, puzzle, item.current, solvable, verified=True)
     except Undecided as err:
         return dict.fromkeys(modes, Verdict(False, Category.UNDECIDED.value, (str(err),)))
     try:
@@ -141,7 +142,7 @@ def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: st
             dead_end = item.unsolvable_child is not None and eng.same(proposed, item.unsolvable_child)
         else:
             try:
-                dead_end = not is_solvable(eng, item.puzzle, proposed)
+                dead_end = not oracle_solvable(eng, item.puzzle, proposed)
             except Undecided as err:
                 out[mode] = Verdict(False, Category.UNDECIDED.value, (str(err),))
                 continue
@@ -206,7 +207,7 @@ def verify_folio(response: str, truth_value: str, *, context: ReadContext | None
     return Verdict(False, Category.INCORRECT.value, (f"the conclusion is {truth_value}, not {answer}",), answer)
 
 
-__all__ = ["MODES", "UNFINISHED", "is_solvable", "verify_end_to_end", "verify_folio", "verify_state_checking",
+__all__ = ["MODES", "UNFINISHED", "oracle_solvable", "verify_end_to_end", "verify_folio", "verify_state_checking",
            "verify_state_transition", "verify_state_transition_modes"]
 
 

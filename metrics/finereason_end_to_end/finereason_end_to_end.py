@@ -22,7 +22,8 @@ only the stored one). The answer takes the form the puzzle's prompt asks for (ea
 _KWARGS_DESCRIPTION = """\
 Args:
     predictions (`list` of `str`): the model's answers, one per reference (``None`` counts as an
-        empty answer, bytes are decoded as UTF-8; the parser skips any ``<think>...</think>``).
+        empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
+        the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
         strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"end_to_end"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason

@@ -24,12 +24,13 @@ Unsolvable is the positive class for precision, recall and F1.
 _KWARGS_DESCRIPTION = """\
 Args:
     predictions (`list` of `str`): the model's answers, one per reference (``None`` counts as an
-        empty answer, bytes are decoded as UTF-8; the parser skips any ``<think>...</think>``).
+        empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
+        the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
         strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"state_checking"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
-        ``label`` (Solvable/Unsolvable) gives the per-class metrics.
+        The truth of each state is the exact oracle's (a stored ``label`` is not trusted).
         Other columns are ignored; rows of different puzzles may be mixed.
     starts_in_think (`bool`, optional): the chat template's prompt already opened ``<think>``
         (R1-distill, QwQ, Qwen3 thinking), so an answer without ``</think>`` is unfinished (no credit).
@@ -39,7 +40,7 @@ Returns:
     acc (`float`): share of correct choices.
     parse_error_rate (`float`): share of answers with no readable choice.
     precision_unsolvable, recall_unsolvable, f1_unsolvable (`float`): unsolvable as positive class.
-    acc_solvable, acc_unsolvable (`float`): accuracy on the rows labelled Solvable / Unsolvable.
+    acc_solvable, acc_unsolvable (`float`): accuracy on the rows whose state the oracle finds solvable / unsolvable.
 Raises:
     ValueError: a reference is not a row of this task (wrong or unknown ``task``/``puzzle``,
         missing column, unreadable JSON).

@@ -25,12 +25,13 @@ parse_error. `acc` is strict (the child must still be solvable, checked by the e
 _KWARGS_DESCRIPTION = """\
 Args:
     predictions (`list` of `str`): the model's answers, one per reference (``None`` counts as an
-        empty answer, bytes are decoded as UTF-8; the parser skips any ``<think>...</think>``).
+        empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
+        the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
         strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"state_transition"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
-        ``label`` (Solvable/Unsolvable) gives acc_solvable / acc_unsolvable.
+        The truth of each current state is the exact oracle's (a stored ``label`` is not trusted).
         Other columns are ignored; rows of different puzzles may be mixed.
     starts_in_think (`bool`, optional): the chat template's prompt already opened ``<think>``
         (R1-distill, QwQ, Qwen3 thinking), so an answer without ``</think>`` is unfinished (no credit).

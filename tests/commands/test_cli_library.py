@@ -21,7 +21,7 @@ from finereason.verification.score_responses import config_metrics, official_met
 from finereason.verification.scoring import aggregate
 from finereason.core.rows import row_item
 from finereason.data.state_labels import label_counts, label_states, oracle_label, read_states
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_state_checking, verify_state_transition
 
 
@@ -57,7 +57,7 @@ def _other_dead_end(engine, item):
         if n >= 8:
             break
         same = item.unsolvable_child is not None and engine.same(child, item.unsolvable_child)
-        if not same and not is_solvable(engine, item.puzzle, child):
+        if not same and not oracle_solvable(engine, item.puzzle, child):
             return child
     return None
 
@@ -89,7 +89,7 @@ def test_score_official_gives_the_verifiers_verdicts(tmp_path, task, mode):
         assert [s.key for s in scored] == list(texts)
         for s in scored:
             item = engine.item_from_official(records[s.key])
-            truth = is_solvable(engine, item.puzzle, item.current)
+            truth = oracle_solvable(engine, item.puzzle, item.current)
             if task == "state_checking":
                 want = verify_state_checking(engine, item, texts[s.key], solvable=truth)
             else:

@@ -26,7 +26,7 @@ from finereason.core.rows import row_item
 from finereason.verification.scoring import score_row
 from finereason.core.prompts import PROMPT_VERSION
 from finereason.data.sampling import moves
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.common.atomic_io import TMP_MARK
 
 pytest.importorskip("pyarrow")
@@ -118,7 +118,7 @@ def test_labels_agree_with_the_oracle_and_independent_solvers(schema_build):
             assert record["outputs"]["current_status"] == row["label"]
             item = row_item(row)
             truth = row["label"] == "Solvable"
-            assert is_solvable(engine, item.puzzle, item.current) == truth, row["id"]
+            assert oracle_solvable(engine, item.puzzle, item.current) == truth, row["id"]
             assert _independent_label(row["puzzle"], engine, item, record) == truth, row["id"]
         if config.endswith("_state_checking") and not config.startswith("grid"):
             share = sum(r["label"] == "Solvable" for r in rows) / len(rows)
@@ -141,11 +141,11 @@ def test_every_stored_state_is_rederived_by_the_oracle(schema_build):
             child = item.unsolvable_child
             if child is not None:
                 assert engine.step(p, item.current, child).kind is StepKind.FORWARD, row["id"]
-                assert not is_solvable(engine, p, child), row["id"]
+                assert not oracle_solvable(engine, p, child), row["id"]
             else:
                 missing += 1
                 solvable = row["label"] == "Solvable"
-                dead = [c for c in moves(engine, p, item.current, None) if not solvable or not is_solvable(engine, p, c)]
+                dead = [c for c in moves(engine, p, item.current, None) if not solvable or not oracle_solvable(engine, p, c)]
                 assert dead == [], (row["id"], "an unsolvable child exists but none is stored")
             if row["task"] == "state_transition" and row["label"] == "Solvable":
                 assert child is not None

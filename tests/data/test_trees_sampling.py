@@ -14,7 +14,7 @@ from finereason.domains.graph_coloring import source as graph_coloring
 from finereason.domains.grid_puzzle import source as grid_puzzle
 from finereason.domains.sudoku import source as sudoku
 from finereason.data.trees import dfs
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_state_checking, verify_state_transition
 
 SOURCES = {
@@ -35,7 +35,7 @@ def test_dfs_is_lazy_labelled_and_capped(name, order):
     assert nodes[0].state == root and nodes[0].depth == 0 and nodes[0].parent is None
     assert len(nodes) <= 150
     for node in nodes[1:]:
-        assert node.solvable == is_solvable(engine, puzzle, node.state)
+        assert node.solvable == oracle_solvable(engine, puzzle, node.state)
         assert node.depth == node.parent.depth + 1
         assert engine.step(puzzle, node.parent.state, node.state).kind in (StepKind.FORWARD, StepKind.NONE)
     shallow = list(dfs(engine, puzzle, root, order=order, max_nodes=10_000, max_depth=1))
@@ -68,13 +68,13 @@ def test_samples_have_consistent_paths_and_labels(name):
         assert len({s.item.current for s in samples}) == len(samples)
         for sample in samples:
             item = sample.item
-            assert item.solvable == is_solvable(engine, puzzle, item.current)
+            assert item.solvable == oracle_solvable(engine, puzzle, item.current)
             if item.parent is not None:
                 assert engine.step(puzzle, item.parent, item.current).kind is StepKind.FORWARD
             if item.grandparent is not None:
                 assert engine.step(puzzle, item.grandparent, item.parent).kind is StepKind.FORWARD
             if item.unsolvable_child is not None:
-                assert not is_solvable(engine, puzzle, item.unsolvable_child)
+                assert not oracle_solvable(engine, puzzle, item.unsolvable_child)
             if item.solvable:
                 assert item.unsolvable_child is not None  # need_dead_end
         solvable = sum(s.item.solvable for s in samples)
@@ -158,7 +158,7 @@ def test_unsolvable_child_is_found_whenever_one_exists(name):
             for sample in samples:
                 item = sample.item
                 dead = [c for c in moves(engine, puzzle, item.current, None)
-                        if not item.solvable or not is_solvable(engine, puzzle, c)]
+                        if not item.solvable or not oracle_solvable(engine, puzzle, c)]
                 if item.unsolvable_child is None:
                     assert dead == []
                 else:
@@ -171,7 +171,7 @@ def test_forward_oracle_answers_score_correct_in_both_modes():
     puzzle = SOURCES["graph_coloring"](3).puzzle
     samples = sample_states(engine, puzzle, engine.initial(puzzle), random.Random(2), [True] * 3, need_dead_end=True)
     for sample in samples:
-        good = next(c for c in engine.children(puzzle, sample.item.current) if is_solvable(engine, puzzle, c))
+        good = next(c for c in engine.children(puzzle, sample.item.current) if oracle_solvable(engine, puzzle, c))
         for mode in ("strict", "paper"):
             assert verify_state_transition(engine, sample.item, "Next state: " + engine.render(puzzle, good), mode).correct
         assert list(itertools.islice(engine.undo_moves(puzzle, good), 100))

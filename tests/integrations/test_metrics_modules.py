@@ -215,3 +215,23 @@ def test_the_reader_contract_corpus_scores_alike_in_both_read_contexts(task, how
         for ref, pred, score in zip(refs, preds, scores):
             assert metric._compute([pred], [metric.encode_reference(ref)], **kwargs)["acc"] == float(score.verdict.correct)
     assert offline == []
+
+
+def test_a_chat_message_completion_reads_as_in_the_rewards(rows, offline):
+    """One ``completion_text``: a chat message whose parsed-out reasoning holds a withdrawn guess and
+    whose content holds the answer gets the same verdict from the metric module as from the reward
+    (``str()`` of the message would read the reasoning's guess as the final answer)."""
+    from finereason.integrations.training.rewards import state_checking_reward
+    from finereason.integrations.training.rewards.puzzle import VERDICT_COLUMNS
+
+    row = rows["state_checking"][0]
+    right = oracle(row)
+    wrong = "Answer: (B)" if "(A)" in right else "Answer: (A)"
+    metric = load("state_checking")
+    for content, guess, expected_acc in ((right, wrong, 1.0), (wrong, right, 0.0)):
+        completion = [{"role": "assistant", "content": content, "reasoning_content": f"First guess. {guess}"}]
+        reward = state_checking_reward([completion], **{name: [row[name]] for name in VERDICT_COLUMNS})
+        scores = metric.compute(predictions=[completion], references=[row])
+        assert reward == [expected_acc]
+        assert scores["acc"] == expected_acc
+        assert score_row(row, completion).correct is (expected_acc == 1.0)

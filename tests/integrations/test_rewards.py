@@ -28,7 +28,7 @@ from finereason.core.engine import default_names, get_engine  # noqa: E402
 from finereason.core.rows import row_item  # noqa: E402
 from finereason.verification.scoring import score_row  # noqa: E402
 from finereason.common.verdict import TRANSITION_CATEGORIES  # noqa: E402
-from finereason.core.oracle import is_solvable  # noqa: E402
+from finereason.core.oracle import oracle_solvable  # noqa: E402
 from finereason.integrations.training import rewards as R  # noqa: E402
 from finereason.integrations.training.mixing import puzzle_identity  # noqa: E402
 
@@ -61,7 +61,7 @@ def st_cases(rows: list[dict]) -> list[tuple[str, dict, str]]:
     solvable = next(r for r in rows if r["label"] == "Solvable" and row_item(r).unsolvable_child is not None)
     dead = next(r for r in rows if r["label"] == "Unsolvable" and row_item(r).parent is not None)
     s, d = row_item(solvable), row_item(dead)
-    good = next(c for c in engine.children(s.puzzle, s.current) if is_solvable(engine, s.puzzle, c))
+    good = next(c for c in engine.children(s.puzzle, s.current) if oracle_solvable(engine, s.puzzle, c))
     two_cells = next(iter(engine.children(s.puzzle, good)))
     cells = list(s.current)
     empty = cells.index(0)

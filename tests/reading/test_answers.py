@@ -23,7 +23,7 @@ from finereason.core.engine import get_engine
 from finereason.domains.game_of_24.puzzle import Game24Puzzle
 from finereason.verification.scoring import score_row
 from finereason.common.verdict import ParseError, StateError
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
@@ -209,8 +209,8 @@ def sc_items():
     for name in ("sudoku", "graph_coloring"):
         engine = get_engine(name)
         items = [engine.item_from_official(r) for r in _official(name)[:20]]
-        out[name] = (engine, next(i for i in items if is_solvable(engine, i.puzzle, i.current)),
-                     next(i for i in items if not is_solvable(engine, i.puzzle, i.current)))
+        out[name] = (engine, next(i for i in items if oracle_solvable(engine, i.puzzle, i.current)),
+                     next(i for i in items if not oracle_solvable(engine, i.puzzle, i.current)))
     return out
 
 
@@ -235,9 +235,9 @@ def st_items():
     for name in OFFICIAL:
         engine = get_engine(name)
         items = [engine.item_from_official(r) for r in _official(name)]
-        solvable = next(i for i in items if is_solvable(engine, i.puzzle, i.current) and i.unsolvable_child is not None)
-        good = next(c for c in engine.children(solvable.puzzle, solvable.current) if is_solvable(engine, solvable.puzzle, c))
-        unsolvable = next(i for i in items if not is_solvable(engine, i.puzzle, i.current) and i.parent is not None)
+        solvable = next(i for i in items if oracle_solvable(engine, i.puzzle, i.current) and i.unsolvable_child is not None)
+        good = next(c for c in engine.children(solvable.puzzle, solvable.current) if oracle_solvable(engine, solvable.puzzle, c))
+        unsolvable = next(i for i in items if not oracle_solvable(engine, i.puzzle, i.current) and i.parent is not None)
         out[name] = (engine, solvable, good, unsolvable)
     return out
 

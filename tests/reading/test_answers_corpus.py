@@ -27,7 +27,7 @@ import pytest
 from finereason.verification.verifiers import format_ok
 from finereason.core.engine import get_engine
 from finereason.domains.game_of_24.puzzle import Game24Puzzle
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition_modes
 
 CORPUS = Path(__file__).parents[1] / "data" / "answer_corpus.jsonl"
@@ -93,10 +93,10 @@ def contexts():
 
 def _solvable_item(engine: Any, items: list) -> tuple:
     for item in items:
-        if item.parent is None or item.unsolvable_child is None or not is_solvable(engine, item.puzzle, item.current):
+        if item.parent is None or item.unsolvable_child is None or not oracle_solvable(engine, item.puzzle, item.current):
             continue
         for good in engine.children(item.puzzle, item.current):
-            if not is_solvable(engine, item.puzzle, good) or engine.same(good, item.unsolvable_child):
+            if not oracle_solvable(engine, item.puzzle, good) or engine.same(good, item.unsolvable_child):
                 continue
             two = next(iter(engine.children(item.puzzle, good)), None)
             if two is not None and engine.step(item.puzzle, item.current, two).kind.value == "multiple":
@@ -106,7 +106,7 @@ def _solvable_item(engine: Any, items: list) -> tuple:
 
 def _unsolvable_item(engine: Any, items: list) -> tuple:
     for item in items:
-        if item.parent is None or is_solvable(engine, item.puzzle, item.current):
+        if item.parent is None or oracle_solvable(engine, item.puzzle, item.current):
             continue
         for sibling in engine.children(item.puzzle, item.parent):
             if not engine.same(sibling, item.current):

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from finereason.core.engine import get_engine
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
 from hostile import hostile_responses
 
@@ -18,8 +18,8 @@ OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24":
 def test_hostile_responses(official_states, name):
     engine = get_engine(name)
     items = [engine.item_from_official(r) for r in official_states(OFFICIAL[name])[:12]]
-    solvable = next(i for i in items if is_solvable(engine, i.puzzle, i.current))
-    unsolvable = next(i for i in items if not is_solvable(engine, i.puzzle, i.current))
+    solvable = next(i for i in items if oracle_solvable(engine, i.puzzle, i.current))
+    unsolvable = next(i for i in items if not oracle_solvable(engine, i.puzzle, i.current))
     for label, text in hostile_responses().items():
         for item, allowed in ((solvable, {"parse_error", "invalid_move"}), (unsolvable, {"parse_error", "backtracking_failure"})):
             for mode in ("strict", "paper"):

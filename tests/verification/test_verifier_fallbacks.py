@@ -15,7 +15,7 @@ import finereason.verification.verifiers as verifiers
 from finereason.common.verdict import ParseError, StateError
 from finereason.core import oracle
 from finereason.core.engine import get_engine
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.scoring import aggregate, score_row
 from finereason.verification.verifiers import (verify_end_to_end, verify_state_checking, verify_state_transition,
                                                verify_state_transition_modes)
@@ -162,8 +162,8 @@ def test_unknown_mode_is_a_clear_error(items, mode):
 # ------------------------------------------------------------------ oracle cache fallback
 def test_unhashable_state_falls_back_to_the_engine(items):
     solvable, unsolvable = items
-    assert is_solvable(ENGINE, solvable.puzzle, list(solvable.current)) is True
-    assert is_solvable(ENGINE, unsolvable.puzzle, list(unsolvable.current)) is False
+    assert oracle_solvable(ENGINE, solvable.puzzle, list(solvable.current)) is True
+    assert oracle_solvable(ENGINE, unsolvable.puzzle, list(unsolvable.current)) is False
 
 
 # ------------------------------------------------------------------ a stored label against the oracle
@@ -174,31 +174,33 @@ def flipped_row(record: dict, task: str) -> dict:
             "inputs": json.dumps(record["inputs"]), "outputs": json.dumps(record["outputs"])}
 
 
-def test_scoring_a_row_follows_its_stored_label(records):
-    """A dataset row is judged against the label stored in it (computed by the oracle at build time,
-    and re-checked by ``finereason check-official``), not re-labelled: a row whose stored label
-    disagrees with the oracle is scored by the stored label, as every other reader of the dataset would.
-    The verifiers called without a label ask the oracle, so the two disagree exactly on such a row."""
+def test_scoring_a_row_asks_the_oracle_not_its_stored_label(records):
+    """The truth of a state is the oracle's: a row whose stored label disagrees with the oracle is
+    scored as ``score --official`` and the verifiers without a label score it (one source of truth);
+    the stored label stands in only when the caller says it verified it."""
     record = next(r for r in records if r["outputs"]["current_status"] == "Solvable")
     item = ENGINE.item_from_official(record)
-    assert is_solvable(ENGINE, item.puzzle, item.current)          # the oracle: solvable
+    assert oracle_solvable(ENGINE, item.puzzle, item.current)          # the oracle: solvable
     row = flipped_row(record, "state_checking")                     # the row: Unsolvable
     says_a, says_b = score_row(row, "Answer: (A)"), score_row(row, "Answer: (B)")
-    assert (says_a.verdict.correct, says_a.verdict.category) == (False, "incorrect")
-    assert says_a.verdict.reasons == ("the state is unsolvable, not solvable",)
-    assert (says_b.verdict.correct, says_b.solvable) == (True, False)
-    assert verify_state_checking(ENGINE, item, "Answer: (A)").correct          # no label: the oracle decides
-    assert not verify_state_checking(ENGINE, item, "Answer: (B)").correct
-    # the per-class numbers group the row by its stored label
-    metrics = aggregate([says_b])
-    assert (metrics["acc_unsolvable"], metrics["recall_unsolvable"]) == (1.0, 1.0)
-    assert metrics["acc_solvable"] != metrics["acc_solvable"]  # no row is solvable by its label: undefined (NaN)
+    assert (says_a.verdict.correct, says_a.verdict.category, says_a.solvable) == (True, "correct", True)
+    assert (says_b.verdict.correct, says_b.verdict.category) == (False, "incorrect")
+    assert says_b.verdict.reasons == ("the state is solvable, not unsolvable",)
+    assert says_a.verdict == verify_state_checking(ENGINE, item, "Answer: (A)")   # no label: the oracle decides
+    # the per-class numbers group the row by the oracle's truth
+    metrics = aggregate([says_a])
+    assert metrics["acc_solvable"] == 1.0
+    assert metrics["acc_unsolvable"] != metrics["acc_unsolvable"]  # no row is unsolvable: undefined (NaN)
+    # a label the caller verified is the truth it hands in
+    trusted = score_row(row, "Answer: (B)", verified_label=True)
+    assert (trusted.verdict.correct, trusted.solvable) == (True, False)
 
 
-def test_transition_branch_follows_the_stored_label(records):
+def test_transition_asks_the_oracle_not_its_stored_label(records):
     record = next(r for r in records if r["outputs"]["current_status"] == "Solvable")
     item = ENGINE.item_from_official(record)
-    row = flipped_row(record, "state_transition")                   # stored: Unsolvable, so backtrack
+    row = flipped_row(record, "state_transition")                   # stored: Unsolvable (backtrack)
     to_parent = "Next state: " + json.dumps(record["inputs"]["parent"])
-    assert score_row(row, to_parent).verdict.category == "correct"
-    assert verify_state_transition(ENGINE, item, to_parent).category == "invalid_move"   # the oracle: go forward
+    assert score_row(row, to_parent).verdict.category == "invalid_move"   # the oracle: go forward
+    assert verify_state_transition(ENGINE, item, to_parent).category == "invalid_move"
+    assert score_row(row, to_parent, verified_label=True).verdict.category == "correct"

@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from finereason.core.engine import get_engine
-from finereason.core.oracle import is_solvable
+from finereason.core.oracle import oracle_solvable
 from finereason.verification.verifiers import verify_end_to_end, verify_state_checking, verify_state_transition
 
 OFFICIAL = {"sudoku": "sudoku", "graph_coloring": "graphcoloring", "game_of_24": "game24", "grid_puzzle": "gridpuzzle"}
@@ -32,7 +32,7 @@ def test_backtracking_from_unsolvable_states(official_states, name):
     engine, items = items_of(official_states, name)
     checked = siblings = 0
     for item in items:
-        if is_solvable(engine, item.puzzle, item.current) or item.parent is None:
+        if oracle_solvable(engine, item.puzzle, item.current) or item.parent is None:
             continue
         checked += 1
         assert categories(engine, item, answer(engine, item.puzzle, item.parent)) == ("correct", "correct")
@@ -55,15 +55,16 @@ def test_forward_moves_from_solvable_states(official_states, name):
     engine, items = items_of(official_states, name)
     checked = dead_ends = 0
     for item in items:
-        if not is_solvable(engine, item.puzzle, item.current):
+        if not oracle_solvable(engine, item.puzzle, item.current):
             continue
         checked += 1
         given = item.unsolvable_child
         if given is not None and not engine.same(given, item.current):
             assert categories(engine, item, answer(engine, item.puzzle, given)) == ("unsolvable_child", "unsolvable_child")
         children = list(itertools.islice(engine.children(item.puzzle, item.current), 60))
-        good = [c for c in children if is_solvable(engine, item.puzzle, c)]
-        bad = [c for c in children if not is_solvable(engine, item.puzzle, c) and not (given is not None and engine.same(c, given))]
+        good = [c for c in children if oracle_solvable(engine, item.puzzle, c)]
+        bad = [c for c in children
+               if not oracle_solvable(engine, item.puzzle, c) and not (given is not None and engine.same(c, given))]
         assert good, "a solvable state has a solvable child"
         assert categories(engine, item, answer(engine, item.puzzle, good[0])) == ("correct", "correct")
         if bad:
@@ -87,7 +88,7 @@ def test_forward_moves_from_solvable_states(official_states, name):
 def test_state_checking_choices(official_states, name):
     engine, items = items_of(official_states, name, limit=20)
     for item in items:
-        truth = is_solvable(engine, item.puzzle, item.current)
+        truth = oracle_solvable(engine, item.puzzle, item.current)
         right, wrong = ("(A)", "(B)") if truth else ("(B)", "(A)")
         assert verify_state_checking(engine, item, f"Reasoning...\nAnswer: {right}").correct
         verdict = verify_state_checking(engine, item, f"<think>Answer: {right}</think>\nAnswer: {wrong}")
@@ -97,7 +98,7 @@ def test_state_checking_choices(official_states, name):
 
 def test_rule_breaking_fills_are_invalid_moves(official_states):
     engine, items = items_of(official_states, "sudoku")
-    item = next(i for i in items if is_solvable(engine, i.puzzle, i.current))
+    item = next(i for i in items if oracle_solvable(engine, i.puzzle, i.current))
     cells = list(item.current)
     empty = cells.index(0)
     row = empty // 9
@@ -108,7 +109,7 @@ def test_rule_breaking_fills_are_invalid_moves(official_states):
     assert any(f"row {row + 1} has two {clash}s" in r for r in verdict.reasons)
 
     engine, items = items_of(official_states, "graph_coloring")
-    item = next(i for i in items if is_solvable(engine, i.puzzle, i.current))
+    item = next(i for i in items if oracle_solvable(engine, i.puzzle, i.current))
     colors = list(item.current)
     v = colors.index(0)
     neighbour = next(u for u in item.puzzle.adjacency[v] if colors[u])
@@ -118,7 +119,7 @@ def test_rule_breaking_fills_are_invalid_moves(official_states):
     assert any("share color" in r for r in verdict.reasons)
 
     engine, items = items_of(official_states, "game_of_24")
-    item = next(i for i in items if is_solvable(engine, i.puzzle, i.current) and len(i.current) >= 2)
+    item = next(i for i in items if oracle_solvable(engine, i.puzzle, i.current) and len(i.current) >= 2)
     texts = engine.to_official(item.puzzle, item.current)
     wrong = [f"({texts[0]} + 99)"] + texts[2:]
     verdict = verify_state_transition(engine, item, f"Next state: {wrong!r}")

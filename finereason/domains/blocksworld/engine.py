@@ -34,7 +34,7 @@ from typing import Any, Iterator
 
 from ...common.verdict import ParseError, StateError, Undecided
 from ...common.vocabulary import END_TO_END
-from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind
+from ...core.engine import BrokenStep, Engine, StateItem, Step, StepKind, official_label
 from ...planning.pddl import Atom, Problem
 from ...planning.plan_answers import plan_objects, plan_reading
 from ...planning.plan_text import PlanAction
@@ -92,8 +92,7 @@ class BlocksworldEngine(Engine[BlocksPuzzle, BlocksState]):
         if inputs.get("current") is None:
             raise StateError("record has no inputs.current state")
         current = self.parse_state(puzzle, inputs["current"])
-        status = (record.get("outputs") or {}).get("current_status")
-        return self.record_item(puzzle, current, inputs, None if status is None else str(status).lower() == "solvable")
+        return self.record_item(puzzle, current, inputs, official_label(record))
 
     def item_to_official(self, item: StateItem[BlocksPuzzle, BlocksState], record: dict) -> dict:
         def value(state: BlocksState | None) -> list | None:

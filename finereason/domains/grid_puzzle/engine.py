@@ -19,7 +19,7 @@ from typing import Any, Iterator, Sequence
 
 from ...common.verdict import StateError
 from ...common.vocabulary import MRV, PAPER
-from ...core.engine import Engine, StateItem, Step, StepKind
+from ...core.engine import Engine, StateItem, Step, StepKind, official_label
 from .conditions import UNKNOWN, parse_condition
 from .puzzle import Cells, Clue, GridPuzzle, GridState, Value, _clue_values, _duplicates
 from .solver import complete_table
@@ -62,14 +62,13 @@ class GridPuzzleEngine(Engine[GridPuzzle, GridState]):
         if inputs.get("unsolvable_child") is not None:
             clue = str(inputs.get("clue_applied_to_unsolvable_child", ""))
             child = GridState(self.parse_state(puzzle, inputs["unsolvable_child"]).cells, applied + (clue,), tuple(tables))
-        status = record.get("outputs", {}).get("current_status")
         return StateItem(
             puzzle,
             current,
             parent=path[-2] if len(path) >= 2 else None,
             grandparent=path[-3] if len(path) >= 3 else None,
             unsolvable_child=child,
-            solvable=None if status is None else status == "Solvable",
+            solvable=official_label(record),
         )
 
     def item_to_official(self, item: StateItem[GridPuzzle, GridState], record: dict) -> dict:

@@ -7,7 +7,7 @@ Glossary:
   replacement from the pools and shuffled, all with one seed (same seed, same rows, same order);
 - *puzzle identity*: the instance a row is about (Sudoku givens, the graph, the Game-of-24 numbers,
   the logic-grid clues), read from the row's ``inputs``; training rows must not share one with the
-  test configs.
+  test configs (:func:`finereason.core.rows.row_identity`, the identity the build's train/test split uses).
 
 Every row of a mix has the columns of :data:`MIX_COLUMNS` that its sources provide (``None`` where a
 column does not apply): ``prompt`` is a list of ``{"role", "content"}`` messages; the rest are strings.
@@ -25,8 +25,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from finereason.common.input_errors import InputError
 from finereason.common.vocabulary import TASKS
-from finereason.core.engine import engine_names, get_engine
+from finereason.core.engine import engine_names
 from finereason.core.puzzle_sources import rng_for
+from finereason.core.rows import row_identity
 from finereason.data.official_files import OfficialDataError, read_records
 from finereason.integrations.training.boxed import last_boxed
 
@@ -322,25 +323,7 @@ def describe(rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 # ------------------------------------------------------------------ disjointness
-def puzzle_identity(row: Mapping[str, Any]) -> str | None:
-    """The instance a puzzle row is about (``None`` for math rows and unreadable ``inputs``)."""
-    puzzle = row.get("puzzle")
-    try:
-        engine = get_engine(puzzle) if isinstance(puzzle, str) else None
-    except KeyError:
-        engine = None
-    inputs = row.get("inputs")
-    if engine is None or not engine.identity_fields or inputs is None:
-        return None
-    fields = engine.identity_fields
-    try:
-        data = json.loads(inputs) if isinstance(inputs, str) else inputs
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(data, Mapping) or not any(f in data for f in fields):
-        return None
-    key = [puzzle] + [engine.identity_value(f, data.get(f)) for f in fields]
-    return json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+puzzle_identity = row_identity  # the instance a puzzle row is about: the identity the build's split uses
 
 
 @dataclass(frozen=True)
@@ -357,8 +340,8 @@ class Disjointness:
 
 def check_disjoint(train: Sequence[Mapping[str, Any]], test: Iterable[Mapping[str, Any]]) -> Disjointness:
     """Which ``train`` rows share a puzzle instance with any ``test`` row."""
-    seen = {k for k in map(puzzle_identity, test) if k is not None}
-    overlap = tuple(i for i, row in enumerate(train) if puzzle_identity(row) in seen)
+    seen = {k for k in map(row_identity, test) if k is not None}
+    overlap = tuple(i for i, row in enumerate(train) if row_identity(row) in seen)
     return Disjointness(overlap, len(seen))
 
 
