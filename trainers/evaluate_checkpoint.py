@@ -43,7 +43,7 @@ from finereason.common.intervals import MISSING
 from finereason.common.jsonl import iter_json_lines
 from finereason.common.vocabulary import STATE_CHECKING, STATE_TRANSITION
 from finereason.core.prompts import PAPER_MAX_GEN_TOKS
-from finereason.integrations.lm_eval.results import Run, load_results_file, merged, metric_value, sort_runs, task_size
+from finereason.integrations.lm_eval.results import merged, metric_value, read_runs, task_size
 from finereason.integrations.leaderboard.suites import group_tasks
 from finereason.integrations.training.mixing import hub_offline  # light: no torch
 from finereason.reading.context import ReadContext
@@ -167,12 +167,9 @@ def comparison_table(rows: Mapping[str, Mapping[str, float | None]], names: Mapp
 
 
 def read_results(folder: Path) -> list[dict]:
-    """Every lm-eval results file under ``folder``, oldest first (the one reader's order: lm-eval's
-    ``date``, else the modification time, then the name's timestamp, then the path)."""
-    runs = [Run.of(path, data) for path in sorted(folder.rglob("results_*.json")) if path.is_file()
-            and isinstance(data := load_results_file(path, EvalError, require_results=False), dict)
-            and isinstance(data.get("results"), dict)]
-    return [run.data for run in sort_runs(runs)]
+    """Every lm-eval results file under ``folder``, oldest first (the one reader's search and order:
+    :func:`finereason.integrations.lm_eval.results.read_runs`); :class:`EvalError` when there is none."""
+    return [run.data for run in read_runs([folder], EvalError, skip_other_json=True)]
 
 
 # ------------------------------------------------------------------ which benchmarks, from where
@@ -407,10 +404,7 @@ def run(args: argparse.Namespace) -> int:
                 raise EvalError(f"lm-eval on the {label} model ({path}) exited with status {code}")
     rows = {}
     for label in models:
-        results = read_results(out / label) if (out / label).is_dir() else []
-        if not results:
-            raise EvalError(f"no lm-eval results under {out / label}")
-        rows[label] = scores_from_results(results, args.gsm8k_task, args.math_task)
+        rows[label] = scores_from_results(read_results(out / label), args.gsm8k_task, args.math_task)
     settings = (f"Generation: up to {args.max_gen_toks} new tokens"
                 f"{', limit ' + str(args.limit) + ' documents per task' if args.limit else ''}; backend {args.model}.")
     table = comparison_table(rows, models, [*notes, settings])

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from ...common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TASKS, STATE_TRANSITION
 from ...verification.aggregation import ACC, ACC_PAPER, F1_UNSOLVABLE, PARSE_ERROR_RATE, PRECISION_UNSOLVABLE, RECALL_UNSOLVABLE
 from ...verification.metrics import is_undefined, metric, overall
-from ..lm_eval.results import Run, clean_metrics, load_results_file
+from ..lm_eval.results import NO_RESULTS, Run, clean_metrics, read_runs
 from ..report.results import ReportError, domain_order, domain_title, models_of
 from . import LeaderboardError
 from .stats import UNDEFINED, Cell, mean, metric_cell, proportion, sample_counts
@@ -170,20 +170,14 @@ def collect(root: str | os.PathLike) -> list[Entry]:
     reader, :mod:`finereason.integrations.lm_eval.results`: newest result per task wins, one filter rule)
     and submission results files (``{"config": {"model_name": ...}, "results": ...}``)."""
     root = Path(root)
-    if not root.exists():
-        raise LeaderboardError(f"{root}: no such file or folder")
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("results_*.json") if p.is_file())
     lm_eval: list[Run] = []
     submissions = []
-    for path in files:
-        data = load_results_file(path, LeaderboardError, require_results=False)
-        if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
-            continue  # a JSON file of another kind
-        config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    for run in read_runs([root], LeaderboardError, skip_other_json=True):  # JSON files of other kinds skipped
+        path, data = run.path, run.data
         if "versions" in data or "configs" in data:
-            lm_eval.append(Run.of(path, data))
-        elif config.get("model_name"):
-            submissions.append((str(config.get("submitted_time") or path.name), path, data))
+            lm_eval.append(run)
+        elif run.config.get("model_name"):
+            submissions.append((str(run.config.get("submitted_time") or path.name), path, data))
     entries: dict[tuple[str, str, str], Entry] = {}
     for _, path, data in sorted(submissions, key=lambda s: s[0]):
         _submission(path, data, entries)
@@ -205,7 +199,7 @@ def collect(root: str | os.PathLike) -> list[Entry]:
                                              r.samples_file, **_run_facts(r.run, task))
     found = [e for e in entries.values() if e.tasks]
     if not found:
-        raise LeaderboardError(f"{root}: no lm-eval or submission results files (results_*.json) found")
+        raise LeaderboardError(f"{root}: {NO_RESULTS}")
     check_comparable(found)
     return found
 

@@ -25,13 +25,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from ...common.atomic_io import atomic_file
+from ...common.atomic_io import owned_files, write_text
 from ...common.redact import redact
 from ...core.prompts import PROMPT_VERSION
 from ...reading.context import ReadContext
@@ -214,20 +213,18 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
                                  f"{_safe(revision)}_{suite}.json")
     results_path = root.joinpath("results", *sub, _safe(short), f"{_safe(revision)}_{precision}_{suite}",
                                  f"results_{stamp}.json")
-    if results_path.parent.is_dir():  # a re-submission of this suite replaces the earlier one
-        for old in results_path.parent.glob("*_*.json*"):
-            old.unlink()
-    for path, data in ((request_path, request), (results_path, payload)):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_file(str(path)) as handle:
-            handle.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
     samples = []
-    for task in results:
-        source = chosen.tasks[task].samples_file
-        if source is not None:
-            samples.append(results_path.parent / f"samples_{task}_{stamp}.jsonl")
-            with open(source, "rb") as src, atomic_file(samples[-1], binary=True) as handle:
-                shutil.copyfileobj(src, handle)
+    # The suite's results folder is owned through a manifest: a re-submission replaces the files the
+    # earlier one wrote there and never touches a file it did not write.
+    with owned_files(results_path.parent) as files:
+        files.write_text(results_path.name, json.dumps(payload, indent=2, sort_keys=False) + "\n")
+        for task in results:
+            source = chosen.tasks[task].samples_file
+            if source is not None:
+                samples.append(results_path.parent / f"samples_{task}_{stamp}.jsonl")
+                files.copy(source, samples[-1].name)
+    request_path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(request_path, json.dumps(request, indent=2, sort_keys=False) + "\n")
     done = Submission(request, payload, request_path, results_path, samples, warnings)
     if not dry_run and not _offline():
         done.uploaded = _upload(done, root, repo_id, results_repo_id or _results_repo(repo_id))

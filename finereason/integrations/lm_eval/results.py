@@ -5,7 +5,7 @@ same numbers everywhere.
 Three rules, stated once:
 
 * **Files.** A folder is searched recursively for ``results_*.json``; a file is read as named. A results
-  file is a JSON object with a ``"results"`` object.
+  file is a JSON object with a ``"results"`` object. Finding none is one error, :data:`NO_RESULTS`.
 * **Newest wins, per task.** Runs are ordered by the results file's ``date`` (the time lm-eval started
   the run), else the file's modification time, then the timestamp in the file name, then the path.
   When several runs hold the same task (or group), the newest run's entry for it is used whole: its
@@ -32,6 +32,7 @@ from ...common.input_errors import InputError
 
 DEFAULT_FILTERS = ("none",)
 STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
+NO_RESULTS = "no lm-eval results files (results_*.json) found"
 _BY_TASK = ("results", "groups", "n-samples", "configs", "versions", "higher_is_better")
 
 
@@ -50,7 +51,7 @@ def find_results_files(paths: Sequence[str | os.PathLike], error: type[Exception
         if path.is_dir():
             files = sorted(p for p in path.rglob("results_*.json") if p.is_file())
             if not files:
-                raise error(f"{path}: no lm-eval results files (results_*.json) found")
+                raise error(f"{path}: {NO_RESULTS}")
             found.extend(files)
         elif path.is_file():
             found.append(path)
@@ -113,9 +114,21 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def read_runs(paths: Sequence[str | os.PathLike], error: type[Exception] = ResultsError) -> list[Run]:
-    """The runs of every results file under ``paths``, oldest first (the newest-wins order)."""
-    return sort_runs(Run.of(p, load_results_file(p, error)) for p in find_results_files(paths, error))
+def read_runs(paths: Sequence[str | os.PathLike], error: type[Exception] = ResultsError, *,
+              skip_other_json: bool = False) -> list[Run]:
+    """The runs of every results file under ``paths``, oldest first (the newest-wins order).
+
+    A ``results_*.json`` that is JSON but not a results file is ``error``; with ``skip_other_json`` it is
+    passed over (a folder may hold other JSON files of that name), and ``error`` (:data:`NO_RESULTS`) is
+    raised when no results file is left."""
+    runs = []
+    for path in find_results_files(paths, error):
+        data = load_results_file(path, error, require_results=not skip_other_json)
+        if isinstance(data, dict) and isinstance(data.get("results"), dict):
+            runs.append(Run.of(path, data))
+    if not runs:
+        raise error(f"{', '.join(str(p) for p in paths)}: {NO_RESULTS}")
+    return sort_runs(runs)
 
 
 def sort_runs(runs: Iterable[Run]) -> list[Run]:
@@ -212,5 +225,5 @@ def _count(n: Any) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and n > 0
 
 
-__all__ = ["DEFAULT_FILTERS", "ResultsError", "Run", "clean_metrics", "find_results_files", "load_results_file",
+__all__ = ["DEFAULT_FILTERS", "NO_RESULTS", "ResultsError", "Run", "clean_metrics", "find_results_files", "load_results_file",
            "merged", "metric_value", "newest_per_task", "number", "read_runs", "sort_runs", "task_size"]
