@@ -20,7 +20,7 @@ from finereason.common.verdict import ParseError, StateError
 from finereason.common.vocabulary import STATE_TASKS
 from finereason.core.engine import get_engine, official_names
 from finereason.core.prompts import PROMPT_VERSION
-from finereason.data.official_files import read_records
+from finereason.data.official_files import read_official_records
 
 from .items import end_to_end_row, state_depth, state_row
 from .layout import ConfigStats, configs_in, parquet_files, stat_tuple, stored_stats, write_card, write_config
@@ -50,7 +50,7 @@ def official_rows(src: Path) -> dict[str, list[dict]]:
         engine = get_engine(official)
         states = _find(src, official, "states")
         if states is not None:
-            for line, record in enumerate(read_records(states)):
+            for line, record in enumerate(read_official_records(states)):
                 try:
                     item = engine.item_from_official(record)
                     depth = state_depth(engine, item.puzzle, item.current)
@@ -63,7 +63,7 @@ def official_rows(src: Path) -> dict[str, list[dict]]:
                     configs.setdefault(f"official_{engine.name}_{row['task']}", []).append(dict(row, id=f"official-{engine.name}-{line}"))
         questions = _find(src, official, "questions")
         if questions is not None:
-            for line, record in enumerate(read_records(questions)):
+            for line, record in enumerate(read_official_records(questions)):
                 try:
                     row = end_to_end_row(engine, engine.puzzle_from_official(record), record, {})
                 except bad as err:

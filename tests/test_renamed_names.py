@@ -20,6 +20,7 @@ RENAMED = [  # (module, old name, new name)
     ("finereason.asp.query", "label", "truth_value"),
     ("finereason.workflows.arc", "accuracy_by_round", "summarize_arc"),
     ("finereason.workflows.loop_plot", "model_label", "model_title"),  # a display title, not a label
+    ("finereason.data.official_files", "read_records", "read_official_records"),  # read_records: the resumable log's reader
 ]
 MOVED = [  # (old module, old name, new module, new name)
     ("finereason.reading.labels", "label_reading", "finereason.reading.truth_values", "truth_value_reading"),

@@ -21,9 +21,10 @@ gives the previous version its ``..._<version>`` tasks.
 
 This module is also the one home of what every path sends a model besides the task prompts: the
 verify request (:func:`verify_prompt`: the LLM-as-verifier tasks and the loop's self-verification),
-the plain rendering of a dialog when no chat template is applied (:func:`plain_dialog`) and the
+the plain rendering of a dialog when no chat template is applied (:func:`plain_dialog`), the FOLIO
+questions (:func:`folio_direct_prompt`, :func:`folio_cot_prompt`, :func:`folio_problem_text`) and the
 generation lengths, one constant per purpose (:data:`TASK_MAX_GEN_TOKS`, :data:`TURN_MAX_GEN_TOKS`,
-:data:`PAPER_MAX_GEN_TOKS`).
+:data:`PAPER_MAX_GEN_TOKS`, :data:`ONE_WORD_MAX_GEN_TOKS`, :data:`SMOKE_MAX_GEN_TOKS`).
 """
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ TURN_MAX_GEN_TOKS = 2048
 #: FineReason group at one length): the FineReason paper's length, so that its rows compare with the
 #: paper's table. R1-style reasoning needs more (e.g. 8192).
 PAPER_MAX_GEN_TOKS = 1024
+#: Tokens for an answer asked as one word (``finereason_folio_direct``: True, False or Uncertain): room
+#: for the word and a little politeness around it, and no room for a chain of thought the task did not ask for.
+ONE_WORD_MAX_GEN_TOKS = 64
+#: Tokens per answer in the suggested smoke run (``finereason eval`` prints ``--limit 2 --gen_kwargs
+#: max_gen_toks=...``): enough to see responses read and scored end to end in seconds; its scores mean nothing.
+SMOKE_MAX_GEN_TOKS = 64
 _NOTE_CURRENT = "Clues applied so far"  # labels of the domain's state note (Engine.state_note)
 _NOTE_PREVIOUS = "Clues applied in the previous state"
 
@@ -173,3 +180,22 @@ def verify_prompt(row: Mapping[str, Any], candidate: str) -> str:
     puzzle = row_puzzle(row)
     shown, _ = engine.end_to_end_request(puzzle, engine.initial(puzzle))
     return f"{VERIFY_REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"
+
+
+# ------------------------------------------------------------------ FOLIO (the LLM-ARC loop and baselines)
+def folio_problem_text(doc: Mapping[str, Any]) -> str:
+    """The numbered premises and the conclusion of a normalised FOLIO record."""
+    premises = "\n".join(f"{i}. {p}" for i, p in enumerate(doc["premises"], start=1))
+    return f"Premises:\n{premises}\n\nConclusion: {doc['conclusion']}"
+
+
+def folio_direct_prompt(doc: Mapping[str, Any]) -> str:
+    """The direct question: one word, True, False or Uncertain (``finereason_folio_direct``)."""
+    return ("Based only on the premises, is the conclusion True, False, or Uncertain?\n\n" + folio_problem_text(doc) +
+            "\n\nReply with exactly one word: True, False, or Uncertain.\nAnswer:")
+
+
+def folio_cot_prompt(doc: Mapping[str, Any]) -> str:
+    """The chain-of-thought question, ending with an ``Answer:`` line (``finereason_folio_cot``)."""
+    return ("Based only on the premises, is the conclusion True, False, or Uncertain? Reason step by step, "
+            "then end with a line 'Answer: True', 'Answer: False' or 'Answer: Uncertain'.\n\n" + folio_problem_text(doc))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..common.progress import Progress, no_progress
-from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_records
+from .official_files import OfficialDataError, engine_for_file, find_state_files, iter_items, read_official_records
 from .state_labels import check_label
 
 
@@ -59,7 +59,7 @@ def check_states_file(path: str | Path, *, progress: Progress = no_progress) -> 
     """Re-label every state of one official states file (raises
     :class:`~finereason.data.official_files.OfficialDataError` for an unreadable or empty file)."""
     engine = engine_for_file(path)
-    records = read_records(path)
+    records = read_official_records(path)
     if not records:
         raise OfficialDataError(f"{path}: no states (an empty file)")
     start = time.perf_counter()

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
 from ..common.jsonl import json_lines
 from ..core.engine import Engine, get_engine, official_names
@@ -25,7 +26,7 @@ class OfficialDataError(InputError):
     """An official file that cannot be read; the message names the file and line."""
 
 
-def read_records(path: str | Path) -> list[dict]:
+def read_official_records(path: str | Path) -> list[dict]:
     """All records of an official file (JSON Lines or a JSON array)."""
     path = Path(path)
     try:
@@ -77,10 +78,14 @@ def find_state_files(directory: str | Path) -> list[Path]:
 
 def iter_items(path: str | Path, records: Sequence[dict] | None = None) -> Iterator[tuple[int, object]]:
     """(line index, StateItem) for each record of an official states file (``records``: the file's
-    records when the caller has already read them with :func:`read_records`)."""
+    records when the caller has already read them with :func:`read_official_records`)."""
     engine = engine_for_file(path)
-    for index, record in enumerate(read_records(path) if records is None else records):
+    for index, record in enumerate(read_official_records(path) if records is None else records):
         try:
             yield index, engine.item_from_official(record)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
             raise OfficialDataError(f"{path}: record {index}: {err or type(err).__name__}") from None
+
+
+# ``read_records`` is the resumable log's reader (:func:`finereason.common.jsonl_log.read_records`)
+__getattr__ = renamed_names(__name__, {"read_records": "read_official_records"}, globals())

@@ -23,7 +23,7 @@ from ..common.verdict import Verdict, solvable_label
 from ..common.vocabulary import END_TO_END, STATE_TASKS
 from ..core.engine import Engine
 from ..core.rows import row_puzzle
-from ..data.official_files import engine_for_file, iter_items, read_records
+from ..data.official_files import engine_for_file, iter_items, read_official_records
 from ..reading.completion import completion_text
 from ..reading.context import ReadContext, resolve_context
 from .aggregation import category_counts, summarize
@@ -87,7 +87,7 @@ def read_official_batch(official: str, task: str, responses: str) -> OfficialBat
     if task not in STATE_TASKS:
         raise InputError(f"--task {task!r}: an official states file is scored for {' or '.join(STATE_TASKS)}")
     engine = engine_for_file(official)
-    records = tuple(read_records(official))
+    records = tuple(read_official_records(official))
     count = sum(1 for _ in iter_items(official, records))  # every record must give a state item
     read: list[tuple[int, str]] = []
     seen: set[int] = set()

@@ -21,9 +21,9 @@ from typing import Any, Callable, Sequence
 from ..asp.critic import Limits, Report, run_program
 from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
-from ..data.folio import TRUTH_VALUES, problem_text
+from ..core.prompts import folio_problem_text
+from ..data.folio import TRUTH_VALUES
 from ..reading.blocks import block_readings
-from ..reading.blocks import fenced_blocks as read_fenced_blocks
 from ..reading.context import DEFAULT, ReadContext
 from ..reading.truth_values import TRUTH_VALUE_SIGNALS, UNCERTAIN_REASONS
 from ..reading.region import UNFINISHED, final_region
@@ -57,12 +57,6 @@ class ActorOutput:
     query: str | list[str] | None  # one expression, or numbered propositions
     tests: list[Any]
     problems: list[str]
-
-
-def fenced_blocks(body: str) -> list[tuple[str, str]]:
-    """``(tag, content)`` of every closed ```-fenced block, left to right
-    (:func:`finereason.reading.blocks.fenced_blocks`)."""
-    return [(b.tag, b.content) for b in read_fenced_blocks(body) if b.content is not None]
 
 
 def parse_actor(text: str, tests: bool = True, *, starts_in_think: bool = False) -> ActorOutput:
@@ -159,7 +153,7 @@ class ArcDialog:
 
 
 def first_message(doc: dict, tests: bool = True) -> str:
-    return f"{instructions(tests)}\n{problem_text(doc)}"
+    return f"{instructions(tests)}\n{folio_problem_text(doc)}"
 
 
 def critique(text: str, limits: Limits, tests: bool = True,

@@ -23,7 +23,8 @@ from typing import Any, Callable, Sequence
 from ..asp.critic import Limits
 from ..common.atomic_io import atomic_file, write_bytes, write_text
 from ..core.literals import strip_thinking
-from ..data.folio import FolioError, load_folio_versioned, problem_text
+from ..core.prompts import folio_problem_text
+from ..data.folio import FolioError, load_folio_versioned
 from ..reading.context import DEFAULT, ReadContext
 from .arc import ArcError, ArcDialog, clean_text, round_statistics, run_arc, summarize_arc
 from .rounds import SUMMARY, TRANSCRIPTS
@@ -66,7 +67,7 @@ def trimmed_messages(dialog: ArcDialog) -> list[dict]:
     out = []
     for i, m in enumerate(dialog.messages):
         if i == 0 and m["role"] == "user":
-            out.append({"role": "user", "content": problem_text(dialog.doc)})
+            out.append({"role": "user", "content": folio_problem_text(dialog.doc)})
         elif m["role"] == "assistant":
             out.append({"role": "assistant", "content": (strip_thinking(m["content"]) or m["content"]).strip()})
         else:

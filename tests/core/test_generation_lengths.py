@@ -14,15 +14,17 @@ from pathlib import Path
 import pytest
 
 from finereason.core import prompts
-from finereason.core.prompts import PAPER_MAX_GEN_TOKS, TASK_MAX_GEN_TOKS, TURN_MAX_GEN_TOKS
+from finereason.core.prompts import (ONE_WORD_MAX_GEN_TOKS, PAPER_MAX_GEN_TOKS, SMOKE_MAX_GEN_TOKS, TASK_MAX_GEN_TOKS,
+                                     TURN_MAX_GEN_TOKS)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_three_purposes_three_values():
+def test_one_constant_per_purpose_each_with_its_reason():
     assert (TASK_MAX_GEN_TOKS, TURN_MAX_GEN_TOKS, PAPER_MAX_GEN_TOKS) == (4096, 2048, 1024)
+    assert (ONE_WORD_MAX_GEN_TOKS, SMOKE_MAX_GEN_TOKS) == (64, 64)
     source = inspect.getsource(prompts)
-    for name in ("TASK_MAX_GEN_TOKS", "TURN_MAX_GEN_TOKS", "PAPER_MAX_GEN_TOKS"):
+    for name in ("TASK_MAX_GEN_TOKS", "TURN_MAX_GEN_TOKS", "PAPER_MAX_GEN_TOKS", "ONE_WORD_MAX_GEN_TOKS", "SMOKE_MAX_GEN_TOKS"):
         assert re.search(rf"#: .+\n(#: .+\n)*{name} = ", source), f"{name} has no stated reason"
 
 
@@ -38,6 +40,8 @@ def test_lm_eval_tasks_use_the_task_length():
                  "finereason_verify_sudoku.yaml", "finereason_folio_cot.yaml"):
         config = load_yaml(str(TASK_FOLDER / name), resolve_func=False)  # includes merged, as lm-eval reads it
         assert config["generation_kwargs"]["max_gen_toks"] == TASK_MAX_GEN_TOKS, name
+    direct = load_yaml(str(TASK_FOLDER / "finereason_folio_direct.yaml"), resolve_func=False)
+    assert direct["generation_kwargs"]["max_gen_toks"] == ONE_WORD_MAX_GEN_TOKS  # a one-word answer
     generated = render_configs()
     assert all(f"max_gen_toks: {TASK_MAX_GEN_TOKS}\n" in generated[f"_{t}_template_yaml"]
                for t in ("state_checking", "state_transition", "end_to_end"))
@@ -69,8 +73,10 @@ def test_evaluate_checkpoint_uses_the_papers_length():
     assert evaluate_checkpoint.DEFAULT_MAX_GEN_TOKS == PAPER_MAX_GEN_TOKS
 
 
-# a suggested command line, not a default: "finereason eval" prints it as a quick smoke run
-SUGGESTIONS = ("finereason/integrations/lm_eval/eval_options.py",)
+def test_the_smoke_suggestion_uses_the_smoke_length():
+    from finereason.integrations.lm_eval.eval_options import SMOKE
+
+    assert SMOKE.split() == ["--limit", "2", "--gen_kwargs", f"max_gen_toks={SMOKE_MAX_GEN_TOKS}"]
 
 
 def test_no_other_literal_length_in_the_sources():
@@ -79,6 +85,6 @@ def test_no_other_literal_length_in_the_sources():
     for folder in ("finereason", "lm_eval_tasks", "trainers", "dataset_builders"):
         for path in (ROOT / folder).rglob("*.py"):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if pattern.search(line) and str(path.relative_to(ROOT)) not in SUGGESTIONS:
+                if pattern.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, found

@@ -73,7 +73,12 @@ def normalize(record: dict, split: str, index: int) -> dict:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
-    return [row for _, row in iter_json_lines(str(path), "FOLIO", FolioError)]  # the one JSON Lines reader
+    rows = []
+    for lineno, row in iter_json_lines(str(path), "FOLIO", FolioError):  # the one JSON Lines reader
+        if not isinstance(row, dict):
+            raise FolioError(f"{path}:{lineno}: a FOLIO record is a JSON object, not {type(row).__name__}")
+        rows.append(row)
+    return rows
 
 
 def _local_rows(path: Path, split: str) -> list[dict]:

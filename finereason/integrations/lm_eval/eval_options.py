@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ...common.input_errors import InputError
+from ...core.prompts import SMOKE_MAX_GEN_TOKS
 
 PROG = "finereason eval"
 MODELS = (
@@ -38,7 +39,7 @@ CPU_TOKENS_PER_S_MAX = 200.0
 # ... and otherwise this many parameter-FLOPs per second (2 FLOPs per parameter and token)
 CPU_FLOPS = 3e10
 WARN_AFTER_S = 3600.0
-SMOKE = "--limit 2 --gen_kwargs max_gen_toks=64"
+SMOKE = f"--limit 2 --gen_kwargs max_gen_toks={SMOKE_MAX_GEN_TOKS}"
 
 
 class EvalError(InputError):

@@ -28,7 +28,7 @@ from finereason.common.vocabulary import TASKS
 from finereason.core.engine import engine_names
 from finereason.core.puzzle_sources import rng_for
 from finereason.core.rows import row_identity
-from finereason.data.official_files import OfficialDataError, read_records
+from finereason.data.official_files import OfficialDataError, read_official_records
 from finereason.integrations.training.boxed import last_boxed
 
 MATH_TASK = "math"
@@ -63,7 +63,7 @@ def _read_file(path: Path) -> list[dict]:
 
         return pq.read_table(path).to_pylist()
     try:
-        return read_records(path)
+        return read_official_records(path)
     except OfficialDataError as err:
         raise DataError(str(err)) from None
 
