@@ -27,6 +27,8 @@ MOVED = [  # (old module, old name, new module, new name)
     ("finereason.reading.labels", "read_label", "finereason.reading.truth_values", "read_truth_value"),
     ("finereason.reading.labels", "LABEL_WORDS", "finereason.reading.truth_values", "TRUTH_VALUE_WORDS"),
     ("finereason.reading.labels", "LABEL_SIGNALS", "finereason.reading.truth_values", "TRUTH_VALUE_SIGNALS"),
+    ("finereason.integrations.leaderboard.submit", "clean_metrics", "finereason.integrations.lm_eval.results", "clean_metrics"),
+    ("finereason.verification.llm_verifier", "REQUEST", "finereason.core.prompts", "VERIFY_REQUEST"),
 ]
 
 

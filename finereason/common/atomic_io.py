@@ -159,13 +159,21 @@ def atomic_file(path: str | os.PathLike | None, *, encoding: str = "utf-8", erro
         bits = None
     tmp = _tmp_name(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
+    with _renamed_over(tmp, target):
         with open(fd, mode, **text) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         if bits is not None:
             os.chmod(tmp, bits)
+
+
+@contextlib.contextmanager
+def _renamed_over(tmp: Path, target: Path) -> Iterator[None]:
+    """The one commit of :func:`atomic_file` and :func:`atomic_path`: the block writes ``tmp`` (made
+    durable); ``tmp`` is renamed over ``target`` if the block completes, removed otherwise."""
+    try:
+        yield
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -184,16 +192,10 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(target)
     tmp = _tmp_name(target)
-    try:
+    with _renamed_over(tmp, target):
         yield tmp
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(target.parent)
 
 
 def write_text(path: str | os.PathLike, text: str, *, errors: str = "strict") -> Path:

@@ -1,4 +1,5 @@
-"""The one JSON Lines reader for files a user hands to finereason (states, responses, samples, replays).
+"""The one JSON Lines reader for files a user hands to finereason (states, responses, samples, replays),
+and the one parser of a whole JSON file's text (:func:`parse_json`).
 
 Every problem is raised as one exception of the caller's choice whose message names the file and
 line: unreadable files, non-UTF-8 bytes (a binary file), invalid JSON, JSON nested too deeply for
@@ -49,4 +50,15 @@ def iter_json_lines(path: str, what: str = "JSON Lines", error: type[Exception] 
             raise error(f"cannot read {what} {path}: {err.strerror or err}") from None
 
 
-__all__ = ["iter_json_lines", "json_lines"]
+def parse_json(text: str, where: str, error: type[Exception] = ValueError) -> Any:
+    """The JSON value of ``text``, a whole file read from ``where`` (named in the message); invalid JSON
+    or JSON nested too deeply for the parser raises ``error(message)``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise error(f"{where}: not valid JSON ({err.msg} at line {err.lineno})") from None
+    except RecursionError:
+        raise error(f"{where}: not valid JSON (nested too deeply)") from None
+
+
+__all__ = ["iter_json_lines", "json_lines", "parse_json"]

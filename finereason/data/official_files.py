@@ -5,14 +5,13 @@ The official files are JSON Lines despite the ``.json`` suffix; a JSON array is 
 from __future__ import annotations
 
 import io
-import json
 import re
 from pathlib import Path
 from typing import Iterator, Sequence
 
 from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
-from ..common.jsonl import json_lines
+from ..common.jsonl import json_lines, parse_json
 from ..core.engine import Engine, get_engine, official_names
 
 
@@ -37,12 +36,7 @@ def read_official_records(path: str | Path) -> list[dict]:
         raise OfficialDataError(f"{path}: not UTF-8 text (a binary file?): {err.reason} at byte {err.start}") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise OfficialDataError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-        except RecursionError:
-            raise OfficialDataError(f"{path}: JSON nested too deeply") from None
+        data = parse_json(stripped, str(path), OfficialDataError)
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise OfficialDataError(f"{path}: expected a list of objects")
         return data

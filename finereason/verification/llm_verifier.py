@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from ..common.deprecated import renamed_names
 from ..common.verdict import Verdict
 from ..core.engine import get_engine
 from ..core.literals import strip_thinking
@@ -232,12 +233,4 @@ __all__ = ["KINDS", "MUTATIONS", "VERIFY", "VERIFY_REQUEST", "VERIFY_METRICS", "
            "verify_candidate", "names_error", "oracle_verdict", "read_model_answers", "score_verify", "summarize_verify", "verify_configs", "verify_docs", "verify_prompt", "verify_task_name"]
 
 
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name == "REQUEST":
-        import warnings
-
-        warnings.warn("finereason.verification.llm_verifier.REQUEST is deprecated; use "
-                      "finereason.core.prompts.VERIFY_REQUEST", DeprecationWarning, stacklevel=2)
-        return VERIFY_REQUEST
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = renamed_names(__name__, {"REQUEST": "VERIFY_REQUEST"}, globals(), moved_to="finereason.core.prompts")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ...common.atomic_io import owned_files, write_text
+from ...common.deprecated import renamed_names
 from ...common.redact import redact
 from ...core.prompts import PROMPT_VERSION
 from ...reading.context import ReadContext
@@ -261,12 +262,6 @@ def _upload(done: Submission, root: Path, requests_repo: str, results_repo: str)
     return urls
 
 
-def __getattr__(name: str) -> Any:
-    """Deprecated names: they still work, with a warning naming the new one."""
-    if name == "clean_metrics":
-        import warnings
-
-        warnings.warn("finereason.integrations.leaderboard.submit.clean_metrics is deprecated; use "
-                      "finereason.integrations.lm_eval.results.clean_metrics", DeprecationWarning, stacklevel=2)
-        return _clean_metrics
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# deprecated: the one reader's clean_metrics, under its old name here
+__getattr__ = renamed_names(__name__, {"clean_metrics": "clean_metrics"}, {"clean_metrics": _clean_metrics},
+                            moved_to="finereason.integrations.lm_eval.results")

@@ -20,7 +20,6 @@ A task's size is its ``sample_len``, else lm-eval's ``n-samples`` (``effective``
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...common.input_errors import InputError
+from ...common.jsonl import parse_json
 
 DEFAULT_FILTERS = ("none",)
 STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)")
@@ -72,12 +72,7 @@ def load_results_file(path: Path, error: type[Exception] = ResultsError, *, requ
         raise error(f"cannot read {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:
         raise error(f"{path}: not valid JSON (not UTF-8 text)") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise error(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
-    except RecursionError:
-        raise error(f"{path}: not valid JSON (nested too deeply)") from None
+    data = parse_json(text, str(path), error)
     if require_results and (not isinstance(data, dict) or not isinstance(data.get("results"), dict)):
         raise error(f"{path}: not an lm-eval results file (no \"results\" object)")
     return data
