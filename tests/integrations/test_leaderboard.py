@@ -115,7 +115,7 @@ def test_dry_run_submission_of_every_baseline_validates(runs, tmp_path, capsys):
         if raw["config"]["model"] == model:
             task = "finereason_sudoku_state_checking"
             assert results["results"][task]["acc"] == raw["results"][task]["acc,none"]
-    assert json.loads(next((tmp_path / "finereason-oracle" / "results").rglob("*.json")).read_text())["results"][
+    assert json.loads(next((tmp_path / "finereason-oracle" / "results").rglob("results_*.json")).read_text())["results"][
         "finereason_sudoku_state_transition"]["acc"] == 1.0
 
 
@@ -188,7 +188,8 @@ def test_offline_submission_writes_locally_and_says_so(runs, tmp_path, capsys, m
     out = tmp_path / "sub"
     assert submit(str(runs["runs"]), "--repo-id", "me/requests", "--model", "finereason-random", "--out", str(out)) == 0
     assert "offline (HF_HUB_OFFLINE is set): wrote the submission locally only" in capsys.readouterr().err
-    assert len(list(out.rglob("*.json"))) == 2 and len(list(out.rglob("*.jsonl"))) == len(suite_tasks(DEFAULT_SUITE))
+    assert len(list(out.rglob("*_eval_request_*.json"))) == len(list(out.rglob("results_*.json"))) == 1
+    assert len(list(out.rglob("samples_*.jsonl"))) == len(suite_tasks(DEFAULT_SUITE))
 
 
 def test_online_submission_uploads_both_files(runs, tmp_path, capsys, monkeypatch):
