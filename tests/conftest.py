@@ -111,14 +111,16 @@ def small_dataset(request) -> Path:
 
 
 @pytest.fixture(scope="session")
-def e2e_dataset(tmp_path_factory) -> Path:
+def e2e_dataset(request) -> Path:
     """A small build of the default puzzles for the end-to-end loops: 3 end-to-end instances each (seed 5)."""
     from finereason.dataset_builders.build import BuildConfig, build
 
-    out = tmp_path_factory.mktemp("e2e-dataset") / "data"
-    build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
-                      progress=False))
-    return out
+    def make(folder: Path) -> str:
+        build(BuildConfig(out=folder / "data", seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4,
+                          train_file_rows=8, progress=False))
+        return str(folder / "data")
+
+    return Path(once_per_run(request, "e2e-dataset", make))
 
 
 # ------------------------------------------------------------------ a warm Python for command-line runs
