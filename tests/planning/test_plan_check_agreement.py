@@ -3,6 +3,7 @@ response in ../shared/real_responses/planbench (Blocksworld and Mystery Blockswo
 verdict and reasons equal those of ``verify_end_to_end``."""
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -13,6 +14,13 @@ from finereason.planning.check_file import check_plans, read_plan_requests
 from finereason.verification.verifiers import verify_end_to_end
 
 PREFIX = "plan text: "
+
+
+@functools.lru_cache(maxsize=None)
+def puzzle_of(problem: str, domain: str):
+    """The instance's puzzle, read (and solved) once per test process: the recorded files of the
+    different models answer the same instances."""
+    return read_instance(shared_path(problem), shared_path(domain)).puzzle
 
 
 def recorded_files() -> list[str]:
@@ -35,12 +43,9 @@ def test_plan_check_equals_the_end_to_end_verdict(index, tmp_path, monkeypatch):
     plans.write_text("".join(json.dumps({"domain": r["domain"], "problem": r["problem"], "plan": r["response"]}) + "\n"
                              for r in rows), "utf-8")
     checked = list(check_plans(read_plan_requests(str(plans))))
-    puzzles: dict[str, object] = {}
     differ = []
     for line, (row, check) in enumerate(zip(rows, checked)):
-        if row["problem"] not in puzzles:
-            puzzles[row["problem"]] = read_instance(shared_path(row["problem"]), shared_path(row["domain"])).puzzle
-        puzzle = puzzles[row["problem"]]
+        puzzle = puzzle_of(row["problem"], row["domain"])
         engine = "mystery_blocksworld" if puzzle.vocabulary == "mystery" else "blocksworld"
         verdict = verify_end_to_end(engine, puzzle, row["response"])
         reasons = [r[len(PREFIX):] if r.startswith(PREFIX) else r for r in check["reasons"]]
