@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import functools
 import json
 import os
 import shutil
@@ -53,6 +54,16 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"reference data {path} is absent (expected ../shared beside the checkout)")
     return path
+
+
+@functools.lru_cache(maxsize=None)
+def planbench_puzzle(problem: str, domain: str):
+    """The puzzle of a PlanBench instance under ../shared (paths relative to it), read and solved once
+    per test process: the recorded responses of several models, checked by several modules, answer the
+    same instances. Puzzles are frozen, so sharing one is safe."""
+    from finereason.domains.blocksworld.source import read_instance
+
+    return read_instance(shared_path(problem), shared_path(domain)).puzzle
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -3,24 +3,15 @@ response in ../shared/real_responses/planbench (Blocksworld and Mystery Blockswo
 verdict and reasons equal those of ``verify_end_to_end``."""
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
-from conftest import shared_path
+from conftest import planbench_puzzle, shared_path
 
-from finereason.domains.blocksworld.source import read_instance
 from finereason.planning.check_file import check_plans, read_plan_requests
 from finereason.verification.verifiers import verify_end_to_end
 
 PREFIX = "plan text: "
-
-
-@functools.lru_cache(maxsize=None)
-def puzzle_of(problem: str, domain: str):
-    """The instance's puzzle, read (and solved) once per test process: the recorded files of the
-    different models answer the same instances."""
-    return read_instance(shared_path(problem), shared_path(domain)).puzzle
 
 
 def recorded_files() -> list[str]:
@@ -45,7 +36,7 @@ def test_plan_check_equals_the_end_to_end_verdict(index, tmp_path, monkeypatch):
     checked = list(check_plans(read_plan_requests(str(plans))))
     differ = []
     for line, (row, check) in enumerate(zip(rows, checked)):
-        puzzle = puzzle_of(row["problem"], row["domain"])
+        puzzle = planbench_puzzle(row["problem"], row["domain"])  # each instance read once
         engine = "mystery_blocksworld" if puzzle.vocabulary == "mystery" else "blocksworld"
         verdict = verify_end_to_end(engine, puzzle, row["response"])
         reasons = [r[len(PREFIX):] if r.startswith(PREFIX) else r for r in check["reasons"]]
