@@ -4,6 +4,8 @@ from __future__ import annotations
 import atexit
 import fcntl
 import functools
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import shutil
@@ -197,10 +199,43 @@ def lm_eval_index_file(tmp_path_factory: pytest.TempPathFactory, config: pytest.
     return run_folder(tmp_path_factory, config) / "lm-eval-builtin-index.pickle"
 
 
+class _PatchIndexOnImport(importlib.abc.MetaPathFinder):
+    """Patches lm-eval's task index as soon as it is imported, inside a test too: the first test of a
+    worker that imports lm-eval's tasks would otherwise parse the built-in tasks itself (~8 CPU s)."""
+
+    NAME = "lm_eval.tasks._index"
+
+    def __init__(self, cache: Path) -> None:
+        self.cache = cache
+
+    def find_spec(self, name, path, target=None):
+        if name != self.NAME or name in sys.modules:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        load, cache = spec.loader.exec_module, self.cache
+
+        def exec_module(module) -> None:
+            load(module)
+            index_builtin_tasks_once(module, cache)
+
+        spec.loader.exec_module = exec_module  # this spec's own loader
+        return spec
+
+
+_INDEX_HOOK: list[_PatchIndexOnImport] = []
+
+
 @pytest.fixture(autouse=True)
 def _lm_eval_builtin_index_once(request):
-    """Patch lm-eval's task index once it is imported (importing it up front would slow every worker)."""
+    """Patch lm-eval's task index once it is imported; until then, a finder patches it on import
+    (importing it up front would slow every worker that never runs lm-eval)."""
     _index = sys.modules.get("lm_eval.tasks._index")
     if _index is not None and not getattr(_index.TaskIndex.build, "finereason_tests_once", False):
         index_builtin_tasks_once(_index, lm_eval_index_file(request.getfixturevalue("tmp_path_factory"), request.config))
+    elif _index is None and not _INDEX_HOOK:
+        _INDEX_HOOK.append(_PatchIndexOnImport(lm_eval_index_file(request.getfixturevalue("tmp_path_factory"),
+                                                                  request.config)))
+        sys.meta_path.insert(0, _INDEX_HOOK[0])
     yield
