@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import functools
+import importlib.abc
+import importlib.machinery
 import json
 import os
 import shutil
@@ -53,6 +56,16 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"reference data {path} is absent (expected ../shared beside the checkout)")
     return path
+
+
+@functools.lru_cache(maxsize=None)
+def planbench_puzzle(problem: str, domain: str):
+    """The puzzle of a PlanBench instance under ../shared (paths relative to it), read and solved once
+    per test process: the recorded responses of several models, checked by several modules, answer the
+    same instances. Puzzles are frozen, so sharing one is safe."""
+    from finereason.domains.blocksworld.source import read_instance
+
+    return read_instance(shared_path(problem), shared_path(domain)).puzzle
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -111,14 +124,16 @@ def small_dataset(request) -> Path:
 
 
 @pytest.fixture(scope="session")
-def e2e_dataset(tmp_path_factory) -> Path:
+def e2e_dataset(request) -> Path:
     """A small build of the default puzzles for the end-to-end loops: 3 end-to-end instances each (seed 5)."""
     from finereason.dataset_builders.build import BuildConfig, build
 
-    out = tmp_path_factory.mktemp("e2e-dataset") / "data"
-    build(BuildConfig(out=out, seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4, train_file_rows=8,
-                      progress=False))
-    return out
+    def make(folder: Path) -> str:
+        build(BuildConfig(out=folder / "data", seed=5, per_task=1, train_size=0, e2e_size=3, train_chunk_rows=4,
+                          train_file_rows=8, progress=False))
+        return str(folder / "data")
+
+    return Path(once_per_run(request, "e2e-dataset", make))
 
 
 # ------------------------------------------------------------------ a warm Python for command-line runs
@@ -184,10 +199,43 @@ def lm_eval_index_file(tmp_path_factory: pytest.TempPathFactory, config: pytest.
     return run_folder(tmp_path_factory, config) / "lm-eval-builtin-index.pickle"
 
 
+class _PatchIndexOnImport(importlib.abc.MetaPathFinder):
+    """Patches lm-eval's task index as soon as it is imported, inside a test too: the first test of a
+    worker that imports lm-eval's tasks would otherwise parse the built-in tasks itself (~8 CPU s)."""
+
+    NAME = "lm_eval.tasks._index"
+
+    def __init__(self, cache: Path) -> None:
+        self.cache = cache
+
+    def find_spec(self, name, path, target=None):
+        if name != self.NAME or name in sys.modules:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        load, cache = spec.loader.exec_module, self.cache
+
+        def exec_module(module) -> None:
+            load(module)
+            index_builtin_tasks_once(module, cache)
+
+        spec.loader.exec_module = exec_module  # this spec's own loader
+        return spec
+
+
+_INDEX_HOOK: list[_PatchIndexOnImport] = []
+
+
 @pytest.fixture(autouse=True)
 def _lm_eval_builtin_index_once(request):
-    """Patch lm-eval's task index once it is imported (importing it up front would slow every worker)."""
+    """Patch lm-eval's task index once it is imported; until then, a finder patches it on import
+    (importing it up front would slow every worker that never runs lm-eval)."""
     _index = sys.modules.get("lm_eval.tasks._index")
     if _index is not None and not getattr(_index.TaskIndex.build, "finereason_tests_once", False):
         index_builtin_tasks_once(_index, lm_eval_index_file(request.getfixturevalue("tmp_path_factory"), request.config))
+    elif _index is None and not _INDEX_HOOK:
+        _INDEX_HOOK.append(_PatchIndexOnImport(lm_eval_index_file(request.getfixturevalue("tmp_path_factory"),
+                                                                  request.config)))
+        sys.meta_path.insert(0, _INDEX_HOOK[0])
     yield

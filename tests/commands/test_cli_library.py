@@ -319,15 +319,14 @@ def test_cli_commands_call_the_library_not_each_other():
                         assert name != "run", f"{path.name}: run calls another command's run"
 
 
-def test_run_baselines_reports_the_oracle(tmp_path, monkeypatch):
-    """The main job on a tiny build: lm-eval runs the oracle, the report names it, the environment is restored."""
+def test_run_baselines_reports_the_oracle(small_dataset, tmp_path, monkeypatch):
+    """The main job on a tiny build (the shared one, only read): lm-eval runs the oracle, the report names
+    it, the environment is restored."""
     pytest.importorskip("lm_eval")
     pytest.importorskip("matplotlib")
-    from finereason.dataset_builders.build import BuildConfig, build
     from finereason.workflows.baselines_job import run_baselines
 
-    data = tmp_path / "ds"
-    build(BuildConfig(out=data, per_task=2, train_size=0, e2e_size=1, progress=False))
+    data = small_dataset
     monkeypatch.delenv("FINEREASON_DATA_DIR", raising=False)
     done = run_baselines(data, tmp_path / "out", ["oracle"], "finereason", limit=2)
     assert done.code == 0

@@ -55,9 +55,11 @@ for name in names:
     entries = list(ds)
     out["own"][name] = [ds.score_answer(e["answer"], e) for e in entries]
     out["flipped"][name] = [ds.score_answer(e["answer"] + "\nWait, that is wrong; I take it back.", e) for e in entries]
+    # ours made again, at four of the indices (an entry depends on name, seed and index only: test_rl_datasets.py)
     ours = finereason.create_dataset(name, size=12, seed=5)
-    out["same"][name] = all(e["question"] == o["question"] and e["answer"] == o["answer"]
-                            and e["metadata"]["source_dataset"] == "finereason/" + name for e, o in zip(entries, ours))
+    out["same"][name] = (all(entries[i]["question"] == ours[i]["question"] and entries[i]["answer"] == ours[i]["answer"]
+                             for i in (0, 3, 7, 11))
+                         and all(e["metadata"]["source_dataset"] == "finereason/" + name for e in entries))
 mix = CompositeDataset(CompositeConfig(size=40, seed=2, datasets=[
     DatasetSpec("finereason/sudoku_state_checking", 1.0, {"min_empty_cells": 40, "max_empty_cells": 45}),
     DatasetSpec("finereason/game_of_24_end_to_end", 1.0, {}),

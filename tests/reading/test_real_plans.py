@@ -12,9 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import planbench_puzzle, shared_path
 
-from finereason.domains.blocksworld.source import read_instance
 from finereason.core.engine import get_engine
 from finereason.planning import PlanAction, Task, check_plan, read_domain, read_problem, validate
 from finereason.reading import final_region
@@ -53,7 +52,6 @@ def test_the_reader_agrees_with_every_decided_reading(path):
     """Both paths that read plans (the end-to-end verdict's reader and plan-check) give the decided reading."""
     folder = shared_path("real_responses", "planbench")
     lines: dict[str, list[str]] = {}
-    puzzles: dict[str, object] = {}
     tasks: dict[str, Task] = {}
     disagreements = []
     for record in decided():
@@ -61,8 +59,7 @@ def test_the_reader_agrees_with_every_decided_reading(path):
         row = json.loads(rows[record["line"]])
         text = row["response"]
         engine = engine_of(record["file"])
-        if row["problem"] not in puzzles:
-            puzzles[row["problem"]] = read_instance(shared_path(row["problem"]), shared_path(row["domain"])).puzzle
+        if row["problem"] not in tasks:
             tasks[row["problem"]] = Task(read_domain(shared_path(row["domain"])), read_problem(shared_path(row["problem"])))
         if path == "plan-check":
             verdict = check_plan(tasks[row["problem"]], text)
@@ -79,7 +76,7 @@ def test_the_reader_agrees_with_every_decided_reading(path):
             elif record["decision"] == "none":
                 ok = read is None
             else:
-                ok = not verify_end_to_end(engine, puzzles[row["problem"]], text).correct
+                ok = not verify_end_to_end(engine, planbench_puzzle(row["problem"], row["domain"]), text).correct
         if not ok:
             disagreements.append((record["file"], record["line"], record["decision"], read))
     assert not disagreements, disagreements[:5]
@@ -93,7 +90,7 @@ def test_decided_plans_credit_exactly_the_valid_ones(decision):
     rows = {f: (folder / f"{f}.jsonl").read_text("utf-8").splitlines() for f in {r["file"] for r in records}}
     for record in records:
         row = json.loads(rows[record["file"]][record["line"]])
-        puzzle = read_instance(shared_path(row["problem"]), shared_path(row["domain"])).puzzle
+        puzzle = planbench_puzzle(row["problem"], row["domain"])
         verdict = verify_end_to_end(engine_of(record["file"]), puzzle, row["response"])
         if decision == "none":
             assert not verdict.correct
