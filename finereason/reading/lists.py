@@ -14,16 +14,15 @@ ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, w
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
-from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
+from .hedges import (HEDGE_ADVERBS, HEDGE_AFTER, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
-from .withdrawals import Signals, signal_words
+from .withdrawals import _SHORT_RANGE, Signals, signal_words
 
 MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
@@ -53,6 +52,9 @@ _HEDGE = re.compile(
 _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
                        re.IGNORECASE)
 _TRUNCATED = -1
+_TEXT = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup
+# a blank tail holds no hedge word of the table (every one holds a letter), so hedged_after needs no look there
+assert not any(_TEXT.search(word) is None for word in HEDGE_AFTER), "a hedge word of blanks and markup only"
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
 # the English markers in this syntax, then every other language's from the vocabulary (``Siguiente estado``,
@@ -78,10 +80,7 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     """
     low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
-    plain = low.isascii()
-    for word, pattern in marks:
-        if plain and not word.isascii():
-            continue  # ASCII text holds no such marker
+    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
         pos, kept = len(low), 0
         for _ in range(4 * limit):
             at = low.rfind(word, 0, pos)
@@ -246,7 +245,7 @@ def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool 
     found: list[Statement] = []
     seen: set[int] = set()
     budget = SCAN_BUDGET
-    for start, end in last_marks(region, marks + CORRECTION_MARKS, low=signals.low):
+    for start, end in last_marks(region, _mark_table(marks)[2], low=signals.low):
         if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
             break
         if region.startswith(": [", end):  # the common case, as _INTRO reads it
@@ -301,10 +300,23 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
-@lru_cache(maxsize=16)
+_MARK_TABLES: dict[int, tuple[Marks, Marks, Marks]] = {}  # id -> (marks, ASCII ones, with corrections)
+
+
+def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks]:
+    """``(marks, its ASCII markers, it + CORRECTION_MARKS)``, built once per tuple of markers (found by
+    identity: hashing a tuple of markers and patterns on every call costs more than the look itself)."""
+    table = _MARK_TABLES.get(id(marks))
+    if table is None or table[0] is not marks:
+        table = (marks, tuple(mark for mark in marks if mark[0].isascii()), marks + CORRECTION_MARKS)
+        if len(_MARK_TABLES) < 64:  # the table keeps ``marks`` alive, so its id is not reused
+            _MARK_TABLES[id(marks)] = table
+    return table
+
+
 def _ascii_marks(marks: Marks) -> Marks:
     """The markers of ``marks`` spelled in ASCII."""
-    return tuple(mark for mark in marks if mark[0].isascii())
+    return _mark_table(marks)[1]
 
 
 def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
@@ -354,7 +366,10 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
         return None
     if stop == _TRUNCATED or region.find("[", stop) >= 0:
         return None  # another list after it: the full scan
-    if signal_words(low, stop, len(low)) != frozenset():
+    # only blanks and markup after the list (the common end of an answer): no word there, so none of the
+    # looks after it below (withdrawal words, "is wrong", a hedge word after it) can find anything
+    blank_tail = _TEXT.search(low, stop) is None
+    if (not blank_tail or len(low) - stop >= _SHORT_RANGE) and signal_words(low, stop, len(low)) != frozenset():
         return None  # a long tail, or a possible withdrawal after the answer (Signals.first's own pre-check)
     payload = region[begin:stop]  # a flat list stays one row: no "[" follows it for _row_sequence
     if not _has_content(payload) or "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
@@ -363,12 +378,12 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
     if low[ls:at].strip(" \t*_#>`-") and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)
                                or scope.echoed_instruction(low, at)):
         return None  # a split over answers before it, or prompt text (the rule's meaning.split and scope looks)
-    if _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
+    if not blank_tail and _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
         return None
     before = sentence_before(region, at)
     if (before and hedged(region, at, before)) or conditional(region, at, stop, before):
         return None
-    if hedged_after(region, stop) or introduced_by_hedge(region, at):  # mark_hedges' other looks
+    if (not blank_tail and hedged_after(region, stop)) or introduced_by_hedge(region, at):  # mark_hedges' other looks
         return None
     if not meaning.plainly_committed(low, at, stop):  # the full rule reads what the text means around it
         return None

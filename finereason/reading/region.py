@@ -72,11 +72,9 @@ def blank_tags(region: str) -> str:
     region = normalise(region)
     if "\r" in region:
         region = region.replace("\r\n", " \n")  # Windows line ends
-    if "[" not in region and "<" not in region:
-        return region
+    if "<" not in region and ("[" not in region or _BRACKET_TAG_START.search(region) is None):
+        return region  # no tag can start (a list's "[" opens "[[" or "[1", never "[a", "[e", "[f", "[/")
     low = region.lower()
     if not ("answer" in low or "end" in low or "final" in low or "solution" in low or "output" in low):  # _TAG_WORDS
-        return region
-    if "<" not in region and _BRACKET_TAG_START.search(region) is None:  # _TAGS's first branch cannot start
         return region
     return _TAGS.sub(lambda m: " " * len(m.group()), region)

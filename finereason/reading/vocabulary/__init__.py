@@ -266,6 +266,10 @@ def found(entry: Entry, low: str, at: int) -> bool:
 _SHORT = 4_096  # below this many characters a window is first split into word tokens (a cheap pre-check)
 _TOKEN = re.compile(r"\w+")
 _LETTER = re.compile(r"[^\W\d_]")
+# the same two on ASCII text, where they mean exactly these (a character set is tested at C speed, while a
+# Unicode class asks the character database about every character)
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=None)
@@ -290,7 +294,7 @@ def _lettered(category: str) -> bool:
 
 def tokens(low: str, lo: int, hi: int) -> frozenset[str]:
     """The word tokens of ``low[lo:hi]`` (for :func:`first`'s pre-check)."""
-    return frozenset(_TOKEN.findall(low, lo, hi))
+    return frozenset((_ASCII_TOKEN if low.isascii() else _TOKEN).findall(low, lo, hi))
 
 
 def first(low: str, category: str, lo: int, hi: int,
@@ -303,7 +307,8 @@ def first(low: str, category: str, lo: int, hi: int,
     short window only the entries whose first word occurs in it (``known``: its :func:`tokens`, when the
     caller has them) and those without one are looked for."""
     hi = min(hi, len(low))
-    if lo >= hi or (hi - lo < _SHORT and _lettered(category) and _LETTER.search(low, lo, hi) is None):
+    if lo >= hi or (hi - lo < _SHORT and _lettered(category)
+                    and (_ASCII_LETTER if low.isascii() else _LETTER).search(low, lo, hi) is None):
         return None  # every entry of the category holds a letter, the window none
     entries: tuple[Entry, ...] | list[Entry] = words(category)
     if hi - lo < _SHORT:
