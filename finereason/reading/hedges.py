@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from . import vocabulary
+from .vocabulary import alternation
 
 REACH = 240  # characters looked at before and after a statement
 # a sentence ends at . ! ? ; or at a line break, unless the line ends inside a clause ("..., then\n",
@@ -25,7 +26,7 @@ _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in ca
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 # what every word of either pattern above starts with, lower case: a text without any has no conditional statement
 _CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "otherwise", "else")
-_CONDITION_STEM = re.compile("|".join(map(re.escape, _CONDITION_STEMS)))  # any of them
+_CONDITION_STEM = re.compile(alternation(_CONDITION_STEMS))  # any of them
 _ONE_SEARCH = 2_048  # below this many characters one search for a set of words beats one search per word
 #: The one hedge table, for every answer kind: a word of :data:`HEDGE_WORDS` in an answer's sentence
 #: ("My best guess: ...", "probably (B)"), a modal of :data:`HEDGE_MODALS` followed by "be" ("it might be

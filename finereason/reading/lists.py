@@ -101,8 +101,8 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     return found[-limit:]
 
 
-_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
-_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
+_PLAIN_RUN = r"[^\[\]'\"\\]*+"  # no bracket, quote or backslash (possessive: what follows a run is none of them)
+_TWO_LEVELS = re.compile(r"\[" + _PLAIN_RUN + r"(?:\[" + _PLAIN_RUN + r"\]" + _PLAIN_RUN + r")*+\]")  # unrolled: linear time
 
 
 def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
@@ -379,7 +379,7 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
     if (not blank_tail or len(low) - stop >= _SHORT_RANGE) and signal_words(low, stop, len(low)) != frozenset():
         return None  # a long tail, or a possible withdrawal after the answer (Signals.first's own pre-check)
     payload = region[begin:stop]  # a flat list stays one row: no "[" follows it for _row_sequence
-    if not _has_content(payload) or "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
+    if not _has_content(payload) or "\\" in region and "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
         return None
     ls = low.rfind("\n", 0, at) + 1
     if low[ls:at].strip(" \t*_#>`-") and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)

@@ -51,18 +51,10 @@ def _opening(categories: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[s
     for category in categories:
         for entry in vocabulary.words(category):
             by_word.setdefault(entry.word, []).append(entry)
-    body = r"[ \t*_>`-]{0,12}(" + _alternation(by_word) + ")"
+    body = r"[ \t*_>`-]{0,12}(" + vocabulary.alternation(sorted(by_word, key=lambda w: (-len(w), w))) + ")"
     return re.compile(body), re.compile("\n" + body), {w: tuple(es) for w, es in by_word.items()}
 
 
-def _alternation(words) -> str:
-    """A pattern matching the longest of ``words`` that occurs at a position (longest first), its
-    alternatives grouped by first character: the matcher tries one group, not every word."""
-    groups: dict[str, list[str]] = {}
-    for word in sorted(words, key=lambda w: (-len(w), w)):
-        groups.setdefault(word[0], []).append(word)
-    return "|".join(re.escape(first) + "(?:" + "|".join(re.escape(w[1:]) for w in group) + ")"
-                    for first, group in sorted(groups.items()))
 
 
 def _line_opening(at_start: re.Pattern[str], after_break: re.Pattern[str], low: str, pos: int, hi: int):
