@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from typing import Any, Callable
 
 from . import vocabulary
 from .vocabulary import alternation
@@ -135,16 +136,18 @@ def introduced_by_hedge(region: str, start: int) -> bool:
     return hedge_in(chunk[chunk.rfind("\n") + 1:])
 
 
-def mark_hedges(region: str, statements: list, *, sentence: bool = True) -> list:
+def mark_hedges(region: str, statements: list, *, sentence: bool | Callable[[Any], bool] = True) -> list:
     """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`,
     :func:`introduced_by_hedge`) marked ``hedged``: for scanners that find their statements without
     looking at the sentence around them (``sentence=False``: a scanner that looks at the words before
-    a statement itself asks only about the words after it and its introducing line)."""
+    a statement itself asks only about the words after it and its introducing line; a function of the
+    statement: whether its sentence is still to be looked at)."""
     if not statements or len(statements) > 8 and not may_be_hedged(region.lower()):
         return statements
     out = []
     for s in statements:
-        if s.rejects is None and not s.hedged and ((sentence and hedged(region, s.start)) or hedged_after(region, s.end)
+        if s.rejects is None and not s.hedged and (((sentence if sentence is True or sentence is False else sentence(s))
+                                                    and hedged(region, s.start)) or hedged_after(region, s.end)
                                                    or introduced_by_hedge(region, s.start)):
             s = replace(s, hedged="the final answer is hedged")
         out.append(s)

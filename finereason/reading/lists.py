@@ -240,7 +240,13 @@ def _key(payload: str) -> str:
 def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
     """The list answer statements of ``region`` in text order (see the module docstring), marked when
     the one hedge table hedges them or a ``\\boxed{`` around them never closes."""
-    return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare)))
+    # a complete list's own sentence was looked at by _list_statement (hedged there, or no hedge before it)
+    return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare),
+                                                   sentence=_incomplete))
+
+
+def _incomplete(statement: Statement) -> bool:
+    return not statement.complete
 
 
 def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
