@@ -224,7 +224,9 @@ def marker_pattern(kind: str = "answer") -> "re.Pattern[str]":
 def alternation(words: Iterable[str]) -> str:
     """A pattern matching, at a position, the first of ``words`` (in their order) that occurs there, as
     ``"|".join(map(re.escape, words))`` does, with the alternatives grouped by first character: the
-    matcher tries one group, not every word (for long lists, such as every language's entries)."""
+    matcher tries one group, not every word (for long lists, such as every language's entries). For
+    case-sensitive patterns (under ``re.IGNORECASE`` words opening with ``P`` and ``p`` would be tried
+    group by group, not in their order)."""
     groups: dict[str, list[str]] = {}
     for word in words:
         groups.setdefault(word[0], []).append(word)
