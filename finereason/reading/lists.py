@@ -19,7 +19,7 @@ from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
-from .hedges import (HEDGE_ADVERBS, HEDGE_AFTER, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
+from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
 from .withdrawals import _SHORT_RANGE, Signals, signal_words
@@ -52,9 +52,8 @@ _HEDGE = re.compile(
 _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
                        re.IGNORECASE)
 _TRUNCATED = -1
-_TEXT = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup
-# a blank tail holds no hedge word of the table (every one holds a letter), so hedged_after needs no look there
-assert not any(_TEXT.search(word) is None for word in HEDGE_AFTER), "a hedge word of blanks and markup only"
+_TEXT = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup (every hedge word holds some: a test checks)
+_PRINTABLE = bytes(range(0x20, 0x7F))  # printable ASCII: the space and every visible character
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
 # the English markers in this syntax, then every other language's from the vocabulary (``Siguiente estado``,
@@ -80,7 +79,7 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     """
     low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
-    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
+    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
         at = low.rfind(word)
         if at < 0:  # the common case: one C-speed look per absent word
             continue
@@ -225,9 +224,6 @@ def _offers_another(region: str, stop: int, payload: str) -> bool:
 CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
 
 
-_PRINTABLE = bytes(range(0x20, 0x7F))  # printable ASCII: the space and every visible character
-
-
 def _key(payload: str) -> str:
     """``payload`` without whitespace (byte-table deletions at C speed for printable ASCII, the common case)."""
     if payload.isascii():
@@ -242,11 +238,7 @@ def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool =
     the one hedge table hedges them or a ``\\boxed{`` around them never closes."""
     # a complete list's own sentence was looked at by _list_statement (hedged there, or no hedge before it)
     return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare),
-                                                   sentence=_incomplete))
-
-
-def _incomplete(statement: Statement) -> bool:
-    return not statement.complete
+                                                   sentence=lambda s: not s.complete))
 
 
 def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
@@ -327,18 +319,13 @@ def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks]:
     return table
 
 
-def _ascii_marks(marks: Marks) -> Marks:
-    """The markers of ``marks`` spelled in ASCII."""
-    return _mark_table(marks)[1]
-
-
 def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
     """``(start, end)`` of the only marker of ``marks`` in ``low`` when there is exactly one (each word
     found once, confirmed by its pattern) and no correction marker; else ``None``."""
     if "correct" in low:
         return None
     found = None
-    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
+    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
         at = low.rfind(word)
         if at < 0:
             continue
