@@ -387,7 +387,7 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
         return None
     if not meaning.plainly_committed(low, at, stop):  # the full rule reads what the text means around it
         return None
-    statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
+    statement = Statement(at, stop, payload, _key(payload), True)  # value, key, marked
     return Reading(payload, "", statement, 1, (statement,))
 
 
