@@ -59,8 +59,16 @@ class Statement:
                  hedged: str = "", complete: bool = True, rejects: Hashable = None, conditional: bool = False) -> None:
         # the dataclass's own frozen __init__ sets the fields one by one (object.__setattr__), which every
         # statement of every response pays: set them at once (fields, equality, hash and replace() unchanged)
-        self.__dict__.update(start=start, end=end, value=value, key=key, marked=marked, hedged=hedged,
-                             complete=complete, rejects=rejects, conditional=conditional)
+        d = self.__dict__  # item stores: no keyword dict built and unpacked per statement
+        d["start"] = start
+        d["end"] = end
+        d["value"] = value
+        d["key"] = key
+        d["marked"] = marked
+        d["hedged"] = hedged
+        d["complete"] = complete
+        d["rejects"] = rejects
+        d["conditional"] = conditional
 
 
 @dataclass(frozen=True)
@@ -77,7 +85,12 @@ class Reading:
 
     def __init__(self, value: Any, reason: str = "", statement: Statement | None = None, live: int = 0,
                  statements: tuple[Statement, ...] = ()) -> None:
-        self.__dict__.update(value=value, reason=reason, statement=statement, live=live, statements=statements)  # as Statement's
+        d = self.__dict__  # as Statement's
+        d["value"] = value
+        d["reason"] = reason
+        d["statement"] = statement
+        d["live"] = live
+        d["statements"] = statements
 
     @property
     def marked(self) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from typing import Any, Callable
 
 from . import vocabulary
+from .vocabulary import alternation
 
 REACH = 240  # characters looked at before and after a statement
 # a sentence ends at . ! ? ; or at a line break, unless the line ends inside a clause ("..., then\n",
@@ -25,6 +27,8 @@ _CONDITION_BEFORE = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in ca
 _ALTERNATIVE_AFTER = re.compile(r"\b(?:otherwise|else|if not|if so|unless)\b", re.IGNORECASE)
 # what every word of either pattern above starts with, lower case: a text without any has no conditional statement
 _CONDITION_STEMS = ("if", "unless", "assum", "suppos", "provided", "in case", "otherwise", "else")
+_CONDITION_STEM = re.compile(alternation(_CONDITION_STEMS))  # any of them
+_ONE_SEARCH = 2_048  # below this many characters one search for a set of words beats one search per word
 #: The one hedge table, for every answer kind: a word of :data:`HEDGE_WORDS` in an answer's sentence
 #: ("My best guess: ...", "probably (B)"), a modal of :data:`HEDGE_MODALS` followed by "be" ("it might be
 #: ...") or a word of :data:`HEDGE_AFTER` right after the answer ("(B), probably") makes it a guess, which
@@ -92,6 +96,8 @@ def conditional(region: str, start: int, stop: int, before: str | None = None) -
 def may_be_conditional(low: str) -> bool:
     """Whether lower-case text ``low`` holds any condition word at all (C-speed searches): without one,
     no statement in it is conditional and :func:`conditional` need not be asked."""
+    if len(low) < _ONE_SEARCH:  # one search for every stem beats a search per stem in short text
+        return _CONDITION_STEM.search(low) is not None
     return any(stem in low for stem in _CONDITION_STEMS)
 
 
@@ -130,16 +136,18 @@ def introduced_by_hedge(region: str, start: int) -> bool:
     return hedge_in(chunk[chunk.rfind("\n") + 1:])
 
 
-def mark_hedges(region: str, statements: list, *, sentence: bool = True) -> list:
+def mark_hedges(region: str, statements: list, *, sentence: bool | Callable[[Any], bool] = True) -> list:
     """``statements`` with every one hedged by the table (:func:`hedged`, :func:`hedged_after`,
     :func:`introduced_by_hedge`) marked ``hedged``: for scanners that find their statements without
     looking at the sentence around them (``sentence=False``: a scanner that looks at the words before
-    a statement itself asks only about the words after it and its introducing line)."""
+    a statement itself asks only about the words after it and its introducing line; a function of the
+    statement: whether its sentence is still to be looked at)."""
     if not statements or len(statements) > 8 and not may_be_hedged(region.lower()):
         return statements
     out = []
     for s in statements:
-        if s.rejects is None and not s.hedged and ((sentence and hedged(region, s.start)) or hedged_after(region, s.end)
+        if s.rejects is None and not s.hedged and (((sentence if sentence is True or sentence is False else sentence(s))
+                                                    and hedged(region, s.start)) or hedged_after(region, s.end)
                                                    or introduced_by_hedge(region, s.start)):
             s = replace(s, hedged="the final answer is hedged")
         out.append(s)

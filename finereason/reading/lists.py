@@ -14,7 +14,6 @@ ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, w
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
@@ -23,7 +22,7 @@ from .commit import Reading, Statement, commit
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
-from .withdrawals import Signals, signal_words
+from .withdrawals import _SHORT_RANGE, Signals, signal_words
 
 MAX_LIST_CHARS = 50_000        # longest list payload read
 MAX_LIST_DEPTH = 8             # deepest list nesting
@@ -53,6 +52,8 @@ _HEDGE = re.compile(
 _REJECTED = re.compile(r"[\s*_`$]{0,6}(?:is|was)[ \t]{1,3}(?:wrong|incorrect|invalid|not (?:right|correct|valid))\b",
                        re.IGNORECASE)
 _TRUNCATED = -1
+_TEXT = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup (every hedge word holds some: a test checks)
+_PRINTABLE = bytes(range(0x20, 0x7F))  # printable ASCII: the space and every visible character
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
 # the English markers in this syntax, then every other language's from the vocabulary (``Siguiente estado``,
@@ -78,16 +79,14 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     """
     low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
-    plain = low.isascii()
-    for word, pattern in marks:
-        if plain and not word.isascii():
-            continue  # ASCII text holds no such marker
-        pos, kept = len(low), 0
+    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
+        at = low.rfind(word)
+        if at < 0:  # the common case: one C-speed look per absent word
+            continue
+        kept = 0
         for _ in range(4 * limit):
-            at = low.rfind(word, 0, pos)
             if at < 0 or kept >= limit:
                 break
-            pos = at
             if pattern is None:
                 found.append((at, at + len(word)))
                 kept += 1
@@ -96,12 +95,13 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
                 if m is not None:
                     found.append((at, m.end()))
                     kept += 1
+            at = low.rfind(word, 0, at)
     found.sort()
     return found[-limit:]
 
 
-_PLAIN = r"[^\[\]'\"\\]*"  # no bracket, quote or backslash
-_TWO_LEVELS = re.compile(r"\[" + _PLAIN + r"(?:\[" + _PLAIN + r"\]" + _PLAIN + r")*\]")  # unrolled: linear time
+_PLAIN_RUN = r"[^\[\]'\"\\]*+"  # no bracket, quote or backslash (possessive: what follows a run is none of them)
+_TWO_LEVELS = re.compile(r"\[" + _PLAIN_RUN + r"(?:\[" + _PLAIN_RUN + r"\]" + _PLAIN_RUN + r")*+\]")  # unrolled: linear time
 
 
 def list_end(text: str, begin: int, limit: int = MAX_LIST_CHARS) -> int:
@@ -225,16 +225,20 @@ CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
 
 
 def _key(payload: str) -> str:
-    key = payload.replace(" ", "")
-    if key.isascii() and key.isprintable():  # no other whitespace (ASCII whitespace is unprintable)
-        return key
+    """``payload`` without whitespace (byte-table deletions at C speed for printable ASCII, the common case)."""
+    if payload.isascii():
+        key = payload.encode("ascii").translate(None, b" ")
+        if not key.translate(None, _PRINTABLE):  # no other whitespace (ASCII whitespace is unprintable)
+            return key.decode("ascii")
     return "".join(payload.split())
 
 
 def list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
     """The list answer statements of ``region`` in text order (see the module docstring), marked when
     the one hedge table hedges them or a ``\\boxed{`` around them never closes."""
-    return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare)))
+    # a complete list's own sentence was looked at by _list_statement (hedged there, or no hedge before it)
+    return mark_unclosed_boxes(region, mark_hedges(region, _list_statements(region, marks, signals, bare=bare),
+                                                   sentence=lambda s: not s.complete))
 
 
 def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool = False) -> list[Statement]:
@@ -246,7 +250,7 @@ def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool 
     found: list[Statement] = []
     seen: set[int] = set()
     budget = SCAN_BUDGET
-    for start, end in last_marks(region, marks + CORRECTION_MARKS, low=signals.low):
+    for start, end in last_marks(region, _mark_table(marks)[2], low=signals.low):
         if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
             break
         if region.startswith(": [", end):  # the common case, as _INTRO reads it
@@ -301,10 +305,18 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
-@lru_cache(maxsize=16)
-def _ascii_marks(marks: Marks) -> Marks:
-    """The markers of ``marks`` spelled in ASCII."""
-    return tuple(mark for mark in marks if mark[0].isascii())
+_MARK_TABLES: dict[int, tuple[Marks, Marks, Marks]] = {}  # id -> (marks, ASCII ones, with corrections)
+
+
+def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks]:
+    """``(marks, its ASCII markers, it + CORRECTION_MARKS)``, built once per tuple of markers (found by
+    identity: hashing a tuple of markers and patterns on every call costs more than the look itself)."""
+    table = _MARK_TABLES.get(id(marks))
+    if table is None or table[0] is not marks:
+        table = (marks, tuple(mark for mark in marks if mark[0].isascii()), marks + CORRECTION_MARKS)
+        if len(_MARK_TABLES) < 64:  # the table keeps ``marks`` alive, so its id is not reused
+            _MARK_TABLES[id(marks)] = table
+    return table
 
 
 def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
@@ -313,7 +325,7 @@ def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
     if "correct" in low:
         return None
     found = None
-    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
+    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
         at = low.rfind(word)
         if at < 0:
             continue
@@ -354,25 +366,28 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
         return None
     if stop == _TRUNCATED or region.find("[", stop) >= 0:
         return None  # another list after it: the full scan
-    if signal_words(low, stop, len(low)) != frozenset():
+    # only blanks and markup after the list (the common end of an answer): no word there, so none of the
+    # looks after it below (withdrawal words, "is wrong", a hedge word after it) can find anything
+    blank_tail = _TEXT.search(low, stop) is None
+    if (not blank_tail or len(low) - stop >= _SHORT_RANGE) and signal_words(low, stop, len(low)) != frozenset():
         return None  # a long tail, or a possible withdrawal after the answer (Signals.first's own pre-check)
     payload = region[begin:stop]  # a flat list stays one row: no "[" follows it for _row_sequence
-    if not _has_content(payload) or "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
+    if not _has_content(payload) or "\\" in region and "\\boxed" in region:  # a box the text ends inside: mark_unclosed_boxes
         return None
     ls = low.rfind("\n", 0, at) + 1
     if low[ls:at].strip(" \t*_#>`-") and ("%" in low[ls:at] or scope.echoed_options(low, at, stop)
                                or scope.echoed_instruction(low, at)):
         return None  # a split over answers before it, or prompt text (the rule's meaning.split and scope looks)
-    if _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
+    if not blank_tail and _REJECTED.match(region, stop, min(len(region), stop + 60)) or offered_after_another(region, begin):
         return None
     before = sentence_before(region, at)
     if (before and hedged(region, at, before)) or conditional(region, at, stop, before):
         return None
-    if hedged_after(region, stop) or introduced_by_hedge(region, at):  # mark_hedges' other looks
+    if (not blank_tail and hedged_after(region, stop)) or introduced_by_hedge(region, at):  # mark_hedges' other looks
         return None
     if not meaning.plainly_committed(low, at, stop):  # the full rule reads what the text means around it
         return None
-    statement = Statement(at, stop, value=payload, key=_key(payload), marked=True)
+    statement = Statement(at, stop, payload, _key(payload), True)  # value, key, marked
     return Reading(payload, "", statement, 1, (statement,))
 
 

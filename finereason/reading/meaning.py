@@ -312,7 +312,7 @@ def plainly_committed(low: str, start: int, stop: int) -> bool:
             return False
         if _DIGIT.search(low, stop) is not None and vocabulary.first(low, "confidence", stop, len(low)) is not None:
             return False
-        if any(low.find(w, stop) >= 0 for w in _plain_questions()) and vocabulary.first(
+        if _plain_question().search(low, stop) is not None and vocabulary.first(
                 low, "question", stop, len(low)) is not None:
             return False
     line = low.rfind("\n", 0, start) + 1
@@ -332,6 +332,12 @@ def _plain_questions() -> tuple[str, ...]:
     """The question entries that ASCII text without a "?" can hold (every other one holds a "?" or a
     character that is not ASCII, and entries are found as substrings)."""
     return tuple(sorted({e.word for e in _words("question") if e.word.isascii() and "?" not in e.word}))
+
+
+@lru_cache(maxsize=None)
+def _plain_question() -> re.Pattern[str]:
+    """Any entry of :func:`_plain_questions` (one search for all of them)."""
+    return re.compile("|".join(re.escape(w) for w in _plain_questions()) or "(?!)")
 
 
 _TAIL_WORD = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup

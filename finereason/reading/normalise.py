@@ -171,7 +171,7 @@ def _fold_words(text: str) -> str:
 
 def _blank_math_marks(text: str) -> str:
     """Step 3: a sentence mark ending math contents becomes a space (offsets kept)."""
-    if "\\)" not in text and "\\]" not in text and "$" not in text:
+    if "$" not in text and ("\\" not in text or "\\)" not in text and "\\]" not in text):  # one-character looks first
         return text
     return _MATH_MARK.sub(lambda m: " " * len(m.group()), text)
 

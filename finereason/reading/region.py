@@ -24,6 +24,7 @@ _TAGS = re.compile(
 )
 # how the bracket tags of _TAGS begin: every word there starts with a, e or f (the same case folding)
 _BRACKET_TAG_START = re.compile(r"\[\s{0,2}/?\s{0,2}[aef]", re.IGNORECASE)
+_BRACKET_TAG_OPEN = re.compile(r"\[[\s/aef]", re.IGNORECASE)  # the character after the "[" of such a start
 
 
 _TAG_WORDS = ("answer", "end", "final", "solution", "output")
@@ -72,11 +73,10 @@ def blank_tags(region: str) -> str:
     region = normalise(region)
     if "\r" in region:
         region = region.replace("\r\n", " \n")  # Windows line ends
-    if "[" not in region and "<" not in region:
-        return region
+    if "<" not in region and ("[" not in region or _BRACKET_TAG_OPEN.search(region) is None
+                              or _BRACKET_TAG_START.search(region) is None):
+        return region  # no tag can start (a list's "[" opens "[[" or "[1", never "[a", "[e", "[f", "[/")
     low = region.lower()
     if not ("answer" in low or "end" in low or "final" in low or "solution" in low or "output" in low):  # _TAG_WORDS
-        return region
-    if "<" not in region and _BRACKET_TAG_START.search(region) is None:  # _TAGS's first branch cannot start
         return region
     return _TAGS.sub(lambda m: " " * len(m.group()), region)

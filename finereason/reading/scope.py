@@ -43,25 +43,38 @@ def _first(low: str, category: str, lo: int, hi: int, where) -> int:
 
 
 @lru_cache(maxsize=None)
-def _opening(categories: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, tuple[vocabulary.Entry, ...]]]:
-    """A line start, markup, then any entry of ``categories`` (longest first): one C-speed search; and
-    the entries by word."""
+def _opening(categories: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, tuple[vocabulary.Entry, ...]]]:
+    """Markup, then any entry of ``categories`` (longest first), matched at a line start; the same after
+    a line break (searched at C speed: the line break is a literal the search skips to); and the
+    entries by word."""
     by_word: dict[str, list[vocabulary.Entry]] = {}
     for category in categories:
         for entry in vocabulary.words(category):
             by_word.setdefault(entry.word, []).append(entry)
-    words = sorted(by_word, key=lambda w: (-len(w), w))
-    rx = re.compile(r"^[ \t*_>`-]{0,12}(" + "|".join(re.escape(w) for w in words) + ")", re.MULTILINE)
-    return rx, {w: tuple(es) for w, es in by_word.items()}
+    body = r"[ \t*_>`-]{0,12}(" + vocabulary.alternation(sorted(by_word, key=lambda w: (-len(w), w))) + ")"
+    return re.compile(body), re.compile("\n" + body), {w: tuple(es) for w, es in by_word.items()}
+
+
+
+
+def _line_opening(at_start: re.Pattern[str], after_break: re.Pattern[str], low: str, pos: int, hi: int):
+    """The first match of ``at_start`` at a line start in ``[pos, hi)`` (``pos`` a line start or ``hi``):
+    a match at ``pos == 0``, else the first line break at or after ``pos - 1`` followed by a match."""
+    if pos == 0:
+        m = at_start.match(low, 0, hi)
+        if m is not None:
+            return m
+        return after_break.search(low, 0, hi)
+    return after_break.search(low, pos - 1, hi)
 
 
 def _openers(low: str, lo: int, hi: int):
     """``(offset, category)`` of each turn or scope entry opening a line in ``[lo, hi)``, in text order."""
-    rx, by_word = _opening(("turn", "scope"))
+    at_start, after_break, by_word = _opening(("turn", "scope"))
     ls = low.rfind("\n", 0, lo) + 1
     pos = ls if ls == lo else (low.find("\n", lo, hi) + 1 or hi)
     for _ in range(256):
-        m = rx.search(low, pos, hi)
+        m = _line_opening(at_start, after_break, low, pos, hi)
         if m is None:
             return
         at = m.start(1)

@@ -27,6 +27,12 @@ from ..reading.truth_values import truth_value_reading
 MODES = ("strict", "paper")
 _CORRECT = Verdict(True, Category.CORRECT.value)  # verdicts are immutable: the constant ones are shared
 _DEAD_END = Verdict(False, Category.UNSOLVABLE_CHILD.value, ("the new state can no longer be completed to a solution",))
+# the category strings and step kinds of the state-transition path, looked up once (an enum member's value is a
+# property, asked for on every response otherwise)
+_PARSE_ERROR, _INVALID_MOVE, _MULTIPLE_MOVES, _BACKTRACKING_FAILURE, _SIBLING = (
+    Category.PARSE_ERROR.value, Category.INVALID_MOVE.value, Category.MULTIPLE_MOVES.value,
+    Category.BACKTRACKING_FAILURE.value, Category.SIBLING.value)
+_FORWARD, _BACKWARD, _MULTIPLE = StepKind.FORWARD, StepKind.BACKWARD, StepKind.MULTIPLE
 # ------------------------------------------------------------------ state checking
 def _unfinished() -> Verdict:
     return Verdict(False, Category.PARSE_ERROR.value, (UNFINISHED,))
@@ -107,7 +113,7 @@ def verify_state_transition_modes(
     except StateError as err:
         malformed = str(err)
     except (ParseError, RecursionError, ValueError, TypeError) as err:
-        verdict = Verdict(False, Category.PARSE_ERROR.value, (str(err) or "unreadable answer",))
+        verdict = Verdict(False, _PARSE_ERROR, (str(err) or "unreadable answer",))
         return {mode: verdict for mode in modes}
     try:
         current_solvable = state_truth(eng, puzzle, item.current, solvable, verified=True)
@@ -127,15 +133,15 @@ def verify_state_transition_modes(
 def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: str | None, modes: tuple[str, ...]) -> dict[str, Verdict]:
     """Verdicts from a solvable state: only a valid forward move's dead-end check depends on the mode."""
     if malformed is not None:
-        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, (malformed,)))
+        return dict.fromkeys(modes, Verdict(False, _INVALID_MOVE, (malformed,)))
     step = eng.step(item.puzzle, item.current, proposed)
-    if step.kind is StepKind.MULTIPLE:
-        return dict.fromkeys(modes, Verdict(False, Category.MULTIPLE_MOVES.value, step.reasons))
-    if step.kind is StepKind.BACKWARD:
+    if step.kind is _MULTIPLE:
+        return dict.fromkeys(modes, Verdict(False, _MULTIPLE_MOVES, step.reasons))
+    if step.kind is _BACKWARD:
         why = ("the current state is solvable, so the move must go forward, not undo a step",)
-        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, why + step.reasons))
-    if step.kind is not StepKind.FORWARD:
-        return dict.fromkeys(modes, Verdict(False, Category.INVALID_MOVE.value, step.reasons or ("no valid move was made",)))
+        return dict.fromkeys(modes, Verdict(False, _INVALID_MOVE, why + step.reasons))
+    if step.kind is not _FORWARD:
+        return dict.fromkeys(modes, Verdict(False, _INVALID_MOVE, step.reasons or ("no valid move was made",)))
     out = {}
     for mode in modes:
         if mode == "paper":
@@ -151,7 +157,7 @@ def _forward_verdicts(eng: Engine, item: StateItem, proposed: Any, malformed: st
 
 
 def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: str | None) -> Verdict:
-    fail = Category.BACKTRACKING_FAILURE.value
+    fail = _BACKTRACKING_FAILURE
     if malformed is not None:
         return Verdict(False, fail, (malformed,))
     parent = item.parent
@@ -161,9 +167,9 @@ def _backtrack_verdict(eng: Engine, item: StateItem, proposed: Any, malformed: s
         return _CORRECT
     if eng.same(proposed, item.current):
         return Verdict(False, fail, ("the state is unsolvable and must backtrack to its parent, but it was left unchanged",))
-    if eng.step(item.puzzle, parent, proposed).kind is StepKind.FORWARD:
-        return Verdict(False, Category.SIBLING.value, ("moved to another child of the parent instead of backtracking to the parent",))
-    if eng.step(item.puzzle, item.current, proposed).kind is StepKind.FORWARD:
+    if eng.step(item.puzzle, parent, proposed).kind is _FORWARD:
+        return Verdict(False, _SIBLING, ("moved to another child of the parent instead of backtracking to the parent",))
+    if eng.step(item.puzzle, item.current, proposed).kind is _FORWARD:
         return Verdict(False, fail, ("moved forward from an unsolvable state instead of backtracking",))
     return Verdict(False, fail, ("the proposed state is not the parent of the unsolvable state",))
 

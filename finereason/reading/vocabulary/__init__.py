@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..normalise import normalise
 
@@ -221,6 +221,19 @@ def marker_pattern(kind: str = "answer") -> "re.Pattern[str]":
     return re.compile("(?:" + "|".join(parts) + r")[ \t*_]{0,4}", re.IGNORECASE)
 
 
+def alternation(words: Iterable[str]) -> str:
+    """A pattern matching, at a position, the first of ``words`` (in their order) that occurs there, as
+    ``"|".join(map(re.escape, words))`` does, with the alternatives grouped by first character: the
+    matcher tries one group, not every word (for long lists, such as every language's entries). For
+    case-sensitive patterns (under ``re.IGNORECASE`` words opening with ``P`` and ``p`` would be tried
+    group by group, not in their order)."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word)
+    return "|".join(re.escape(first) + "(?:" + "|".join(re.escape(w[1:]) for w in group) + ")"
+                    for first, group in sorted(groups.items()))
+
+
 _MAX_MARKER_HITS = 4_096  # occurrences of one marker word looked at per text
 
 
@@ -266,6 +279,10 @@ def found(entry: Entry, low: str, at: int) -> bool:
 _SHORT = 4_096  # below this many characters a window is first split into word tokens (a cheap pre-check)
 _TOKEN = re.compile(r"\w+")
 _LETTER = re.compile(r"[^\W\d_]")
+# the same two on ASCII text, where they mean exactly these (a character set is tested at C speed, while a
+# Unicode class asks the character database about every character)
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=None)
@@ -290,7 +307,7 @@ def _lettered(category: str) -> bool:
 
 def tokens(low: str, lo: int, hi: int) -> frozenset[str]:
     """The word tokens of ``low[lo:hi]`` (for :func:`first`'s pre-check)."""
-    return frozenset(_TOKEN.findall(low, lo, hi))
+    return frozenset((_ASCII_TOKEN if low.isascii() else _TOKEN).findall(low, lo, hi))
 
 
 def first(low: str, category: str, lo: int, hi: int,
@@ -303,7 +320,8 @@ def first(low: str, category: str, lo: int, hi: int,
     short window only the entries whose first word occurs in it (``known``: its :func:`tokens`, when the
     caller has them) and those without one are looked for."""
     hi = min(hi, len(low))
-    if lo >= hi or (hi - lo < _SHORT and _lettered(category) and _LETTER.search(low, lo, hi) is None):
+    if lo >= hi or (hi - lo < _SHORT and _lettered(category)
+                    and (_ASCII_LETTER if low.isascii() else _LETTER).search(low, lo, hi) is None):
         return None  # every entry of the category holds a letter, the window none
     entries: tuple[Entry, ...] | list[Entry] = words(category)
     if hi - lo < _SHORT:
