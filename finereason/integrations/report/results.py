@@ -26,6 +26,7 @@ from ...common.redact import redact
 from ...common.verdict import Category
 from ...common.vocabulary import DIFFICULTY_FIELDS, TASKS
 from ...core.engine import engine_names, get_engine
+from ...core.rows import has_domain_column
 from ...reading.context import DEFAULT, ReadContext, read_context_of
 from ...verification.aggregation import ACC, PARSE_ERROR_RATE
 from ...verification.scoring import RowScore, score_row
@@ -221,8 +222,8 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
     rows: list[tuple[str | None, dict, str]] = []
     for lineno, record in iter_json_lines(str(path), "samples", ReportError):
         doc = record.get("doc") if isinstance(record, dict) else None
-        if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
-            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
+        if not isinstance(doc, dict) or not ({"task", "inputs", "outputs"} <= set(doc) and has_domain_column(doc)):
+            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with domain/task/inputs/outputs)")
         rows.append((record.get("filter"), doc, _response(record)))
     filters = {f for f, _, _ in rows}
     keep = "none" if "none" in filters else (sorted(filters, key=str)[0] if filters else None)
