@@ -49,13 +49,16 @@ def has_domain_column(columns: Any) -> bool:
 
 
 def row_domain(row: Mapping[str, Any], default: Any = _UNSET) -> Any:
-    """The domain of ``row``: its ``domain`` column, else its old ``puzzle`` column. When neither holds
-    a value, ``default`` if given (math rows of a training mix have none), else :class:`RowError`."""
+    """The domain of ``row``: its ``domain`` column, else its old ``puzzle`` column (both present must
+    agree). When neither holds a value, ``default`` if given (math rows of a training mix have none),
+    else :class:`RowError`."""
     if not isinstance(row, Mapping):
         raise RowError(f"a row must be a dataset row (dict), got {type(row).__name__}")
-    value = row.get(DOMAIN)
+    value, legacy = row.get(DOMAIN), row.get(LEGACY_DOMAIN)
     if value is None:
-        value = row.get(LEGACY_DOMAIN)
+        value = legacy
+    elif legacy is not None and legacy != value:
+        raise RowError(f"row's {DOMAIN!r} ({value!r}) and {LEGACY_DOMAIN!r} (its old name, {legacy!r}) disagree")
     if value is None:
         if default is not _UNSET:
             return default
