@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -95,11 +96,24 @@ class TaskResult:
 
 @dataclass
 class Model:
+    """One model's results: its key (lm-eval model name, canonical model args), display ``title``, tasks and groups."""
+
     key: tuple[str, str]
-    label: str = ""
+    title: str = ""
     tasks: dict[str, TaskResult] = field(default_factory=dict)
     groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """Deprecated name of :attr:`title`."""
+        warnings.warn("Model.label is deprecated; use Model.title", DeprecationWarning, stacklevel=2)
+        return self.title
+
+    @label.setter
+    def label(self, value: str) -> None:
+        warnings.warn("Model.label is deprecated; use Model.title", DeprecationWarning, stacklevel=2)
+        self.title = value
 
     def get(self, suite: str, puzzle: str, task: str) -> TaskResult | None:
         return self.tasks.get(f"{suite}_{puzzle}_{task}")
@@ -180,7 +194,7 @@ def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
         models.append(model)
     if ignored:
         notes.append(f"ignored tasks that are not FineReason tasks: {', '.join(sorted(ignored))}")
-    _assign_labels(models)
+    _assign_titles(models)
     return models, notes
 
 
@@ -192,13 +206,13 @@ def _context(path: Path, data: dict, task: str) -> ReadContext:
         raise ReportError(f"{path}: {task}: {err}") from None
 
 
-def _assign_labels(models: list[Model]) -> None:
+def _assign_titles(models: list[Model]) -> None:
     short = [_short_name(*m.key) for m in models]
-    for model, label in zip(models, short):
-        if short.count(label) > 1:
+    for model, title in zip(models, short):
+        if short.count(title) > 1:
             name, args = model.key
-            label = f"{name} ({args})" if args else name
-        model.label = label
+            title = f"{name} ({args})" if args else name
+        model.title = title
 
 
 
