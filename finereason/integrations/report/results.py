@@ -74,7 +74,7 @@ def domain_order() -> list[str]:
 
 def _task_pattern() -> re.Pattern:
     puzzles = "|".join(sorted(map(re.escape, domain_order()), key=len, reverse=True))
-    return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<puzzle>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
+    return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<domain>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
 
 
 # ------------------------------------------------------------------ reading
@@ -184,7 +184,7 @@ def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
                 if name not in (run.data.get("groups") or {}) and name not in GROUP_ORDER:
                     ignored.add(name)
                 continue
-            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], run.data["results"][name],
+            model.tasks[name] = TaskResult(m["suite"], m["domain"], m["task"], run.data["results"][name],
                                            lm_results.task_size(run.data, name), run.path, samples[run.path].get(name),
                                            context=_context(run.path, run.data, name), run=run.data)
         for run in model_runs:
