@@ -201,6 +201,11 @@ def test_duplicate_ids_are_refused_even_with_a_matching_fingerprint(copy):
     assert f"duplicate row id {ids_[0]!r}" in one_line(err.value)
 
 
+def _set(table, column: str, value: str):
+    """``table`` with every row's ``column`` set to ``value``."""
+    return table.set_column(table.schema.get_field_index(column), column, [[value] * table.num_rows])
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda t: t.drop_columns(["inputs"]), "missing column(s) inputs"),
     (lambda t: t.set_column(t.schema.get_field_index("task"), "task", [["end_to_end"] * t.num_rows]),
@@ -210,11 +215,6 @@ def test_duplicate_ids_are_refused_even_with_a_matching_fingerprint(copy):
     (lambda t: _set(t, "domain", "graph_coloring"), "columns 'domain' and 'puzzle' (its old name) disagree"),
     (lambda t: t.drop_columns(["domain", "puzzle"]), "missing column(s) domain"),
 ])
-def _set(table, column: str, value: str):
-    """``table`` with every row's ``column`` set to ``value``."""
-    return table.set_column(table.schema.get_field_index(column), column, [[value] * table.num_rows])
-
-
 def test_schema_is_checked(copy, change, message):
     import pyarrow.parquet as pq
 
