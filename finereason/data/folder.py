@@ -326,11 +326,11 @@ def check_rows(table: Any, config: str, where: Path) -> None:
     allowed = {t for t in TASKS if config.endswith(t)} or set(TASKS)  # train mixes tasks
     if not tasks <= allowed:
         raise DataFolderError(f"{where}: task(s) {', '.join(sorted(map(str, tasks - allowed)))} in config {config!r}")
-    if len(domain) == 2 and not pc.all(pc.equal(table.column(DOMAIN), table.column(LEGACY_DOMAIN))).as_py():
-        raise DataFolderError(f"{where}: columns {DOMAIN!r} and {LEGACY_DOMAIN!r} (its old name) disagree; refused")
-    unknown = set(pc.unique(table.column(domain[0])).to_pylist()) - set(engine_names())
+    unknown = set().union(*(pc.unique(table.column(c)).to_pylist() for c in domain)) - set(engine_names())
     if unknown:
         raise DataFolderError(f"{where}: unknown domain(s) {', '.join(sorted(map(str, unknown)))}")
+    if len(domain) == 2 and not pc.all(pc.equal(table.column(DOMAIN), table.column(LEGACY_DOMAIN))).as_py():
+        raise DataFolderError(f"{where}: columns {DOMAIN!r} and {LEGACY_DOMAIN!r} (its old name) disagree; refused")
     ids = table.column("id")
     if len(pc.unique(ids)) != len(ids):
         counts = pc.value_counts(ids)
