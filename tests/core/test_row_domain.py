@@ -129,7 +129,7 @@ def test_verl_reward_reads_old_and_new_ground_truths_alike(built_rows):
         old, new = old_and_new(row)
         text = answers(row)[0]
         truth = {k: row[k] for k in ("task", "label", "inputs", "outputs")}
-        scores = [compute_score("finereason/x", text, json.dumps({**truth, **{k: v for k, v in r.items() if k in ("domain", OLD)}}))
+        scores = [compute_score("finereason/x", text, json.dumps({**truth, **{k: r[k] for k in ("domain", OLD) if k in r}}))
                   for r in (old, new)]
         assert scores[0] == scores[1] and scores[0]["acc"] == 1.0, path_config(row)
 

@@ -237,7 +237,8 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
     for lineno, record in iter_json_lines(str(path), "samples", ReportError):
         doc = record.get("doc") if isinstance(record, dict) else None
         if not isinstance(doc, dict) or not ({"task", "inputs", "outputs"} <= set(doc) and has_domain_column(doc)):
-            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with domain/task/inputs/outputs)")
+            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task "
+                              "(no doc with domain/task/inputs/outputs)")
         rows.append((record.get("filter"), doc, _response(record)))
     filters = {f for f, _, _ in rows}
     keep = "none" if "none" in filters else (sorted(filters, key=str)[0] if filters else None)

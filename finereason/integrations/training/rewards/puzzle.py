@@ -18,7 +18,8 @@ from finereason.verification.scoring import score_row
 
 PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards verify (every FineReason task)
 ROW_COLUMNS = PUZZLE_COLUMNS  # the dataset columns a puzzle verdict reads
-VERDICT_COLUMNS = ("task", DOMAIN, "inputs", "outputs", "label")  # what a state verdict needs (``puzzle`` stands in for ``domain``)
+# what a state verdict needs (``puzzle``, the old name of ``domain``, stands in for it)
+VERDICT_COLUMNS = ("task", DOMAIN, "inputs", "outputs", "label")
 
 
 def _rows(kwargs: Mapping[str, Any], n: int) -> list[dict]:

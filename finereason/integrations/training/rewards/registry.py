@@ -91,6 +91,7 @@ def check_columns(names: Iterable[str], columns: Iterable[str]) -> None:
     have = set(columns)
     for name in names:
         spec = REGISTRY.get(name)
-        missing = [c for c in (spec.columns if spec else ()) if c not in have and not (c == DOMAIN and has_domain_column(have))]
+        missing = [c for c in (spec.columns if spec else ())
+                   if c not in have and not (c == DOMAIN and has_domain_column(have))]
         if missing:
             raise RewardConfigError(f"reward {name!r} needs dataset column(s) {', '.join(missing)}, which the training data lacks")
