@@ -152,8 +152,9 @@ def train(model_dir: Path, out: Path, rows: list[dict], args: argparse.Namespace
 
     from finereason.integrations.training.grpo.data import to_dataset
     from finereason.integrations.training.rewards import get_rewards
+    from finereason.core.rows import row_domain
 
-    train_rows = [{"id": r["id"], "prompt": r["messages"], "task": r["task"], "puzzle": r["puzzle"],
+    train_rows = [{"id": r["id"], "prompt": r["messages"], "task": r["task"], "domain": row_domain(r),
                    "label": r["label"], "inputs": r["inputs"], "outputs": r["outputs"]} for r in rows]
     dataset: datasets.Dataset = to_dataset(train_rows)
     seen: list[dict] = []

@@ -75,7 +75,7 @@ def main() -> int:
         lines = [json.loads(x) for x in large.read_text().splitlines()]
         start = time.perf_counter()
         for line in lines:
-            row = {"puzzle": engine.name, "task": END_TO_END, "inputs": json.dumps(line["inputs"]),
+            row = {"domain": engine.name, "task": END_TO_END, "inputs": json.dumps(line["inputs"]),
                    "outputs": "{}"}
             score_row(row, line["response"])
         base = time.perf_counter() - start

@@ -82,9 +82,9 @@ def crafted(args: argparse.Namespace) -> None:
     configs = [f"{p}_{t}" for p in default_names()
                for t in ("state_checking", "state_transition", "end_to_end")]
     built = built_rows(args.data, configs, ["--per-task", "4", "--e2e-size", "1", "--train-size", "0"])
-    rows = [next(r for r in built if f"{r['puzzle']}_{r['task']}" == c) for c in configs]
-    rows.append({"task": "math", "answer": "4", "puzzle": None, "label": None, "inputs": None, "outputs": None})
-    columns = {name: [row.get(name) for row in rows] for name in ("puzzle", "task", "label", "inputs", "outputs", "answer")}
+    rows = [next(r for r in built if f"{r['domain']}_{r['task']}" == c) for c in configs]
+    rows.append({"task": "math", "answer": "4", "domain": None, "label": None, "inputs": None, "outputs": None})
+    columns = {name: [row.get(name) for row in rows] for name in ("domain", "task", "label", "inputs", "outputs", "answer")}
 
     def per_response(texts: list[str], flag: bool) -> float:
         start = time.perf_counter()

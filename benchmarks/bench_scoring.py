@@ -24,7 +24,7 @@ from harness import built_rows  # noqa: E402
 
 def main() -> None:
     from finereason.core.engine import default_names, get_engine
-    from finereason.core.rows import row_item
+    from finereason.core.rows import row_domain, row_item
     from finereason.domains.sudoku import DOMAIN as SUDOKU
     from finereason.models.baselines import oracle, random_answer
     from finereason.verification.scoring import aggregate, score_row
@@ -37,7 +37,7 @@ def main() -> None:
     rows = built_rows(args.data, configs, ["--per-task", "250", "--train-size", "0", "--e2e-size", "0", "--num-proc", "2"])
     answers = [oracle, lambda r: random_answer(r, 1), lambda r: "I think the next state is unclear."]
     pairs = [(row, answers[i % 3](row)) for i, row in zip(range(args.n), itertools.cycle(rows))]
-    empty = max(sum(1 for v in row_item(r).current if v == 0) for r, _ in pairs if r["puzzle"] == SUDOKU.name)
+    empty = max(sum(1 for v in row_item(r).current if v == 0) for r, _ in pairs if row_domain(r) == SUDOKU.name)
     start = time.perf_counter()
     scores = [score_row(row, text) for row, text in pairs]
     metrics = aggregate(scores)
@@ -45,7 +45,7 @@ def main() -> None:
     start = time.perf_counter()
     for row, _ in pairs:
         item = row_item(row)
-        get_engine(row["puzzle"]).is_solvable(item.puzzle, item.current)
+        get_engine(row_domain(row)).is_solvable(item.puzzle, item.current)
     base = time.perf_counter() - start
     print(f"{len(pairs)} responses over {len(rows)} rows ({SUDOKU.title} states with up to {empty} empty cells)")
     print(f"{'path':<34}{'seconds':>9}{'responses/s':>13}")

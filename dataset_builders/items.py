@@ -7,9 +7,12 @@ from typing import Any
 from finereason.common.verdict import solvable_label
 from finereason.common.vocabulary import DIFFICULTY_FIELDS, END_TO_END, STATE_CHECKING
 from finereason.core.engine import Engine, StateItem
+from finereason.core.rows import DOMAIN, LEGACY_DOMAIN
 from finereason.core.prompts import PROMPT_VERSION, end_to_end_prompt, messages, state_checking_prompt, state_transition_prompt
 
-COLUMNS = ("id", "puzzle", "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs")
+# ``puzzle`` is the old name of ``domain``, written (the same value) until the next major version
+COLUMNS = ("id", DOMAIN, "task", "prompt", "messages", "label", *DIFFICULTY_FIELDS, "prompt_version", "inputs", "outputs",
+           LEGACY_DOMAIN)
 
 
 def _json(value: Any) -> str:
@@ -40,7 +43,7 @@ def state_row(engine: Engine, task: str, item: StateItem, depth: int | None, rec
     official = engine.item_to_official(item, record)
     return {
         "id": "",
-        "puzzle": engine.name,
+        DOMAIN: engine.name,
         "task": task,
         "prompt": prompt,
         "messages": messages(prompt),
@@ -49,6 +52,7 @@ def state_row(engine: Engine, task: str, item: StateItem, depth: int | None, rec
         "prompt_version": PROMPT_VERSION,
         "inputs": _json(official["inputs"]),
         "outputs": _json(official["outputs"]),
+        LEGACY_DOMAIN: engine.name,
     }
 
 
@@ -57,7 +61,7 @@ def end_to_end_row(engine: Engine, puzzle: Any, record: dict, difficulty: dict) 
     prompt = end_to_end_prompt(engine, puzzle, engine.initial(puzzle))
     return {
         "id": "",
-        "puzzle": engine.name,
+        DOMAIN: engine.name,
         "task": END_TO_END,
         "prompt": prompt,
         "messages": messages(prompt),
@@ -66,4 +70,5 @@ def end_to_end_row(engine: Engine, puzzle: Any, record: dict, difficulty: dict) 
         "prompt_version": PROMPT_VERSION,
         "inputs": _json(record.get("inputs", {})),
         "outputs": _json(record.get("outputs", {})),
+        LEGACY_DOMAIN: engine.name,
     }

@@ -27,7 +27,7 @@ def _schema():
     return pa.schema(
         [
             ("id", pa.string()),
-            ("puzzle", pa.string()),
+            ("domain", pa.string()),
             ("task", pa.string()),
             ("prompt", pa.string()),
             ("messages", pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())]))),
@@ -36,6 +36,7 @@ def _schema():
             ("prompt_version", pa.string()),
             ("inputs", pa.string()),
             ("outputs", pa.string()),
+            ("puzzle", pa.string()),  # the old name of ``domain``, written until the next major version
         ]
     )
 

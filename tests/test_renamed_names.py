@@ -101,3 +101,15 @@ def test_format_ok_takes_a_domain_and_its_old_keyword_warns():
     with pytest.warns(DeprecationWarning, match=r"format_ok\(domain=\.\.\.\)"):
         assert format_ok("end_to_end", text, puzzle="game_of_24")
     assert not format_ok("end_to_end", "Answer: 2^(10 - 4)", domain="game_of_24")
+
+
+def test_a_model_title_keeps_its_old_name_with_a_warning():
+    """A model's display name is its ``title`` (a title, not a label); ``Model.label`` warns for one version."""
+    from finereason.integrations.report.results import Model
+
+    model = Model(("hf", "pretrained=org/m"), title="org/m")
+    with pytest.warns(DeprecationWarning, match="Model.label is deprecated; use Model.title"):
+        assert model.label == "org/m"
+    with pytest.warns(DeprecationWarning, match="Model.title"):
+        model.label = "renamed"
+    assert model.title == "renamed"

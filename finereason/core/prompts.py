@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS  # noqa: F401  (TASKS re-exported)
 from .engine import Engine, StateItem, get_engine
-from .rows import row_item, row_puzzle
+from .rows import row_domain, row_item, row_puzzle
 
 PROMPT_VERSION = "v2"
 PROMPT_VERSIONS = ("v1", "v2")
@@ -120,7 +120,7 @@ def render_row_prompt(row: Mapping[str, Any], version: str = PROMPT_VERSION) -> 
     and official ``inputs``/``outputs`` (never from its stored ``prompt``). At the version a row was
     built with, this is its stored ``prompt`` byte for byte."""
     _check_version(version)
-    engine, task = get_engine(row["puzzle"]), row["task"]
+    engine, task = get_engine(row_domain(row)), row["task"]
     if task == END_TO_END:
         puzzle = row_puzzle(row)
         return end_to_end_prompt(engine, puzzle, engine.initial(puzzle), version)
@@ -176,7 +176,7 @@ def verify_prompt(row: Mapping[str, Any], candidate: str) -> str:
     puzzle's rules, its initial state where the domain shows one, and the candidate (a model's response
     or a made solution). It never carries the task prompt's own answer instruction, so the verdict is
     the only thing asked for."""
-    engine = get_engine(row["puzzle"])
+    engine = get_engine(row_domain(row))
     puzzle = row_puzzle(row)
     shown, _ = engine.end_to_end_request(puzzle, engine.initial(puzzle))
     return f"{VERIFY_REQUEST}\n\nPuzzle:\n{engine.rules(puzzle)}\n\n{shown}Proposed solution:\n{candidate}"

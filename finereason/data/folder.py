@@ -7,7 +7,7 @@ reads both and refuses, with one-line :class:`DataFolderError` messages:
 
 - data-file paths outside the folder (``../x``, absolute paths, URLs, symlinks that leave it);
 - files whose bytes do not match the manifest, or listed by the README but not by the manifest;
-- tables without the FineReason schema, rows of another config's task, unknown puzzles, and
+- tables without the FineReason schema, rows of another config's task, unknown domains, and
   duplicate or missing row ids.
 
 Rows are read from the verified bytes, so no cache keyed by a folder's name can serve old rows.
@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from ..common.input_errors import InputError
+from ..core.rows import DOMAIN, LEGACY_DOMAIN
 
 MANIFEST_FILE = "build_info.json"
 _GLOB_CHARS = set("*?[")
 IN_MEMORY_BYTES = 256 << 20  # configs up to this much parquet are read into memory; larger ones memory-mapped
-# Columns every config must have, with their Arrow type names (see dataset_builders/layout.py).
-_STRING_COLUMNS = ("id", "puzzle", "task", "prompt", "label", "prompt_version", "inputs", "outputs")
+# Columns every config must have, with their Arrow type names (see dataset_builders/layout.py), and a
+# domain column: ``domain``, or ``puzzle`` (its old name; builds write both until the next major version).
+_STRING_COLUMNS = ("id", "task", "prompt", "label", "prompt_version", "inputs", "outputs")
 
 
 class DataFolderError(InputError):
@@ -272,7 +274,7 @@ class DataFolder:
                 check_schema(pq.read_schema(self.root / rel), self.root / rel)
             except (pa.ArrowException, OSError) as err:
                 raise DataFolderError(f"{self.root / rel}: not a readable parquet file ({str(err).splitlines()[0]})") from None
-        columns = ["id", "puzzle", "task", "inputs", "outputs"]
+        columns = ["id", *domain_columns(pq.read_schema(self.root / rels[0]).names), "task", "inputs", "outputs"]
         table = _concat(self.root / rels[0], [pq.read_table(self.root / rel, columns=columns) for rel in rels])
         check_rows(table, config, self.root / rels[0])
         return digests
@@ -287,36 +289,48 @@ def _concat(where: Path, tables: list) -> Any:
         raise DataFolderError(f"{where}: shards of one split have different schemas ({str(err).splitlines()[0]})") from None
 
 
+def domain_columns(names: Any) -> list[str]:
+    """The domain columns among a table's column ``names``: ``domain`` and/or ``puzzle`` (its old name)."""
+    return [c for c in (DOMAIN, LEGACY_DOMAIN) if c in names]
+
+
 def check_schema(schema: Any, where: Path) -> None:
-    """The FineReason columns with string types (``messages`` any type); one-line error otherwise."""
+    """The FineReason columns with string types (``messages`` any type; the domain as ``domain`` or
+    old ``puzzle``, or both); one-line error otherwise."""
     import pyarrow as pa
 
     missing = [c for c in (*_STRING_COLUMNS, "messages") if c not in schema.names]
+    if not domain_columns(schema.names):
+        missing.insert(1, DOMAIN)
     if missing:
         raise DataFolderError(f"{where}: missing column(s) {', '.join(missing)}; not a FineReason dataset file")
-    for column in _STRING_COLUMNS:
+    for column in (*_STRING_COLUMNS, *domain_columns(schema.names)):
         kind = schema.field(column).type
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
             raise DataFolderError(f"{where}: column {column!r} has type {kind}, expected string")
 
 
 def check_rows(table: Any, config: str, where: Path) -> None:
-    """Row checks of one config: no null keys, the config's task, known puzzles, unique ids."""
+    """Row checks of one config: no null keys, the config's task, known domains (``domain`` and old
+    ``puzzle`` agreeing when both are present), unique ids."""
     import pyarrow.compute as pc
 
     from ..common.vocabulary import TASKS
     from ..core.engine import engine_names
 
-    for column in ("id", "puzzle", "task", "inputs", "outputs"):
+    domain = domain_columns(table.column_names)
+    for column in ("id", *domain, "task", "inputs", "outputs"):
         if table.column(column).null_count:
             raise DataFolderError(f"{where}: column {column!r} has empty (null) values")
     tasks = set(pc.unique(table.column("task")).to_pylist())
     allowed = {t for t in TASKS if config.endswith(t)} or set(TASKS)  # train mixes tasks
     if not tasks <= allowed:
         raise DataFolderError(f"{where}: task(s) {', '.join(sorted(map(str, tasks - allowed)))} in config {config!r}")
-    puzzles = set(pc.unique(table.column("puzzle")).to_pylist()) - set(engine_names())
-    if puzzles:
-        raise DataFolderError(f"{where}: unknown puzzle(s) {', '.join(sorted(map(str, puzzles)))}")
+    unknown = set().union(*(pc.unique(table.column(c)).to_pylist() for c in domain)) - set(engine_names())
+    if unknown:
+        raise DataFolderError(f"{where}: unknown domain(s) {', '.join(sorted(map(str, unknown)))}")
+    if len(domain) == 2 and not pc.all(pc.equal(table.column(DOMAIN), table.column(LEGACY_DOMAIN))).as_py():
+        raise DataFolderError(f"{where}: columns {DOMAIN!r} and {LEGACY_DOMAIN!r} (its old name) disagree; refused")
     ids = table.column("id")
     if len(pc.unique(ids)) != len(ids):
         counts = pc.value_counts(ids)

@@ -13,7 +13,7 @@ import datasets
 import evaluate
 
 from ..common.vocabulary import TASKS
-from ..core.rows import decode_row
+from ..core.rows import DOMAIN, decode_row, row_domain
 from ..reading.completion import completion_text
 from ..reading.context import resolve_context
 from ..verification.aggregation import N
@@ -28,7 +28,7 @@ CITATION = """\
 }
 """
 
-_COLUMNS = ("id", "puzzle", "task", "label", "inputs", "outputs")
+_COLUMNS = ("id", "task", "label", "inputs", "outputs")  # kept, with the domain (``domain``, or old ``puzzle``)
 
 
 def _as_row(reference, task):
@@ -51,6 +51,7 @@ def _as_row(reference, task):
         raise ValueError(f"finereason_{task} scores {task!r} rows, but a reference{ident} has task {row['task']!r}{hint}")
     decoded = decode_row(row)  # a RowError (a ValueError) names what is wrong
     out = {name: row[name] for name in _COLUMNS if name in row}
+    out[DOMAIN] = row_domain(row)
     for name in ("inputs", "outputs"):
         if not isinstance(out[name], str):
             out[name] = json.dumps(getattr(decoded, name))

@@ -26,7 +26,7 @@ from ..common.vocabulary import END_TO_END, STATE_CHECKING
 from ..core.engine import Engine, get_engine
 from ..core.oracle import oracle_solvable
 from ..core.puzzle_sources import rng_for
-from ..core.rows import row_item, row_puzzle
+from ..core.rows import has_domain_column, row_domain, row_item, row_puzzle
 from ..data.folio import TRUTH_VALUES
 from ..verification.llm_verifier import VERIFY, candidate_text, oracle_verdict
 
@@ -36,16 +36,16 @@ _WORDS = re.compile(r"[a-z0-9]+")
 
 def _is_folio(row: dict) -> bool:
     """A FOLIO document: premises, a conclusion and a gold True/False/Uncertain label, no puzzle."""
-    return "puzzle" not in row and row.get("label") in TRUTH_VALUES and "conclusion" in row and "premises" in row
+    return not has_domain_column(row) and row.get("label") in TRUTH_VALUES and "conclusion" in row and "premises" in row
 
 
 def check_answerable(docs: Iterable[tuple[str, dict]], strategy: str) -> None:
     """Raise :class:`InputError` naming the first task whose document (``(task name, doc)`` pairs)
     no baseline can answer: neither a FineReason puzzle row nor a FOLIO item."""
     for task, doc in docs:
-        if not isinstance(doc, dict) or not (_is_folio(doc) or {"puzzle", "task"} <= doc.keys()):
+        if not isinstance(doc, dict) or not (_is_folio(doc) or ("task" in doc and has_domain_column(doc))):
             raise InputError(f"the finereason-{strategy} baseline cannot answer task {task!r}: its documents are "
-                             "neither FineReason puzzle rows (puzzle, task, inputs) nor FOLIO items "
+                             "neither FineReason puzzle rows (domain, task, inputs) nor FOLIO items "
                              "(premises, conclusion, label)")
 
 
@@ -84,7 +84,7 @@ def _candidate_breaks_no_rule(engine: Engine, row: dict) -> bool:
 def oracle(row: dict) -> str:
     if _is_folio(row):
         return _folio_answer(row, "oracle", 0)
-    engine, task = get_engine(row["puzzle"]), row["task"]
+    engine, task = get_engine(row_domain(row)), row["task"]
     if task == VERIFY:
         return oracle_verdict(row)
     if task == END_TO_END:
@@ -106,7 +106,7 @@ def oracle(row: dict) -> str:
 def random_answer(row: dict, seed: int = 0) -> str:
     if _is_folio(row):
         return _folio_answer(row, "random", seed)
-    engine, task = get_engine(row["puzzle"]), row["task"]
+    engine, task = get_engine(row_domain(row)), row["task"]
     rng = rng_for(seed, "random-baseline", row.get("id", ""), row["inputs"])
     if task == STATE_CHECKING:
         return _choice(rng.random() < 0.5)
@@ -131,7 +131,7 @@ def random_answer(row: dict, seed: int = 0) -> str:
 def shallow(row: dict) -> str:
     if _is_folio(row):
         return _folio_answer(row, "shallow", 0)
-    engine, task = get_engine(row["puzzle"]), row["task"]
+    engine, task = get_engine(row_domain(row)), row["task"]
     if task == VERIFY:  # accepts whatever breaks no rule yet, never checks that it is complete
         return "Verdict: correct" if _candidate_breaks_no_rule(engine, row) else "Verdict: incorrect"
     if task == END_TO_END:

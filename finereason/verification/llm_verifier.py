@@ -38,6 +38,7 @@ from ..core.engine import get_engine
 from ..core.literals import strip_thinking
 from ..core.prompts import TASK_MAX_GEN_TOKS, VERIFY_REQUEST, verify_prompt
 from ..core.puzzle_sources import rng_for
+from ..core.rows import row_domain
 from ..reading.context import ReadContext, resolve_context
 from .feedback import read_self_verdict
 from .metrics import VERIFY, VERIFY_RECORD, compute, metric_list_yaml, task_metrics
@@ -68,7 +69,7 @@ def verify_candidate(row: dict, kind: str | None, candidate: str, context: ReadC
     A model's response (``kind == "model"``) is read in the run's read ``context`` (a response whose
     reasoning never closes has no answer); a made candidate is an answer, read the same in every context."""
     text = candidate_text(kind, candidate)
-    return verify_end_to_end(get_engine(row["puzzle"]), row_puzzle(row), text,
+    return verify_end_to_end(get_engine(row_domain(row)), row_puzzle(row), text,
                              context=resolve_context(context) if kind == MODEL else None)
 
 
@@ -83,7 +84,7 @@ def _doc(row: dict, kind: str, candidate: str, context: ReadContext | None = Non
 def candidates(row: dict, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[dict]:
     """The verify documents of one end-to-end row, one per kind the domain can make (none when the
     puzzle has no solution)."""
-    engine = get_engine(row["puzzle"])
+    engine = get_engine(row_domain(row))
     puzzle = row_puzzle(row)
     solution = engine.solve(puzzle)
     if solution is None:

@@ -22,7 +22,7 @@ from ..common.progress import Progress, no_progress
 from ..common.verdict import Verdict, solvable_label
 from ..common.vocabulary import END_TO_END, STATE_TASKS
 from ..core.engine import Engine
-from ..core.rows import row_puzzle
+from ..core.rows import row_domain, row_puzzle
 from ..data.official_files import engine_for_file, iter_items, read_official_records
 from ..reading.completion import completion_text
 from ..reading.context import ReadContext, resolve_context
@@ -59,10 +59,10 @@ class ScoredResponse:
 
 
 def official_row(engine: Engine, record: dict, task: str, solvable: bool | None) -> dict[str, Any]:
-    """The row (dataset schema: ``puzzle``, ``task``, ``label``, ``inputs``/``outputs`` JSON) that
+    """The row (dataset schema: ``domain``, ``task``, ``label``, ``inputs``/``outputs`` JSON) that
     :func:`~finereason.verification.scoring.score_row` reads, for one official states record; ``solvable`` is the
     label (``None``: undecided, left to the verifier)."""
-    return {"puzzle": engine.name, "task": task, "label": solvable_label(solvable),
+    return {"domain": engine.name, "task": task, "label": solvable_label(solvable),
             "inputs": json.dumps(record.get("inputs", record)), "outputs": json.dumps(record.get("outputs", {}))}
 
 
@@ -177,7 +177,7 @@ def _score_config(rows: dict[str, dict], responses: str, data: str, config: str,
             score = score_row(rows[rid], text, context=context)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:  # a row the schema check let through
             raise InputError(f"{data}: config {config}, row {rid!r} cannot be scored: {err}") from None
-        explanation = explain_response(rows[rid]["puzzle"], text, task=rows[rid]["task"], context=context) if explain else None
+        explanation = explain_response(row_domain(rows[rid]), text, task=rows[rid]["task"], context=context) if explain else None
         yield ScoredResponse(rid, score, score.verdict, _process(rows[rid], text, context) if process else None, explanation)
     if not seen:
         raise InputError(f"{responses}: no responses")
@@ -187,7 +187,7 @@ def _process(row: dict, text: str, context: ReadContext) -> Any:
     """The process verdict of one end-to-end answer (``score --process``)."""
     from .process import process_score
 
-    return process_score(row["puzzle"], row_puzzle(row), text, context=context)
+    return process_score(row_domain(row), row_puzzle(row), text, context=context)
 
 
 def config_metrics(scored: Sequence[ScoredResponse]) -> dict[str, float]:

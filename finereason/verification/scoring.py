@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 from ..common.verdict import Undecided, Verdict, label_solvable
 from ..common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION
 from ..core.engine import get_engine
-from ..core.rows import row_item, row_puzzle
+from ..core.rows import row_domain, row_item, row_puzzle
 from ..data.state_labels import state_truth
 from ..reading.completion import completion_text
 from ..reading.context import ReadContext, resolve_context
@@ -62,7 +62,7 @@ def score_row(row: dict, response: Any, *, context: ReadContext | None = None,
     """
     context = resolve_context(context, starts_in_think)
     task = row["task"]
-    engine = get_engine(row["puzzle"])
+    engine = get_engine(row_domain(row))
     response = completion_text(response)
     if task == END_TO_END:
         return RowScore(task, verify_end_to_end(engine, row_puzzle(row), response, context=context), None, None)

@@ -44,7 +44,7 @@ from ..common.deprecated import renamed_names
 from ..common.input_errors import InputError
 from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.engine import Engine, get_engine
-from ..core.rows import row_puzzle
+from ..core.rows import row_domain, row_puzzle
 from ..reading.context import DEFAULT, ReadContext
 from ..core.prompts import TURN_MAX_GEN_TOKS, verify_prompt
 from ..verification.feedback import LEVELS, read_self_verdict, self_feedback, sound_feedback
@@ -247,7 +247,7 @@ def run_condition(rows: Sequence[dict], generate: Generate, condition: str, fold
     instance's dialog. ``on_round(r, active)`` is told the round about to be played and how many instances play it."""
     if condition not in CONDITIONS:
         raise LoopError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})")
-    dialogs = {str(r["id"]): LoopDialog(r, get_engine(r["puzzle"])) for r in rows}
+    dialogs = {str(r["id"]): LoopDialog(r, get_engine(row_domain(r))) for r in rows}
     if len(dialogs) != len(rows):
         raise LoopError("the data has repeated row ids")
     meta = {**(run or {}), "condition": condition, "ids": sorted(dialogs)}

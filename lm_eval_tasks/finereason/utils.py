@@ -7,7 +7,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from finereason.common.vocabulary import TASKS
 from finereason.core.prompts import with_prompt_version
-from finereason.core.rows import row_puzzle
+from finereason.core.rows import row_domain, row_puzzle
 from finereason.data.resolve import load_config_with_source
 from finereason.reading.context import RECORD_KEY, ReadContext
 from finereason.verification.metrics import PROCESS, VERDICT, hook_attributes, record_of, set_aggregations, task_metrics
@@ -69,7 +69,7 @@ def process_results(doc: dict, results: list[str], *, context: ReadContext | Non
     metrics = task_metrics(score.task)
     records = {VERDICT: score.as_tuple()}
     if any(record_of(m, score.task) == PROCESS for m in metrics):  # where a written solution process first goes wrong
-        records[PROCESS] = as_record(process_score(doc["puzzle"], row_puzzle(doc), response, context=context,
+        records[PROCESS] = as_record(process_score(row_domain(doc), row_puzzle(doc), response, context=context,
                                                   starts_in_think=starts_in_think))
     return {m.name: m.row_value(score) if m.per_row else records[record_of(m, score.task)] for m in metrics}
 

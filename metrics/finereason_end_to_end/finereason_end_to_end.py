@@ -25,7 +25,7 @@ Args:
         empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
         the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
-        strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"end_to_end"``),
+        strings of those dicts. Each needs ``domain`` (or ``puzzle``, its old name), ``task`` (must be ``"end_to_end"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
         Other columns are ignored; rows of different puzzles may be mixed.
@@ -37,7 +37,7 @@ Returns:
     acc (`float`): share of valid solutions.
     parse_error_rate (`float`): share of answers with no readable solution.
 Raises:
-    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``puzzle``,
+    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``domain``,
         missing column, unreadable JSON).
 Examples:
 

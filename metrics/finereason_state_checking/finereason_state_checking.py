@@ -27,7 +27,7 @@ Args:
         empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
         the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
-        strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"state_checking"``),
+        strings of those dicts. Each needs ``domain`` (or ``puzzle``, its old name), ``task`` (must be ``"state_checking"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
         The truth of each state is the exact oracle's (a stored ``label`` is not trusted).
@@ -42,7 +42,7 @@ Returns:
     precision_unsolvable, recall_unsolvable, f1_unsolvable (`float`): unsolvable as positive class.
     acc_solvable, acc_unsolvable (`float`): accuracy on the rows whose state the oracle finds solvable / unsolvable.
 Raises:
-    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``puzzle``,
+    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``domain``,
         missing column, unreadable JSON).
 Examples:
 

@@ -28,7 +28,7 @@ Args:
         empty answer, bytes are decoded as UTF-8, chat messages are read as the rewards read them;
         the parser skips any ``<think>...</think>``).
     references (`list` of `dict` or `str`): the dataset rows being answered, as dicts or as JSON
-        strings of those dicts. Each needs ``puzzle``, ``task`` (must be ``"state_transition"``),
+        strings of those dicts. Each needs ``domain`` (or ``puzzle``, its old name), ``task`` (must be ``"state_transition"``),
         ``inputs`` and ``outputs`` (the official-schema JSON strings of a built FineReason
         dataset; parsed objects are re-encoded).
         The truth of each current state is the exact oracle's (a stored ``label`` is not trusted).
@@ -45,7 +45,7 @@ Returns:
     rate_<category> (`float`): share of answers per strict category, for correct, multiple_moves,
         invalid_move, unsolvable_child, backtracking_failure, sibling and parse_error.
 Raises:
-    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``puzzle``,
+    ValueError: a reference is not a row of this task (wrong or unknown ``task``/``domain``,
         missing column, unreadable JSON).
 Examples:
 

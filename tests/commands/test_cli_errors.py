@@ -177,6 +177,12 @@ def _retype(column: str):
     return change
 
 
+def _drop_then_set(dropped: str, column: str, value: str):
+    def change(rows, schema):
+        return _set(column, value)(rows, schema).drop_columns([dropped])
+    return change
+
+
 def _drop(column: str):
     def change(rows, schema):
         return pa.Table.from_pylist(rows, schema=schema).drop_columns([column])
@@ -188,7 +194,9 @@ TAMPERS = {
     "nan-inputs": (_set("inputs", '{"initial": NaN}'), "row"),
     "list-inputs": (_set("inputs", "[1, 2]"), "row"),
     "unknown-task": (_set("task", "poetry"), "poetry"),
-    "unknown-puzzle": (_set("puzzle", "chess"), "chess"),
+    "unknown-domain": (_set("domain", "chess"), "chess"),  # a folder without the deprecated ``puzzle`` duplicate
+    "unknown-old-domain": (_drop_then_set("domain", "puzzle", "chess"), "chess"),  # a folder built before the rename
+    "domain-disagrees": (_set("puzzle", "game_of_24"), "disagree"),
     "wrong-type": (_retype("label"), "label"),
     "missing-column": (_drop("inputs"), "inputs"),
 }

@@ -45,7 +45,7 @@ def test_official_rows_give_the_records_state_items():
         for record in read_jsonl(path)[:25]:
             row = official_row(engine, record, "state_checking", None)
             assert row_item(row) == engine.item_from_official(record)
-            assert row["label"] is None and row["puzzle"] == engine.name
+            assert row["label"] is None and row["domain"] == engine.name
             assert official_row(engine, record, "state_checking", True)["label"] == "Solvable"
             assert official_row(engine, record, "state_checking", False)["label"] == "Unsolvable"
 

@@ -77,6 +77,9 @@ def test_every_config_loads_with_load_dataset(built):
         assert len(rows) == want, config
         assert len({r["id"] for r in rows}) == len(rows)
         for row in rows:
+            # ``domain`` names the domain; ``puzzle`` is its old name, written (the same value) until the next major version
+            assert row["domain"] in PUZZLES and row["puzzle"] == row["domain"]
+            assert config == "train" or config.startswith(f"{row['domain']}_")
             assert row["prompt"] and row["messages"][0]["content"] == row["prompt"]
             assert row["prompt_version"] == PROMPT_VERSION
             json.loads(row["inputs"]), json.loads(row["outputs"])

@@ -201,11 +201,19 @@ def test_duplicate_ids_are_refused_even_with_a_matching_fingerprint(copy):
     assert f"duplicate row id {ids_[0]!r}" in one_line(err.value)
 
 
+def _set(table, column: str, value: str):
+    """``table`` with every row's ``column`` set to ``value``."""
+    return table.set_column(table.schema.get_field_index(column), column, [[value] * table.num_rows])
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda t: t.drop_columns(["inputs"]), "missing column(s) inputs"),
     (lambda t: t.set_column(t.schema.get_field_index("task"), "task", [["end_to_end"] * t.num_rows]),
      "task(s) end_to_end in config"),
-    (lambda t: t.set_column(t.schema.get_field_index("puzzle"), "puzzle", [["chess"] * t.num_rows]), "unknown puzzle(s) chess"),
+    (lambda t: _set(_set(t, "domain", "chess"), "puzzle", "chess"), "unknown domain(s) chess"),
+    (lambda t: _set(t.drop_columns(["domain"]), "puzzle", "chess"), "unknown domain(s) chess"),  # a folder built before the rename
+    (lambda t: _set(t, "domain", "graph_coloring"), "columns 'domain' and 'puzzle' (its old name) disagree"),
+    (lambda t: t.drop_columns(["domain", "puzzle"]), "missing column(s) domain"),
 ])
 def test_schema_is_checked(copy, change, message):
     import pyarrow.parquet as pq
@@ -216,6 +224,28 @@ def test_schema_is_checked(copy, change, message):
     with pytest.raises(DataFolderError) as err:
         fdata.load_config(CONFIG)
     assert message in one_line(err.value)
+
+
+@pytest.mark.parametrize("drop", ["puzzle", "domain"])
+def test_a_folder_with_one_domain_column_loads_and_scores_alike(copy, drop):
+    """A folder written before the rename (only ``puzzle``) and one without the deprecated duplicate
+    (only ``domain``) load, pass the checks and score exactly like the folder with both columns."""
+    import pyarrow.parquet as pq
+
+    from finereason.core.rows import row_domain
+    from finereason.verification.scoring import score_row
+
+    both = list(fdata.load_config(CONFIG)["test"])
+    assert all(r["domain"] == r["puzzle"] == "sudoku" for r in both)
+    path = next((copy / CONFIG).glob("*.parquet"))
+    pq.write_table(pq.read_table(path).drop_columns([drop]), path)
+    rewrite_manifest(copy)
+    one = list(fdata.load_config(CONFIG)["test"])
+    assert len(one) == len(both) and all(drop not in r for r in one)
+    for old, new in zip(one, both):
+        assert row_domain(old) == row_domain(new) == "sudoku"
+        for answer in ("Answer: (A)", "Answer: (B)", "no idea"):
+            assert score_row(old, answer) == score_row(new, answer)
 
 
 def test_unknown_config_and_missing_folder(copy, local, tmp_path):

@@ -409,7 +409,7 @@ def test_bad_input_fails_with_one_line_before_loading_a_model(built, math_file, 
      "unknown state-transition categories in partial credit: bogus"),
     (["--st_partial_credit", '{"sibling": 0.5}'], "st_partial_credit is set but reward_funcs has no state_transition"),
     (["--reward_weights", "1.0", "0.5"], "reward_weights has 2 values for 3 reward_funcs"),
-    (["--math_ratio", "1.0"], "reward 'puzzle' needs dataset column(s) puzzle, inputs, outputs, label"),
+    (["--math_ratio", "1.0"], "reward 'puzzle' needs dataset column(s) domain, inputs, outputs, label"),
     (["--puzzle_dataset", "/nonexistent/data"], "no such folder or file"),
     (["--resume_from_checkpoint", "true"], "no checkpoint-* folder"),
     (["--output_dir", "BUILT_OUT"], "is inside --puzzle_dataset"),  # checked before anything is written

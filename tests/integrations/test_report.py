@@ -248,7 +248,7 @@ def test_mean_bars_have_real_intervals_and_runs_are_named(runs, report):
 
     assert sorted(p.name for p in runs["out"].iterdir() if p.is_dir()) == ["finereason-oracle", "finereason-random"]
     models, _ = load_models([runs["out"]])
-    random = next(m for m in models if m.label == "finereason-random")
+    random = next(m for m in models if m.title == "finereason-random")
     present = [p for p in domain_order() if random.get("finereason", p, "state_transition")]
     assert len(present) == 4
     *parts, avg = bar_cells(random, "finereason", "state_transition", present)
@@ -346,7 +346,7 @@ def test_a_one_bin_difficulty_plot_is_centred(runs):
     """The small build's 8 rows per config merge into one difficulty bin: it sits in the middle of its panel,
     even when only one of the side-by-side series (here: one model, solvable states) has points."""
     fig = _drawn(runs, "sc_accuracy_vs_difficulty.png",
-                 keep=lambda model, doc, score: model.label == "finereason-oracle" and score.solvable is True)
+                 keep=lambda model, doc, score: model.title == "finereason-oracle" and score.solvable is True)
     single = [ax for ax in fig.axes if ax.get_visible() and len(ax.get_xticks()) == 1]
     assert single
     for ax in single:

@@ -189,7 +189,7 @@ def collect(root: str | os.PathLike) -> list[Entry]:
         for model in models:
             name, args = model.key
             dates = [run.data.get("date") for run in lm_eval if run.path in model.files]
-            entry = _add(entries, Entry(model.label, _arg(args, "revision") or "main", _precision(args),
+            entry = _add(entries, Entry(model.title, _arg(args, "revision") or "main", _precision(args),
                                         "Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original",
                                         "baseline" if name.startswith("finereason-") else "",
                                         None, max((_iso(d) for d in dates if d), default="")))

@@ -70,13 +70,13 @@ def recorded_starts_in_think(meta: Any) -> bool:
 def _model_choice(models: list, wanted: str | None):
     if wanted is None:
         if len(models) > 1:
-            raise LeaderboardError(f"the results hold {len(models)} models ({', '.join(m.label for m in models)}); "
+            raise LeaderboardError(f"the results hold {len(models)} models ({', '.join(m.title for m in models)}); "
                                    "choose one with --model")
         return models[0]
     for model in models:
-        if wanted in (model.label, model.key[0]):
+        if wanted in (model.title, model.key[0]):
             return model
-    raise LeaderboardError(f"no model {wanted!r} in the results (found: {', '.join(m.label for m in models)})")
+    raise LeaderboardError(f"no model {wanted!r} in the results (found: {', '.join(m.title for m in models)})")
 
 
 def _precision(args: str) -> str:
@@ -105,7 +105,7 @@ def validate(model, suite: str) -> tuple[dict[str, dict[str, float]], dict[str, 
     tasks = suite_tasks(suite)
     missing = [t for t in tasks if t not in model.tasks]
     if missing:
-        raise LeaderboardError(f"{model.label}: suite {suite} needs all {len(tasks)} tasks; missing {', '.join(missing)}")
+        raise LeaderboardError(f"{model.title}: suite {suite} needs all {len(tasks)} tasks; missing {', '.join(missing)}")
     results: dict[str, dict[str, float]] = {}
     sources: dict[str, dict] = {}
     warnings: list[str] = []
@@ -181,7 +181,7 @@ def submit(paths: Sequence[str | os.PathLike], repo_id: str, *, out: str | os.Pa
         raise LeaderboardError(str(err)) from None
     chosen = _model_choice(models, model)
     results, facts, warnings = validate(chosen, suite)
-    name = model_name or chosen.label
+    name = model_name or chosen.title
     args = chosen.key[1]
     precision = precision or _precision(args)
     weight_type = weight_type or ("Adapter" if "peft=" in args else "Delta" if "delta=" in args else "Original")

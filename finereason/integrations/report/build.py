@@ -120,7 +120,7 @@ def limit_marks(models: list[Model]) -> list[str]:
         if shown:
             limit, effective, original = max(shown.values(), key=lambda v: v[2] or 0)
             value = int(limit) if isinstance(limit, float) and limit.is_integer() else limit
-            marks.append(f"- **{model.label}: a `--limit` run**" + (f" (`--limit {value}`" if value else " (")
+            marks.append(f"- **{model.title}: a `--limit` run**" + (f" (`--limit {value}`" if value else " (")
                          + (f"; {effective} of {original} items" if effective is not None else "")
                          + f" in {len(shown)} of {len(model.tasks)} tasks): its numbers cover part of each task and "
                          "are not comparable with full runs.")
@@ -135,7 +135,7 @@ def _check_stored(model: Model, result: TaskResult, notes: list[str]) -> None:
     fresh = aggregate(s for _, s in result.scores).get(ACC)
     name = f"{result.suite}_{result.puzzle}_{result.task}"
     if len(result.scores) != (result.n or len(result.scores)):
-        notes.append(f"{model.label} / {name}: {len(result.scores)} logged samples but n = {result.n} in the results file")
+        notes.append(f"{model.title} / {name}: {len(result.scores)} logged samples but n = {result.n} in the results file")
     if stored is not None and fresh is not None and abs(stored - fresh) > 1e-9:
-        notes.append(f"{model.label} / {name}: stored acc {pct(stored)} but the re-judged samples give {pct(fresh)} "
+        notes.append(f"{model.title} / {name}: stored acc {pct(stored)} but the re-judged samples give {pct(fresh)} "
                      "(results written by another finereason version?); tables use the stored values, plots the re-judged ones")

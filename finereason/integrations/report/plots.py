@@ -105,7 +105,7 @@ def _plot_st_breakdown(figure, models, suite, puzzles, target: Path) -> str | No
         _tick_labels(ax, labels, width)
         ax.set_ylim(0, 100)
         ax.set_ylabel("% of states", fontsize=FONT + 1)
-        ax.set_title(f"{m.label}: state transition outcomes (strict), by class of the given state; "
+        ax.set_title(f"{m.title}: state transition outcomes (strict), by class of the given state; "
                      "black bars: 95 % Wilson interval of the correct share", fontsize=FONT + 1)
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(7, len(names)), fontsize=FONT, frameon=False)
@@ -183,7 +183,7 @@ def _plot_sc_difficulty(figure, models, suite, puzzles, target: Path) -> str | N
                 pts = [(x + shift, a, n, k) for x, a, n, k in zip(xs, accs, counts, hits) if n]
                 if not pts:
                     continue
-                label = f"{m.label}, {'solvable' if solvable else 'unsolvable'} states"
+                label = f"{m.title}, {'solvable' if solvable else 'unsolvable'} states"
                 ax.plot([x for x, *_ in pts], [a for _, a, *_ in pts], style, color=color, label=label, marker=marker,
                         markersize=5, markerfacecolor=color)
                 for x, a, n, k in pts:
@@ -241,7 +241,7 @@ def _plot_comparison(figure, models, suite, puzzles, target: Path) -> str | None
             lows = [0.0 if c.lo is None else 100 * (c.value - c.lo) for c in cells]
             highs = [0.0 if c.hi is None else 100 * (c.hi - c.value) for c in cells]
             xs = [g + (i - (len(models) - 1) / 2) * width for g in range(len(groups))]
-            ax.bar(xs, values, width=width, label=m.label, yerr=[lows, highs], capsize=2, error_kw={"lw": 0.7})
+            ax.bar(xs, values, width=width, label=m.title, yerr=[lows, highs], capsize=2, error_kw={"lw": 0.7})
             for x, v, hi in zip(xs, values, highs):  # each value above its interval, never on it
                 if not math.isnan(v):
                     ax.text(x, v + hi + 1.0, f"{v:.0f}", ha="center", va="bottom", fontsize=FONT)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -26,6 +27,7 @@ from ...common.redact import redact
 from ...common.verdict import Category
 from ...common.vocabulary import DIFFICULTY_FIELDS, TASKS
 from ...core.engine import engine_names, get_engine
+from ...core.rows import has_domain_column
 from ...reading.context import DEFAULT, ReadContext, read_context_of
 from ...verification.aggregation import ACC, PARSE_ERROR_RATE
 from ...verification.scoring import RowScore, score_row
@@ -72,7 +74,7 @@ def domain_order() -> list[str]:
 
 def _task_pattern() -> re.Pattern:
     puzzles = "|".join(sorted(map(re.escape, domain_order()), key=len, reverse=True))
-    return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<puzzle>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
+    return re.compile(rf"^(?P<suite>finereason(?:_official)?)_(?P<domain>{puzzles})_(?P<task>{'|'.join(TASKS)})$")
 
 
 # ------------------------------------------------------------------ reading
@@ -94,11 +96,24 @@ class TaskResult:
 
 @dataclass
 class Model:
+    """One model's results: its key (lm-eval model name, canonical model args), display ``title``, tasks and groups."""
+
     key: tuple[str, str]
-    label: str = ""
+    title: str = ""
     tasks: dict[str, TaskResult] = field(default_factory=dict)
     groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """Deprecated name of :attr:`title`."""
+        warnings.warn("Model.label is deprecated; use Model.title", DeprecationWarning, stacklevel=2)
+        return self.title
+
+    @label.setter
+    def label(self, value: str) -> None:
+        warnings.warn("Model.label is deprecated; use Model.title", DeprecationWarning, stacklevel=2)
+        self.title = value
 
     def get(self, suite: str, puzzle: str, task: str) -> TaskResult | None:
         return self.tasks.get(f"{suite}_{puzzle}_{task}")
@@ -169,7 +184,7 @@ def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
                 if name not in (run.data.get("groups") or {}) and name not in GROUP_ORDER:
                     ignored.add(name)
                 continue
-            model.tasks[name] = TaskResult(m["suite"], m["puzzle"], m["task"], run.data["results"][name],
+            model.tasks[name] = TaskResult(m["suite"], m["domain"], m["task"], run.data["results"][name],
                                            lm_results.task_size(run.data, name), run.path, samples[run.path].get(name),
                                            context=_context(run.path, run.data, name), run=run.data)
         for run in model_runs:
@@ -179,7 +194,7 @@ def models_of(runs: Sequence[lm_results.Run]) -> tuple[list[Model], list[str]]:
         models.append(model)
     if ignored:
         notes.append(f"ignored tasks that are not FineReason tasks: {', '.join(sorted(ignored))}")
-    _assign_labels(models)
+    _assign_titles(models)
     return models, notes
 
 
@@ -191,13 +206,13 @@ def _context(path: Path, data: dict, task: str) -> ReadContext:
         raise ReportError(f"{path}: {task}: {err}") from None
 
 
-def _assign_labels(models: list[Model]) -> None:
+def _assign_titles(models: list[Model]) -> None:
     short = [_short_name(*m.key) for m in models]
-    for model, label in zip(models, short):
-        if short.count(label) > 1:
+    for model, title in zip(models, short):
+        if short.count(title) > 1:
             name, args = model.key
-            label = f"{name} ({args})" if args else name
-        model.label = label
+            title = f"{name} ({args})" if args else name
+        model.title = title
 
 
 
@@ -221,8 +236,9 @@ def load_samples(result: TaskResult) -> list[tuple[dict, RowScore]]:
     rows: list[tuple[str | None, dict, str]] = []
     for lineno, record in iter_json_lines(str(path), "samples", ReportError):
         doc = record.get("doc") if isinstance(record, dict) else None
-        if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
-            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
+        if not isinstance(doc, dict) or not ({"task", "inputs", "outputs"} <= set(doc) and has_domain_column(doc)):
+            raise ReportError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task "
+                              "(no doc with domain/task/inputs/outputs)")
         rows.append((record.get("filter"), doc, _response(record)))
     filters = {f for f, _, _ in rows}
     keep = "none" if "none" in filters else (sorted(filters, key=str)[0] if filters else None)

@@ -34,7 +34,7 @@ def runs_section(models: list[Model]) -> list[str]:
         name, args = m.key
         files = sorted({_shown_path(r.results_file, base) for r in m.tasks.values()})
         with_samples = sum(r.samples_file is not None for r in m.tasks.values())
-        rows.append([m.label, f"`{name}`", f"`{args}`" if args else MISSING, str(len(m.tasks)),
+        rows.append([m.title, f"`{name}`", f"`{args}`" if args else MISSING, str(len(m.tasks)),
                      f"{with_samples}/{len(m.tasks)}", "<br>".join(f"`{f}`" for f in files)])
     return ["## Runs", "", md_table(["model", "lm-eval model", "model_args", "tasks", "with samples", "results files"], rows, left=3), ""]
 
@@ -51,7 +51,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         headers = ["model"] + [f"{domain_title(p)} {short}" for p in present for short in ("SC", "ST")]
         rows = []
         for m in models:
-            row = [m.label]
+            row = [m.title]
             for p in present:
                 for t in STATE_TASKS:
                     r = m.get(suite, p, t)
@@ -68,7 +68,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
             headers = ["model"] + [f"{domain_title(p)} {mode}" for p in present for mode in ("strict", "paper")]
             rows = []
             for m in models:
-                row = [m.label]
+                row = [m.title]
                 for p in present:
                     r = m.get(suite, p, STATE_TRANSITION)
                     row += [acc_cell(r.metrics), acc_cell(r.metrics, ACC_PAPER)] if r else [MISSING, MISSING]
@@ -82,7 +82,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
             headers = ["model"] + [f"{domain_title(p)} {metric_info(k).title}" for p in present for k in SC_POSITIVE]
             rows = []
             for m in models:
-                row = [m.label]
+                row = [m.title]
                 for p in present:
                     r = m.get(suite, p, STATE_CHECKING)
                     row += _prf(r) if r else [MISSING] * 3
@@ -101,7 +101,7 @@ def suite_tables(models: list[Model], suite: str, puzzles: list[str]) -> list[st
         headers = ["model"] + [domain_title(p) for p in e2e_puzzles] + (["all"] if group else [])
         rows = []
         for m in models:
-            row = [m.label]
+            row = [m.title]
             for p in e2e_puzzles:
                 r = m.get(suite, p, END_TO_END)
                 row.append(acc_cell(r.metrics) if r else MISSING)
@@ -145,7 +145,7 @@ def group_section(models: list[Model]) -> list[str]:
         return []
     rows = []
     for m in models:
-        row = [m.label]
+        row = [m.title]
         for g in names:
             value, n = group_score(m, g)
             row.append(MISSING if value is None else pct(value) + (f" (n={n})" if isinstance(n, int) else ""))
@@ -173,7 +173,7 @@ def breakdown_table(models: list[Model], suite: str, puzzles: list[str]) -> list
             for solvable in (True, False):
                 n, shares = breakdown(r.scores, solvable)
                 if n:
-                    rows.append([m.label, domain_title(p), "solvable" if solvable else "unsolvable", str(n)]
+                    rows.append([m.title, domain_title(p), "solvable" if solvable else "unsolvable", str(n)]
                                 + [pct(shares[c]) for c in TRANSITION_CATEGORIES])
     if not rows:
         return []

@@ -26,6 +26,7 @@ from ...common.verdict import Undecided
 from ...common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION, TASKS
 from ...core.difficulty import DifficultyConfig
 from ...core.engine import Engine, engines, get_engine, train_names
+from ...core.rows import row_domain
 
 SPLITS = ("test", "train")
 TRAIN = "train"                 # the training set's mix (state tasks of every domain with train samples)
@@ -170,11 +171,12 @@ def entry_of(row: dict[str, Any], name: str, index: int, knobs: dict[str, Any]) 
     """The reasoning-gym-shaped entry of a row: its prompt, a full-credit answer and the row in metadata."""
     from ...models.baselines import oracle
 
-    difficulty = {k: row[k] for k in ("depth", *get_engine(row["puzzle"]).difficulty_fields) if row.get(k) is not None}
+    domain = row_domain(row)
+    difficulty = {k: row[k] for k in ("depth", *get_engine(domain).difficulty_fields) if row.get(k) is not None}
     return {
         "question": row["prompt"],
         "answer": oracle(row),
-        "metadata": {"source_dataset": name, "source_index": index, "puzzle": row["puzzle"], "task": row["task"],
+        "metadata": {"source_dataset": name, "source_index": index, "domain": domain, "puzzle": domain, "task": row["task"],
                      "difficulty": {**difficulty, **knobs}, "row": row},
     }
 

@@ -27,15 +27,15 @@ from finereason.common.input_errors import InputError
 from finereason.common.vocabulary import TASKS
 from finereason.core.engine import engine_names
 from finereason.core.puzzle_sources import rng_for
-from finereason.core.rows import row_identity
+from finereason.core.rows import DOMAIN, LEGACY_DOMAIN, row_domain, row_identity, with_domain
 from finereason.data.official_files import OfficialDataError, read_official_records
 from finereason.integrations.training.boxed import last_boxed
 
 MATH_TASK = "math"
 MAX_REFERENCE_BOX = 9_998  # characters of a reference solution's last \boxed{} answer that are read
 MATH_SUFFIX = "\nPlease reason step by step, and put your final answer within \\boxed{}."
-PUZZLE_COLUMNS = ("puzzle", "task", "label", "inputs", "outputs")
-MIX_COLUMNS = ("id", "prompt", "task", "puzzle", "label", "inputs", "outputs", "answer")
+PUZZLE_COLUMNS = (DOMAIN, LEGACY_DOMAIN, "task", "label", "inputs", "outputs")  # ``puzzle``: the old name of ``domain``
+MIX_COLUMNS = ("id", "prompt", "task", DOMAIN, LEGACY_DOMAIN, "label", "inputs", "outputs", "answer")
 QUESTION_COLUMNS = ("question", "query", "problem")
 ANSWER_COLUMNS = ("answer", "response", "solution")
 
@@ -174,7 +174,8 @@ def _text(value: Any) -> str | None:
 
 def puzzle_rows_from(records: Iterable[Mapping[str, Any]], source: str = "puzzle data") -> list[dict]:
     """Rows of the FineReason ``train`` schema in the mixed schema: ``prompt`` from ``messages``
-    (else the ``prompt`` string); ``puzzle``/``task``/``label``/``inputs``/``outputs`` kept when present."""
+    (else the ``prompt`` string); ``domain``/``task``/``label``/``inputs``/``outputs`` kept when present
+    (``domain`` read from the old ``puzzle`` column too, and written under both names)."""
     rows = []
     for i, record in enumerate(records):
         prompt = _messages(record.get("messages")) or _messages(record.get("prompt"))
@@ -182,7 +183,7 @@ def puzzle_rows_from(records: Iterable[Mapping[str, Any]], source: str = "puzzle
             raise DataError(f"{source}: row {i} has neither a 'messages' list nor a 'prompt' string")
         row = {"id": str(record.get("id") or f"puzzle-{i}"), "prompt": prompt}
         row.update({c: _text(record[c]) for c in PUZZLE_COLUMNS if c in record})
-        rows.append(row)
+        rows.append(with_domain(row))
     return rows
 
 
@@ -317,7 +318,7 @@ def columns_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def describe(rows: Iterable[Mapping[str, Any]]) -> str:
     """A one-line summary: rows per task (and per puzzle)."""
-    counts = Counter(r.get("task") if r.get("task") == MATH_TASK else f"{r.get('puzzle')}/{r.get('task')}" for r in rows)
+    counts = Counter(r.get("task") if r.get("task") == MATH_TASK else f"{row_domain(r, None)}/{r.get('task')}" for r in rows)
     total = sum(counts.values())
     return f"{total} rows: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
 
@@ -362,7 +363,7 @@ def load_test_rows(path_or_id: str, configs: Iterable[str] | None = None) -> tup
     missing: list[str] = []
     for config in configs:
         try:
-            rows += [{"puzzle": r.get("puzzle"), "inputs": _text(r.get("inputs"))} for r in _read_config(path_or_id, config)]
+            rows += [{DOMAIN: row_domain(r, None), "inputs": _text(r.get("inputs"))} for r in _read_config(path_or_id, config)]
             found.append(config)
         except DataError:
             missing.append(config)

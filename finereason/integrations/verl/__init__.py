@@ -32,7 +32,7 @@ if __package__ in (None, ""):  # loaded by file path (verl's custom_reward_funct
 DEFAULT_REWARDS = ("puzzle", "math", "format")
 PER_TASK_REWARDS = ("state_checking", "state_transition", "end_to_end", "math", "format")  # the default with partial credit
 FORMAT = "format"
-ROW_KEYS = ("task", "puzzle", "label", "inputs", "outputs", "answer")
+ROW_KEYS = ("task", "domain", "puzzle", "label", "inputs", "outputs", "answer")  # ``puzzle``: the old name of ``domain``
 
 
 def ground_truth_row(ground_truth: Any) -> dict[str, Any]:

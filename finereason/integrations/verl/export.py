@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 from ...common.atomic_io import atomic_dir, check_output
 from ...common.input_errors import InputError
+from ...core.rows import row_domain
 from ..rl.composite import COMPOSITE, create_dataset
 
 ABILITY = "logic_puzzle"
@@ -30,7 +31,8 @@ SPLITS = (("train", "train"), ("validation", "test"))  # (file, the split its pu
 def verl_row(entry: dict[str, Any], dataset: str, split: str, index: int) -> dict[str, Any]:
     """One verl row of a dataset entry."""
     row = entry["metadata"]["row"]
-    truth = {"task": row["task"], "puzzle": row["puzzle"], "label": row["label"], "inputs": row["inputs"],
+    domain = row_domain(row)
+    truth = {"task": row["task"], "domain": domain, "puzzle": domain, "label": row["label"], "inputs": row["inputs"],
              "outputs": row["outputs"], "answer": entry["answer"]}
     return {
         "data_source": f"finereason/{dataset}",
@@ -38,7 +40,7 @@ def verl_row(entry: dict[str, Any], dataset: str, split: str, index: int) -> dic
         "ability": ABILITY,
         "reward_model": {"style": "rule", "ground_truth": json.dumps(truth, ensure_ascii=False)},
         "extra_info": {"split": split, "index": index, "id": row["id"], "dataset": dataset, "task": row["task"],
-                       "puzzle": row["puzzle"], "answer": entry["answer"]},
+                       "domain": domain, "puzzle": domain, "answer": entry["answer"]},
     }
 
 
@@ -98,7 +100,7 @@ def schema() -> Any:
         ("ability", text),
         ("reward_model", pa.struct([("style", text), ("ground_truth", text)])),
         ("extra_info", pa.struct([("split", text), ("index", pa.int64()), ("id", text), ("dataset", text), ("task", text),
-                                  ("puzzle", text), ("answer", text)])),
+                                  ("domain", text), ("puzzle", text), ("answer", text)])),
     ])
 
 

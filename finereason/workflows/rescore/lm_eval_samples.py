@@ -18,6 +18,7 @@ from typing import Any, Iterator
 from ...common.input_errors import InputError
 from ...common.jsonl import iter_json_lines
 from ...common.progress import Progress
+from ...core.rows import has_domain_column, row_domain
 from ...integrations.lm_eval.results import load_results_file
 from ...reading.context import ReadContext, read_context_of
 from ...verification.explain import explain_response
@@ -83,15 +84,15 @@ def read(paths: list[str], options: Any, progress: Progress) -> Iterator[Rescore
         context = run_context(path, condition)
         for lineno, record in progress(iter_json_lines(path, "samples", InputError), None, f"rescoring {Path(path).name}"):
             doc = record.get("doc") if isinstance(record, dict) else None
-            if not isinstance(doc, dict) or not {"puzzle", "task", "inputs", "outputs"} <= set(doc):
-                raise InputError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with puzzle/task/inputs/outputs)")
+            if not isinstance(doc, dict) or not ({"task", "inputs", "outputs"} <= set(doc) and has_domain_column(doc)):
+                raise InputError(f"{path}:{lineno}: not an lm-eval sample of a FineReason task (no doc with domain/task/inputs/outputs)")
             if record.get("filter", "none") != "none":
                 continue
             text = _response(record)
             recorded, recorded_reason = recorded_verdict(record, doc["task"])
             try:
                 score = score_row(doc, text, context=context)
-                explained = explain_response(doc["puzzle"], text, task=doc["task"], context=context)
+                explained = explain_response(row_domain(doc), text, task=doc["task"], context=context)
             except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as err:
                 raise InputError(f"{path}:{lineno}: cannot score doc {doc.get('id')!r}: {err or type(err).__name__}") from None
             verdict = score.verdict

@@ -94,7 +94,7 @@ def verify_text(engine: Any, inputs: dict[str, Any], text: Any) -> tuple[bool, s
     from ...verification.scoring import score_row
 
     text = text if isinstance(text, str) else ""
-    row = {"puzzle": engine.name, "task": END_TO_END, "inputs": json.dumps(inputs, sort_keys=True), "outputs": "{}"}
+    row = {"domain": engine.name, "task": END_TO_END, "inputs": json.dumps(inputs, sort_keys=True), "outputs": "{}"}
     verdict = score_row(row, text).verdict
     reason = "" if verdict.correct else "; ".join(verdict.reasons) or verdict.category
     region = final_region(text)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from finereason.core.rows import column_domains
 from finereason.integrations.training.mixing import MATH_TASK
 from finereason.integrations.training.rewards.completions import completion_text
 from finereason.integrations.training.rewards.math_reading import math_answer
@@ -19,7 +20,7 @@ def format_reward(completions: list, *, starts_in_think: bool = False, **kwargs:
     right or wrong; else 0.0. ``None`` on rows of an unknown task."""
     n = len(completions)
     tasks = kwargs.get("task") or [None] * n
-    domains = kwargs.get("puzzle") or [None] * n  # the column ``puzzle`` holds the domain name
+    domains = column_domains(kwargs, n)
     answers = kwargs.get("answer") or [None] * n
     out: list = []
     for task, domain, gold, completion in zip(tasks, domains, answers, completions):

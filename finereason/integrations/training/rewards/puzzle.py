@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping
 
 from finereason.common.verdict import TRANSITION_CATEGORIES, Category
 from finereason.common.vocabulary import END_TO_END, STATE_CHECKING, STATE_TRANSITION, TASKS
+from finereason.core.rows import DOMAIN
 from finereason.integrations.training.mixing import PUZZLE_COLUMNS
 from finereason.integrations.training.rewards.completions import completion_text
 from finereason.integrations.training.rewards.registry import Reward, RewardConfigError, register_reward
@@ -17,7 +18,8 @@ from finereason.verification.scoring import score_row
 
 PUZZLE_TASKS = TASKS  # the tasks the puzzle rewards verify (every FineReason task)
 ROW_COLUMNS = PUZZLE_COLUMNS  # the dataset columns a puzzle verdict reads
-VERDICT_COLUMNS = ("task", "puzzle", "inputs", "outputs", "label")  # what a state verdict needs
+# what a state verdict needs (``puzzle``, the old name of ``domain``, stands in for it)
+VERDICT_COLUMNS = ("task", DOMAIN, "inputs", "outputs", "label")
 
 
 def _rows(kwargs: Mapping[str, Any], n: int) -> list[dict]:
@@ -86,7 +88,7 @@ def state_transition_reward(partial_credit: Mapping[str, float] | None = None, *
     return reward
 
 
-@register_reward(END_TO_END, columns=("task", "puzzle", "inputs", "outputs"))
+@register_reward(END_TO_END, columns=("task", DOMAIN, "inputs", "outputs"))
 def end_to_end_reward(completions: list, *, starts_in_think: bool = False, **kwargs: Any) -> list:
     """1.0 when a proposed full solution satisfies every rule; ``None`` on other rows."""
     scores = _score_tasks(completions, kwargs, [END_TO_END], starts_in_think)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from finereason.core.rows import DOMAIN, has_domain_column
 from finereason.reading.context import ReadContext, resolve_context
 
 Reward = Callable[..., list]
@@ -85,10 +86,12 @@ def get_rewards(names: Iterable[str], *, partial_credit: Mapping[str, float] | N
 
 
 def check_columns(names: Iterable[str], columns: Iterable[str]) -> None:
-    """Fail early when the training data lacks a column a named reward reads."""
+    """Fail early when the training data lacks a column a named reward reads (``domain``: either it or
+    ``puzzle``, its old name)."""
     have = set(columns)
     for name in names:
         spec = REGISTRY.get(name)
-        missing = [c for c in (spec.columns if spec else ()) if c not in have]
+        missing = [c for c in (spec.columns if spec else ())
+                   if c not in have and not (c == DOMAIN and has_domain_column(have))]
         if missing:
             raise RewardConfigError(f"reward {name!r} needs dataset column(s) {', '.join(missing)}, which the training data lacks")
