@@ -74,7 +74,7 @@ class Slot:
 
     def format_ok(self, response: str, *, starts_in_think: bool = False) -> bool:
         return format_ok(self.task, response, starts_in_think=starts_in_think,
-                         puzzle=None if self.task == STATE_CHECKING else self.domain)
+                         domain=None if self.task == STATE_CHECKING else self.domain)
 
     def format_reward(self, response: str) -> float:
         """The GRPO ``format`` reward of ``response`` on a row of this slot."""
