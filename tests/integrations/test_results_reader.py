@@ -82,11 +82,11 @@ def _evaluate_checkpoint():
 
 def test_report_board_submit_and_evaluate_checkpoint_read_the_same_numbers(runs, tmp_path, capsys):
     # the report
-    from finereason.integrations.report.results import load_models, metric
+    from finereason.integrations.report.results import load_models, metric_value
     from finereason.integrations.report.tables import group_score
 
     (model,), _ = load_models([runs])
-    assert {t: metric(r.metrics, "acc") for t, r in model.tasks.items()} == pytest.approx({t: a for t, (a, _) in NEWEST.items()})
+    assert {t: metric_value(r.metrics, "acc") for t, r in model.tasks.items()} == pytest.approx({t: a for t, (a, _) in NEWEST.items()})
     assert group_score(model, "finereason") == (pytest.approx(OVERALL), 400)
     # the board
     assert main(["leaderboard", "build", str(runs), "--out", str(tmp_path / "board")]) == 0, capsys.readouterr().err
