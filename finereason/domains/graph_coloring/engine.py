@@ -9,11 +9,14 @@ value lives in :mod:`.puzzle`, the exact search in :mod:`.solver`.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import ParseError, StateError
-from ...common.vocabulary import MRV, PAPER
+from ...common.vocabulary import END_TO_END, MRV, PAPER, STATE_TRANSITION
 from ...core.engine import Engine, StateItem, Step, StepKind, official_label
+from ...core.literals import MAX_PAYLOAD_CHARS, parse_literal
+from ...reading.region import answer_region
 from .puzzle import GraphColoringPuzzle, State, _is_int
 from .solver import _conflicts, _extend
 
@@ -56,6 +59,15 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         if problem:
             raise StateError(problem)
         return tuple(map(int, value))
+
+    def parse_state_text(self, puzzle: GraphColoringPuzzle, text: str, task: str = STATE_TRANSITION) -> State:
+        """As every engine's; a list of single digits is read at C speed (:func:`digit_coloring`)."""
+        state = digit_coloring(payload := self.answer(answer_region(text), task), puzzle.n, puzzle.k)
+        return self.parse_state(puzzle, parse_literal(payload)) if state is None else state
+
+    def parse_solution_text(self, puzzle: GraphColoringPuzzle, text: str) -> State:
+        """As every engine's, with :meth:`parse_state_text`'s fast read of the list."""
+        return self.parse_state_text(puzzle, text, END_TO_END)
 
     # ------------------------------------------------------------------ rules and moves
     def violations(self, puzzle: GraphColoringPuzzle, state: State) -> list[str]:
@@ -192,6 +204,31 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         return reasons + self.violations(puzzle, state)
 
 
+_SPACE = b" \t\n\r"  # the whitespace the literal reader's JSON fast path accepts between tokens
+_SHAPE = bytes.maketrans(b"123456789", b"000000000")  # every digit becomes 0
+_VALUES = bytes.maketrans(b"0123456789", bytes(range(10)))  # a digit becomes its value
+
+
+@lru_cache(maxsize=64)
+def _digits_shape(n: int) -> bytes:
+    return b"[" + b",".join([b"0"] * n) + b"]"
+
+
+def digit_coloring(payload: str, n: int, k: int) -> State | None:
+    """The coloring of a list of ``n`` single ASCII digits in ``0..k`` (``[1, 2, 0, ...]``), or ``None``.
+
+    Exactly what ``parse_state(puzzle, parse_literal(payload))`` returns for such a list; any other
+    text (too long, a trailing comma, quotes, longer numbers, another length, a color above ``k``) is
+    ``None``, for the general readers to decide."""
+    if not n or len(payload) > MAX_PAYLOAD_CHARS or not payload.isascii():
+        return None
+    raw = payload.encode("ascii").translate(None, _SPACE)
+    if raw.translate(_SHAPE) != _digits_shape(n):
+        return None
+    state = tuple(raw[1::2].translate(_VALUES))
+    return state if max(state) <= k else None
+
+
 def _checked(puzzle: GraphColoringPuzzle, state: Sequence[int]) -> Sequence[int]:
     """``state`` if it is a coloring of ``puzzle`` (fast path for plain ints), else :class:`StateError`."""
     if len(state) == puzzle.n and set(map(type, state)) <= {int} and (
@@ -217,4 +254,4 @@ def _shape_error(puzzle: GraphColoringPuzzle, value: Sequence[Any]) -> str | Non
     return None
 
 
-__all__ = ["ORACLE_WORK", "GraphColoringEngine"]
+__all__ = ["ORACLE_WORK", "GraphColoringEngine", "digit_coloring"]

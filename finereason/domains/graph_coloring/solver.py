@@ -12,6 +12,7 @@ Glossary:
 """
 from __future__ import annotations
 
+from operator import and_
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import Undecided
@@ -216,6 +217,8 @@ def _finish(masks: Sequence[int], k: int, dom: Sequence[int], peeled: Sequence[i
 
 def _conflicts(masks: Sequence[int], state: Sequence[int]) -> list[tuple[int, int]]:
     """Edges ``(u, v)``, ``u < v``, whose ends share a color, sorted."""
+    if len(state) == len(masks) and not _any_conflict(masks, state):
+        return []  # a proper coloring (the common case): one pass over the vertices, not the edges
     out = []
     for u, cu in enumerate(state):
         if cu:
@@ -223,6 +226,16 @@ def _conflicts(masks: Sequence[int], state: Sequence[int]) -> list[tuple[int, in
                 if state[v] == cu:
                     out.append((u, v))
     return out
+
+
+def _any_conflict(masks: Sequence[int], state: Sequence[int]) -> bool:
+    """Whether an edge's ends share a color: a vertex meets its own color class (the vertices of its
+    color, as a mask; uncolored vertices clash with nothing)."""
+    members = dict.fromkeys(state, 0)
+    for v, c in enumerate(state):
+        members[c] |= 1 << v
+    members[0] = 0
+    return any(map(and_, masks, map(members.__getitem__, state)))
 
 
 # ====================================================================== chromatic number
