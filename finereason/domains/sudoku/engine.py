@@ -127,17 +127,12 @@ class SudokuPuzzle:
 
 
 # ---------------------------------------------------------------- rules
-def _count_word(n: int) -> str:
-    return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
-
-
 def repeat_sentence(u: int, digit: int, times: int) -> str:
     """"row 3 has two 7s": unit ``u`` holds ``digit`` ``times`` times."""
-    return f"{UNIT_NAMES[u]} {u % 9 + 1} has {_count_word(times)} {digit}s"
+    return f"{UNIT_NAMES[u]} {u % 9 + 1} has {_COUNT_WORDS[times] if times < 10 else times} {digit}s"
 
 
-# the reasons of a wrong grid, made once (a grid from another puzzle overwrites dozens of givens):
-# _OVERWRITES[i][g] "cell (r, c) overwrites the given g", _REPEATS[u][d][n] :func:`repeat_sentence`
+# a wrong grid's reasons, made once (another puzzle's grid overwrites dozens of givens): by (cell, given), (unit, digit, times)
 _OVERWRITES = tuple(tuple(f"cell {cell_name(i)} overwrites the given {g}" for g in range(10)) for i in CELLS)
 _REPEATS = tuple(tuple(tuple(repeat_sentence(u, d, n) for n in range(10)) for d in range(10)) for u in range(27))
 
