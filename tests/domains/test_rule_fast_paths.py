@@ -9,7 +9,8 @@ import pytest
 
 from finereason.common.verdict import ParseError, StateError
 from finereason.core.literals import parse_literal
-from finereason.domains.graph_coloring.engine import GraphColoringEngine, _shape_error, digit_coloring
+from finereason.core.engine import Engine
+from finereason.domains.graph_coloring.engine import GraphColoringEngine, _shape_error, digit_list
 from finereason.domains.graph_coloring.puzzle import GraphColoringPuzzle
 from finereason.domains.graph_coloring.solver import _conflicts
 from finereason.domains.sudoku.engine import grid_violations, solve
@@ -123,19 +124,22 @@ def test_colouring_conflicts_match_the_edge_by_edge_check():
     assert seen == {True, False}
 
 
-def _slow_coloring(puzzle: GraphColoringPuzzle, payload: str):
+def _outcome(parse, *args):
     try:
-        return GraphColoringEngine().parse_state(puzzle, parse_literal(payload))
-    except (ParseError, StateError):
-        return None
+        return parse(*args)
+    except (ParseError, StateError) as err:
+        return type(err).__name__, str(err)
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_fast_colouring_read_matches_the_literal_reader(seed):
+def test_fast_colouring_read_matches_the_general_reader(seed):
+    """The engine's read of a colouring answer (single digits at C speed) against the every-engine read
+    (``Engine.parse_solution_text``: the literal reader, then ``parse_state``): same state or same error."""
     rng = random.Random(seed)
+    engine = GraphColoringEngine()
     noise = ["[", "]", ",", " ", "\n", "\t", "\r", "\x0b", "\xa0", "0", "1", "7", "-", "'", ".", "x", "12", "٣"]
-    hits = misses = 0
-    for _ in range(4000):
+    fast_reads = set()
+    for _ in range(3000):
         n, k = rng.randint(1, 6), rng.randint(1, 9)
         puzzle = GraphColoringPuzzle(tuple(() for _ in range(n)), k)
         values = [rng.randint(0, min(9, k + 1)) for _ in range(rng.choice([n, n, n, n - 1, n + 1]))]
@@ -144,10 +148,11 @@ def test_fast_colouring_read_matches_the_literal_reader(seed):
         if rng.random() < 0.3:
             at = rng.randrange(len(payload) + 1)
             payload = payload[:at] + rng.choice(noise) + payload[at:]
-        fast = digit_coloring(payload, n, k)
-        if fast is None:
-            misses += 1
-            continue
-        hits += 1
-        assert fast == _slow_coloring(puzzle, payload), payload
-    assert hits > 500 and misses > 500
+        text = f"Answer: {payload}"
+        got = _outcome(engine.parse_solution_text, puzzle, text)
+        assert got == _outcome(Engine.parse_solution_text, engine, puzzle, text), payload
+        digits = digit_list(payload)
+        if digits is not None:
+            assert list(digits) == parse_literal(payload)
+        fast_reads.add((digits is not None, isinstance(got, tuple) and isinstance(got[0], str)))
+    assert fast_reads == {(True, True), (True, False), (False, True), (False, False)}  # every path, right and wrong

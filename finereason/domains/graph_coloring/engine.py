@@ -61,9 +61,11 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         return tuple(map(int, value))
 
     def parse_state_text(self, puzzle: GraphColoringPuzzle, text: str, task: str = STATE_TRANSITION) -> State:
-        """As every engine's; a list of single digits is read at C speed (:func:`digit_coloring`)."""
-        state = digit_coloring(payload := self.answer(answer_region(text), task), puzzle.n, puzzle.k)
-        return self.parse_state(puzzle, parse_literal(payload)) if state is None else state
+        """As every engine's; a list of single digits is read at C speed (:func:`digit_list`)."""
+        digits = digit_list(payload := self.answer(answer_region(text), task))
+        if digits is not None and len(digits) == puzzle.n and max(digits) <= puzzle.k:
+            return digits  # what parse_state returns for it
+        return self.parse_state(puzzle, parse_literal(payload) if digits is None else digits)
 
     def parse_solution_text(self, puzzle: GraphColoringPuzzle, text: str) -> State:
         """As every engine's, with :meth:`parse_state_text`'s fast read of the list."""
@@ -214,19 +216,17 @@ def _digits_shape(n: int) -> bytes:
     return b"[" + b",".join([b"0"] * n) + b"]"
 
 
-def digit_coloring(payload: str, n: int, k: int) -> State | None:
-    """The coloring of a list of ``n`` single ASCII digits in ``0..k`` (``[1, 2, 0, ...]``), or ``None``.
+def digit_list(payload: str) -> tuple[int, ...] | None:
+    """The values of a non-empty list of single ASCII digits (``[1, 2, 0, ...]``), or ``None``.
 
-    Exactly what ``parse_state(puzzle, parse_literal(payload))`` returns for such a list; any other
-    text (too long, a trailing comma, quotes, longer numbers, another length, a color above ``k``) is
-    ``None``, for the general readers to decide."""
-    if not n or len(payload) > MAX_PAYLOAD_CHARS or not payload.isascii():
+    Exactly what ``parse_literal(payload)`` reads from such a list (as a tuple); any other text (too
+    long, a trailing comma, quotes, longer numbers, nesting) is ``None``, for the general reader."""
+    if len(payload) > MAX_PAYLOAD_CHARS or not payload.isascii():
         return None
     raw = payload.encode("ascii").translate(None, _SPACE)
-    if raw.translate(_SHAPE) != _digits_shape(n):
+    if len(raw) < 3 or raw.translate(_SHAPE) != _digits_shape(len(raw) // 2):
         return None
-    state = tuple(raw[1::2].translate(_VALUES))
-    return state if max(state) <= k else None
+    return tuple(raw[1::2].translate(_VALUES))
 
 
 def _checked(puzzle: GraphColoringPuzzle, state: Sequence[int]) -> Sequence[int]:
@@ -254,4 +254,4 @@ def _shape_error(puzzle: GraphColoringPuzzle, value: Sequence[Any]) -> str | Non
     return None
 
 
-__all__ = ["ORACLE_WORK", "GraphColoringEngine", "digit_coloring"]
+__all__ = ["ORACLE_WORK", "GraphColoringEngine", "digit_list"]
