@@ -28,8 +28,8 @@ from .withdrawals import Signals, signal_words
 def task_reading(region: str, transition: bool) -> Reading:
     """The committed list answer of a task's final ``region`` (``transition``: the ``Next state:`` list,
     else the solution list): :func:`~.lists.task_list_reading`, with the withdrawn-answer shortcut."""
-    tail = region.rfind("]")
-    if tail >= 0 and region.isascii() and signal_words(region[tail:].lower(), 0, len(region) - tail):
+    rest = region[region.rfind("]") + 1:] if "]" in region else ""
+    if rest and not rest.isspace() and region.isascii() and signal_words(rest.lower(), 0, len(rest)):
         marks, bare, what = (NEXT_STATE_MARKS, False, "state") if transition else (SOLUTION_MARKS, True, "solution")
         fast = withdrawn_reading(region, marks, bare, what)
         if fast is not None:
