@@ -23,7 +23,7 @@ import warnings
 from ..common.verdict import SOLVABLE, UNSOLVABLE, ParseError, StateError, label_solvable, solvable_label
 from ..common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_TRANSITION
 from ..reading import Reading, answer_region
-from ..reading.lists import task_list_reading
+from ..reading.lone import task_reading
 from .difficulty import DifficultyConfig
 from .literals import parse_literal
 
@@ -206,7 +206,7 @@ class Engine(ABC, Generic[P, S]):
         rule of :mod:`finereason.reading` applied to this domain's answer syntax): ``state_transition``,
         the list of the last "Next state:"; ``end_to_end``, the solution list. Domains with another
         answer syntax (expressions, plans) override it; the rule stays the reader's."""
-        return task_list_reading(region, task == STATE_TRANSITION)
+        return task_reading(region, task == STATE_TRANSITION)
 
     def answer(self, region: str, task: str) -> Any:
         """The committed answer's value (:meth:`read_answer`); :class:`ParseError` with the reason

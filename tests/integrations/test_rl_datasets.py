@@ -191,3 +191,29 @@ def test_a_default_difficulty_config_gives_the_builders_instances():
         assert default.is_default()
         for index in (0, 5):
             assert engine.configured_source("test", 4, index, default).key == engine.source("test", 4, index, {}).key
+
+
+def test_the_instance_cache_changes_no_entry_and_serves_every_task_of_a_domain(monkeypatch):
+    from finereason.integrations.rl import datasets
+
+    made = {}
+    for engine in engines():
+        for index in (0, 3):
+            cached = datasets.source_of(engine, "test", 11, index, engine.difficulty_config())
+            fresh = engine.configured_source("test", 11, index, engine.difficulty_config())
+            assert (cached.key, cached.puzzle, cached.record, cached.difficulty) == (
+                fresh.key, fresh.puzzle, fresh.record, fresh.difficulty)
+    names = [f"sudoku_{t}" for t in TASKS] + ["graph_coloring_end_to_end"]
+    with_cache = [json.dumps(finereason.create_dataset(n, size=4, seed=12)[i], sort_keys=True) for i in range(4) for n in names]
+    datasets._cached_source.cache_clear()
+    sudoku = get_engine("sudoku")
+    calls = []
+    original = type(sudoku).configured_source
+    monkeypatch.setattr(type(sudoku), "configured_source",
+                        lambda self, *args: calls.append(args[2]) or original(self, *args))
+    again = [json.dumps(finereason.create_dataset(n, size=4, seed=12)[i], sort_keys=True) for i in range(4) for n in names]
+    assert again == with_cache
+    assert sorted(calls) == [0, 1, 2, 3]  # one instance per index for the three Sudoku tasks
+    monkeypatch.setattr(datasets, "source_of", lambda engine, *args: engine.configured_source(*args))
+    uncached = [json.dumps(finereason.create_dataset(n, size=4, seed=12)[i], sort_keys=True) for i in range(4) for n in names]
+    assert uncached == with_cache

@@ -12,6 +12,7 @@ Glossary:
 """
 from __future__ import annotations
 
+from operator import and_
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import Undecided
@@ -215,7 +216,28 @@ def _finish(masks: Sequence[int], k: int, dom: Sequence[int], peeled: Sequence[i
 
 
 def _conflicts(masks: Sequence[int], state: Sequence[int]) -> list[tuple[int, int]]:
-    """Edges ``(u, v)``, ``u < v``, whose ends share a color, sorted."""
+    """Edges ``(u, v)``, ``u < v``, whose ends share a color, sorted: each vertex meets its color class
+    (the vertices of its color, as a mask; uncolored vertices clash with nothing) among its neighbours."""
+    if len(state) != len(masks):
+        return _edge_conflicts(masks, state)
+    members = dict.fromkeys(state, 0)
+    for v, c in enumerate(state):
+        members[c] |= 1 << v
+    members[0] = 0
+    if not any(map(and_, masks, map(members.__getitem__, state))):
+        return []  # a proper coloring (the common case): one pass over the vertices, not the edges
+    out = []
+    for u, c in enumerate(state):
+        clash = masks[u] & members[c] >> (u + 1) << (u + 1)  # later neighbours of u's color
+        while clash:
+            low = clash & -clash
+            out.append((u, low.bit_length() - 1))
+            clash ^= low
+    return out
+
+
+def _edge_conflicts(masks: Sequence[int], state: Sequence[int]) -> list[tuple[int, int]]:
+    """:func:`_conflicts` edge by edge (a state whose length is not the graph's)."""
     out = []
     for u, cu in enumerate(state):
         if cu:

@@ -127,28 +127,29 @@ class SudokuPuzzle:
 
 
 # ---------------------------------------------------------------- rules
-def _count_word(n: int) -> str:
-    return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
-
-
 def repeat_sentence(u: int, digit: int, times: int) -> str:
     """"row 3 has two 7s": unit ``u`` holds ``digit`` ``times`` times."""
-    return f"{UNIT_NAMES[u]} {u % 9 + 1} has {_count_word(times)} {digit}s"
+    return f"{UNIT_NAMES[u]} {u % 9 + 1} has {_COUNT_WORDS[times] if times < 10 else times} {digit}s"
+
+
+# a wrong grid's reasons, made once (another puzzle's grid overwrites dozens of givens): by (cell, given), (unit, digit, times)
+_OVERWRITES = tuple(tuple(f"cell {cell_name(i)} overwrites the given {g}" for g in range(10)) for i in CELLS)
+_REPEATS = tuple(tuple(tuple(repeat_sentence(u, d, n) for n in range(10)) for d in range(10)) for u in range(27))
 
 
 def unit_duplicates(grid: Sequence[int], u: int) -> list[str]:
     """Sentences for the digits repeated in unit ``u``, smallest digit first."""
     counts = [0] * 10
-    for i in UNITS[u]:
-        counts[grid[i]] += 1
-    return [repeat_sentence(u, d, n) for d, n in enumerate(counts) if d and n > 1]
+    for d in map(grid.__getitem__, UNITS[u]):
+        counts[d] += 1
+    return [_REPEATS[u][d][n] for d, n in enumerate(counts) if d and n > 1]
 
 
 def overwritten_givens(givens: Sequence[int], grid: Sequence[int]) -> list[str]:
     """Sentences for the given cells that ``grid`` changes or clears."""
     if not any(map(ne, compress(grid, givens), filter(None, givens))):
         return []  # every given kept (the common case, at C speed)
-    return [f"cell {cell_name(i)} overwrites the given {g}" for i, g in enumerate(givens) if g and grid[i] != g]
+    return [_OVERWRITES[i][givens[i]] for i in compress(CELLS, map(ne, grid, givens)) if givens[i]]
 
 
 def grid_violations(givens: Sequence[int], grid: Sequence[int]) -> list[str]:

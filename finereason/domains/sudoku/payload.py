@@ -38,14 +38,29 @@ _CELL_COUNTS = tuple(tuple(sum(16 ** d << 40 * u for u, unit in enumerate(UNITS)
                      for i in range(81))
 _SOLVED = sum(sum(16 ** d for d in range(1, 10)) << 40 * u for u in range(27))
 _FIELD = (1 << 40) - 1
+# digit d of cell i as one byte per unit kind: u * 9 + d for its row, column and box u (added to the grid's
+# bytes read as one int: no byte carries); a grid of 1..9 is solved iff all 243 codes occur
+_ONE_TO_NINE = bytes(range(1, 10))
+_CODES = bytes(range(1, 244))
+_OFFSETS = tuple(int.from_bytes(bytes(next(u for u in range(k * 9, k * 9 + 9) if i in UNITS[u]) * 9 for i in range(81)),
+                                "big") for k in range(3))
 
 
 def units_to_check(grid: Sequence[int]) -> Sequence[int]:
     """The units (indexes into :data:`UNITS`, in order) of a grid that may repeat a digit: for an
     81-cell grid those not holding each of 1..9 once (their count fields differ from a solved grid's:
-    one C-speed sum, then one step per such unit); every unit for another length."""
+    one C-speed sum, then one step per such unit; for a grid of digits 1..9, the (unit, digit) codes
+    its bytes lack, at C speed); every unit for another length."""
     if len(grid) != 81:
         return range(27)
+    try:
+        raw = bytes(grid)
+    except (TypeError, ValueError):
+        raw = b"\x00"
+    if not raw.translate(None, _ONE_TO_NINE):  # every cell holds 1..9: which (unit, digit) codes are missing
+        cells = int.from_bytes(raw, "big")
+        missing = _CODES.translate(None, b"".join([(cells + offset).to_bytes(81, "big") for offset in _OFFSETS]))
+        return sorted({(code - 1) // 9 for code in missing})  # a unit lacks a digit iff it repeats one
     diff = sum(map(getitem, _CELL_COUNTS, grid)) ^ _SOLVED
     units = []
     while diff:

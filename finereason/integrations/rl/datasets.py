@@ -26,6 +26,7 @@ from ...common.verdict import Undecided
 from ...common.vocabulary import END_TO_END, ORDERS, PAPER, STATE_CHECKING, STATE_TRANSITION, TASKS
 from ...core.difficulty import DifficultyConfig
 from ...core.engine import Engine, engines, get_engine, train_names
+from ...core.puzzle_sources import SourcePuzzle
 from ...core.rows import row_domain
 
 SPLITS = ("test", "train")
@@ -152,7 +153,7 @@ def make_row(engine: Engine, task: str, config: DatasetConfig, index: int) -> di
     for attempt in range(ATTEMPTS):
         at = index + attempt * ATTEMPT_STRIDE
         try:
-            source = engine.configured_source(config.split, config.seed, at, config.difficulty)
+            source = source_of(engine, config.split, config.seed, at, config.difficulty)
             group = Group(config.split, engine.name, at, wanted[STATE_CHECKING], wanted[STATE_TRANSITION],
                           bool(wanted[END_TO_END]))
             result = run_group(group, config.seed, config.order, {}, source)
@@ -165,6 +166,26 @@ def make_row(engine: Engine, task: str, config: DatasetConfig, index: int) -> di
             return row
     raise InputError(f"{config.name}: no {task} item found in {ATTEMPTS} puzzle instances for entry {index}; "
                      "loosen the difficulty options")
+
+
+_SOURCES = 2048  # puzzle instances kept per process (the three tasks of a domain share each one)
+
+
+@lru_cache(maxsize=_SOURCES)
+def _cached_source(engine_name: str, split: str, seed: int, index: int, difficulty: DifficultyConfig) -> SourcePuzzle:
+    return get_engine(engine_name).configured_source(split, seed, index, difficulty)
+
+
+def source_of(engine: Engine, split: str, seed: int, index: int, difficulty: DifficultyConfig) -> SourcePuzzle:
+    """The ``index``-th seeded puzzle instance (``Engine.configured_source``), made once per process:
+    entry ``i`` of every task of a domain is sampled from the same instance, so a dataset of each task
+    (or a composite of them) generates it once. A source is a value (same inputs, same instance), so
+    the cache changes no entry; a difficulty config that cannot be hashed is not cached."""
+    try:
+        hash(difficulty)
+    except TypeError:
+        return engine.configured_source(split, seed, index, difficulty)
+    return _cached_source(engine.name, split, seed, index, difficulty)
 
 
 def entry_of(row: dict[str, Any], name: str, index: int, knobs: dict[str, Any]) -> dict[str, Any]:
@@ -196,4 +217,4 @@ def score_entry(answer: str | None, entry: Mapping[str, Any]) -> float:
 
 
 __all__ = ["DatasetConfig", "FineReasonDataset", "SPLITS", "TRAIN", "entry_of", "list_datasets", "make_row",
-           "resolve_name", "score_entry", "task_names", "train_names"]
+           "resolve_name", "score_entry", "source_of", "task_names", "train_names"]
