@@ -19,7 +19,7 @@ from ..common.verdict import ParseError
 from . import meaning, scope
 from .commit import Reading, Statement, _quote
 from .hedges import conditional, hedged, hedged_after, introduced_by_hedge, offered_after_another, sentence_before
-from .lists import (_INTRO, _INTRO_CHARS, _REJECTED, _TRUNCATED, NEXT_STATE_MARKS, SOLUTION_MARKS, Marks, _ascii_marks,
+from .lists import (_INTRO, _INTRO_CHARS, _REJECTED, _TRUNCATED, NEXT_STATE_MARKS, SOLUTION_MARKS, Marks, _mark_table,
                     _has_content, _key, _lowered, list_end, task_list_reading)
 from .region import blank_tags
 from .withdrawals import Signals, signal_words
@@ -40,7 +40,7 @@ def task_reading(region: str, transition: bool) -> Reading:
 def _markers(low: str, marks: Marks) -> list[tuple[int, str, "re.Pattern[str] | None"]]:
     """``(first offset, word, pattern)`` of every marker word of ``marks`` that occurs in ``low``, first first."""
     found = []
-    for word, pattern in _ascii_marks(marks) if low.isascii() else marks:  # ASCII text holds no other marker
+    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
         at = low.find(word)
         if at >= 0:
             found.append((at, word, pattern))
