@@ -19,6 +19,7 @@ from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
+from .marker_gates import gated
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
@@ -305,15 +306,15 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
 
 
-_MARK_TABLES: dict[int, tuple[Marks, Marks, Marks]] = {}  # id -> (marks, ASCII ones, with corrections)
+_MARK_TABLES: dict[int, tuple] = {}  # id -> (marks, ASCII ones, with corrections, ASCII ones gated)
 
 
-def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks]:
-    """``(marks, its ASCII markers, it + CORRECTION_MARKS)``, built once per tuple of markers (found by
-    identity: hashing a tuple of markers and patterns on every call costs more than the look itself)."""
+def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks, tuple[tuple[str, Marks], ...]]:
+    """``(marks, its ASCII markers, it + CORRECTION_MARKS, the ASCII ones gated)``, built once per tuple of
+    markers (found by identity: hashing a tuple of markers and patterns on every call costs more than the look)."""
     table = _MARK_TABLES.get(id(marks))
     if table is None or table[0] is not marks:
-        table = (marks, tuple(mark for mark in marks if mark[0].isascii()), marks + CORRECTION_MARKS)
+        table = (marks, (plain := tuple(mark for mark in marks if mark[0].isascii())), marks + CORRECTION_MARKS, gated(plain))
         if len(_MARK_TABLES) < 64:  # the table keeps ``marks`` alive, so its id is not reused
             _MARK_TABLES[id(marks)] = table
     return table
@@ -325,16 +326,20 @@ def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
     if "correct" in low:
         return None
     found = None
-    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
-        at = low.rfind(word)
-        if at < 0:
+    groups = _mark_table(marks)[3] if low.isascii() else (("", marks),)  # ASCII text holds no other marker
+    for gate, group in groups:
+        if gate not in low:  # no word of the group (each holds its gate): one C-speed look for all of them
             continue
-        if found is not None or low.find(word, 0, at) >= 0:
-            return None
-        m = None if pattern is None else pattern.match(low, at)
-        if pattern is not None and m is None:
-            return None
-        found = (at, at + len(word) if m is None else m.end())
+        for word, pattern in group:
+            at = low.rfind(word)
+            if at < 0:
+                continue
+            if found is not None or low.find(word, 0, at) >= 0:
+                return None
+            m = None if pattern is None else pattern.match(low, at)
+            if pattern is not None and m is None:
+                return None
+            found = (at, at + len(word) if m is None else m.end())
     return found
 
 
@@ -389,7 +394,6 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
         return None
     statement = Statement(at, stop, payload, _key(payload), True)  # value, key, marked
     return Reading(payload, "", statement, 1, (statement,))
-
 
 
 def _rejections(region: str, after: int) -> list[Statement]:

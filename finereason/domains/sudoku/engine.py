@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain, compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any, Iterator, Sequence
 
 from ...common.verdict import StateError
@@ -43,6 +43,7 @@ UNITS = ROWS + COLS + BOXES                   # unit u: rows 0-8, columns 9-17, 
 UNIT_NAMES = ("row",) * 9 + ("column",) * 9 + ("box",) * 9
 CELL_UNITS = tuple((i // 9, 9 + i % 9, 18 + (i // 27) * 3 + (i % 9) // 3) for i in CELLS)
 PEERS = tuple(tuple(sorted({j for u in CELL_UNITS[i] for j in UNITS[u]} - {i})) for i in CELLS)
+PEER_DIGITS = tuple(itemgetter(*peers) for peers in PEERS)  # PEER_DIGITS[i](grid): the peers' digits, at C speed
 BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))        # BIT[d]
 DIGIT = tuple((b.bit_length() if b & (b - 1) == 0 else 0) for b in range(257))  # DIGIT[bit]
 _COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -480,7 +481,7 @@ class SudokuEngine(Engine[SudokuPuzzle, Grid]):
         if before:
             why = f"cell {cell_name(i)} changes {before} to {after}; a move fills one empty cell"
             return Step(StepKind.INVALID, (why,))
-        if allowed(proposed, i) & BIT[after]:
+        if after not in PEER_DIGITS[i](proposed):  # allowed(proposed, i) & BIT[after], at C speed
             return Step(StepKind.FORWARD)
         times = [(u, sum(proposed[j] == after for j in UNITS[u])) for u in CELL_UNITS[i]]
         return Step(StepKind.INVALID, tuple(repeat_sentence(u, after, n) for u, n in times if n > 1))

@@ -1,0 +1,33 @@
+"""Gates for answer-marker look-ups: marker words grouped under a shared part ("estado" for "estado
+siguiente", "siguiente estado" and "estado seguinte"), so that one C-speed search for the part rules out
+a whole group when the text lacks it (most texts hold no marker of another language)."""
+from __future__ import annotations
+
+import re
+
+Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
+_MIN_PART = 4  # a shared part shorter than this is too common to rule anything out
+
+
+def gated(marks: Marks) -> tuple[tuple[str, Marks], ...]:
+    """``marks`` as ``(gate, group)`` pairs, every marker in exactly one group, first ones first: each
+    marker word of a group contains its ``gate`` (so a text without the gate holds no word of the
+    group); a marker that shares no part of :data:`_MIN_PART` letters or more with another is its own
+    gate. Gates are first words of markers (a marker's name, "respuesta", not a common word such as
+    "final"). The pairs hold the same markers as ``marks``; only the grouping is new."""
+    left = list(marks)
+    out: list[tuple[str, Marks]] = []
+    while left:
+        best, covered = "", [left[0]]
+        for part in sorted({re.split(r"[\s_-]+", word)[0] for word, _ in left} - {""}):  # first words: names
+            group = [mark for mark in left if part in mark[0]]
+            if len(part) >= _MIN_PART and len(group) > len(covered):
+                best, covered = part, group
+        if not best:  # no part shared: the first marker stands alone, its own word the gate
+            best = left[0][0]
+        out.append((best, tuple(covered)))
+        left = [mark for mark in left if mark not in covered]
+    return tuple(out)
+
+
+__all__ = ["gated"]
