@@ -19,7 +19,7 @@ from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
-from .marker_gates import gated
+from .marker_gates import CORRECTION_MARKS, Marks, mark_table as _mark_table
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags
@@ -56,7 +56,6 @@ _TRUNCATED = -1
 _TEXT = re.compile(r"[^ \t\n`*_.!]")  # anything but blanks and markup (every hedge word holds some: a test checks)
 _PRINTABLE = bytes(range(0x20, 0x7F))  # printable ASCII: the space and every visible character
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
 # the English markers in this syntax, then every other language's from the vocabulary (``Siguiente estado``,
 # ``下一个状态``; ``Respuesta``, ``Ответ``, ``答案``): a marked list in any language is read as marked
 NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),) + tuple(
@@ -80,23 +79,26 @@ def last_marks(text: str, marks: Marks, limit: int = MAX_MARKS, *, low: str | No
     """
     low = _lowered(text) if low is None else low
     found: list[tuple[int, int]] = []
-    for word, pattern in _mark_table(marks)[1] if low.isascii() else marks:  # ASCII text holds no other marker
-        at = low.rfind(word)
-        if at < 0:  # the common case: one C-speed look per absent word
+    for gate, group in _mark_table(marks)[3] if low.isascii() else (("", marks),):  # ASCII text holds no other marker
+        if gate not in low:  # no word of the group (each holds its gate): one C-speed look for all of them
             continue
-        kept = 0
-        for _ in range(4 * limit):
-            if at < 0 or kept >= limit:
-                break
-            if pattern is None:
-                found.append((at, at + len(word)))
-                kept += 1
-            else:
-                m = pattern.match(low, at)
-                if m is not None:
-                    found.append((at, m.end()))
+        for word, pattern in group:
+            at = low.rfind(word)
+            if at < 0:  # the common case: one C-speed look per absent word
+                continue
+            kept = 0
+            for _ in range(4 * limit):
+                if at < 0 or kept >= limit:
+                    break
+                if pattern is None:
+                    found.append((at, at + len(word)))
                     kept += 1
-            at = low.rfind(word, 0, at)
+                else:
+                    m = pattern.match(low, at)
+                    if m is not None:
+                        found.append((at, m.end()))
+                        kept += 1
+                at = low.rfind(word, 0, at)
     found.sort()
     return found[-limit:]
 
@@ -222,9 +224,6 @@ def _offers_another(region: str, stop: int, payload: str) -> bool:
     return "".join(other.split()) != "".join(payload.split())
 
 
-CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
-
-
 def _key(payload: str) -> str:
     """``payload`` without whitespace (byte-table deletions at C speed for printable ASCII, the common case)."""
     if payload.isascii():
@@ -304,20 +303,6 @@ def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "
             return fast
     signals = Signals(low, bare)  # find_signals(region, solving=bare), with the lowered text at hand
     return commit(list_statements(region, marks, signals, bare=bare), signals, what=what)
-
-
-_MARK_TABLES: dict[int, tuple] = {}  # id -> (marks, ASCII ones, with corrections, ASCII ones gated)
-
-
-def _mark_table(marks: Marks) -> tuple[Marks, Marks, Marks, tuple[tuple[str, Marks], ...]]:
-    """``(marks, its ASCII markers, it + CORRECTION_MARKS, the ASCII ones gated)``, built once per tuple of
-    markers (found by identity: hashing a tuple of markers and patterns on every call costs more than the look)."""
-    table = _MARK_TABLES.get(id(marks))
-    if table is None or table[0] is not marks:
-        table = (marks, (plain := tuple(mark for mark in marks if mark[0].isascii())), marks + CORRECTION_MARKS, gated(plain))
-        if len(_MARK_TABLES) < 64:  # the table keeps ``marks`` alive, so its id is not reused
-            _MARK_TABLES[id(marks)] = table
-    return table
 
 
 def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:

@@ -1,11 +1,12 @@
-"""Gates for answer-marker look-ups: marker words grouped under a shared part ("estado" for "estado
-siguiente", "siguiente estado" and "estado seguinte"), so that one C-speed search for the part rules out
-a whole group when the text lacks it (most texts hold no marker of another language)."""
+"""The tables of answer markers (:func:`mark_table`) and their gates: marker words grouped under a shared
+part ("estado" for "estado siguiente", "siguiente estado" and "estado seguinte"), so that one C-speed search
+for the part rules out a whole group when the text lacks it (most texts hold no marker of another language)."""
 from __future__ import annotations
 
 import re
 
 Marks = tuple[tuple[str, "re.Pattern[str] | None"], ...]
+CORRECTION_MARKS: Marks = (("correct", re.compile(r"correct(?:ed|ion)")),)
 _MIN_PART = 4  # a shared part shorter than this is too common to rule anything out
 
 
@@ -30,4 +31,18 @@ def gated(marks: Marks) -> tuple[tuple[str, Marks], ...]:
     return tuple(out)
 
 
-__all__ = ["gated"]
+_MARK_TABLES: dict[int, tuple] = {}  # id -> (marks, ASCII ones, with corrections, ASCII ones gated)
+
+
+def mark_table(marks: Marks) -> tuple[Marks, Marks, Marks, tuple[tuple[str, Marks], ...]]:
+    """``(marks, its ASCII markers, it + CORRECTION_MARKS, its ASCII markers gated)``, built once per tuple of
+    markers (found by identity: hashing a tuple of markers and patterns on every call costs more than the look)."""
+    table = _MARK_TABLES.get(id(marks))
+    if table is None or table[0] is not marks:
+        table = (marks, (plain := tuple(mark for mark in marks if mark[0].isascii())), marks + CORRECTION_MARKS, gated(plain))
+        if len(_MARK_TABLES) < 64:  # the table keeps ``marks`` alive, so its id is not reused
+            _MARK_TABLES[id(marks)] = table
+    return table
+
+
+__all__ = ["CORRECTION_MARKS", "Marks", "gated", "mark_table"]
