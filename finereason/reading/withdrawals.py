@@ -188,7 +188,10 @@ class Signals:
         words = signal_words(low, lo, hi)
         if words is None:  # a long range: the phrases whose first word occurs in the text
             phrases = self._present()
-        else:  # only the phrases whose first word occurs in the range
+        else:  # only the phrases whose first word occurs in the range, the earliest word's first: a phrase found
+            # there bounds the search for the others (a word set's own order changes with the process's hash seed)
+            if len(words) > 1:
+                words = sorted(words, key=lambda w: (low.find(w, lo, hi), w))
             phrases = [p for w in words for p in _BY_FIRST_WORD[w]] if words else []
             phrases += _ODD_ASCII if low.isascii() else _ODD
         for entry, solving_only in phrases:
