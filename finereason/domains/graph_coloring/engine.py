@@ -198,7 +198,7 @@ class GraphColoringEngine(Engine[GraphColoringPuzzle, State]):
         if problem:
             return [problem]
         reasons = []
-        blank = [v for v, c in enumerate(state) if not c]
+        blank = [v for v, c in enumerate(state) if not c] if 0 in state else []  # a full coloring: no look per vertex
         if len(blank) == 1:
             reasons.append(f"vertex {blank[0]} is uncolored")
         elif blank:
