@@ -11,7 +11,8 @@ _MIN_PART = 4  # a shared part shorter than this is too common to rule anything 
 
 
 def gated(marks: Marks) -> tuple[tuple[str, Marks], ...]:
-    """``marks`` as ``(gate, group)`` pairs, every marker in exactly one group, first ones first: each
+    """``marks`` as ``(gate, group)`` pairs, every marker in exactly one group (groups in no set order: the
+    looks that use them do not depend on it; within a group, the order of ``marks``): each
     marker word of a group contains its ``gate`` (so a text without the gate holds no word of the
     group); a marker that shares no part of :data:`_MIN_PART` letters or more with another is its own
     gate. Gates are first words of markers (a marker's name, "respuesta", not a common word such as
