@@ -253,11 +253,7 @@ def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool 
     for start, end in last_marks(region, _mark_table(marks)[2], low=signals.low):
         if budget <= 0 or len(found) >= MAX_ATTEMPTS * 4:
             break
-        if region.startswith(": [", end):  # the common case, as _INTRO reads it
-            begin = end + 2
-        else:
-            intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
-            begin = intro.end() if intro else end
+        begin = list_start(region, end)
         if begin >= len(region) or region[begin] != "[" or begin in seen:
             continue
         seen.add(begin)
@@ -328,6 +324,34 @@ def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
     return found
 
 
+def list_start(text: str, end: int) -> int:
+    """Where the list after a marker ending at ``end`` would begin: past ``: `` or the intro words
+    (``_INTRO``); the caller checks that a ``[`` is there."""
+    if text.startswith(": [", end):  # the common case, as _INTRO reads it
+        return end + 2
+    intro = _INTRO.match(text, end, min(len(text), end + _INTRO_CHARS))
+    return intro.end() if intro else end
+
+
+def lone_list(text: str, marker: tuple[int, int] | None) -> tuple[int, int, int] | None:
+    """``(marker start, begin, stop)`` of the one complete list right after ``marker`` (``(start, end)``),
+    with no ``[`` after it, or ``None`` (no marker, no list there, unreadable, cut off, or another list
+    follows: the full scan)."""
+    if marker is None:
+        return None
+    at, end = marker
+    begin = list_start(text, end)
+    if begin >= len(text) or text[begin] != "[":
+        return None
+    try:
+        stop = list_end(text, begin)
+    except ParseError:
+        return None
+    if stop == _TRUNCATED or text.find("[", stop) >= 0:
+        return None
+    return at, begin, stop
+
+
 def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) -> Reading | None:
     """The reading of the common answer "Next state: [[...]]" (``NEXT_STATE_MARKS``) or
     "Answer: [[...]]" (``SOLUTION_MARKS``), or ``None`` when the full scan must decide.
@@ -339,23 +363,10 @@ def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) ->
     commits as the only live answer (with no withdrawal after it, a solution's bare-list look never
     runs). Each of those checks is the full path's own (same functions); any other shape returns ``None``.
     """
-    marker = _one_marker(low, marks)
-    if marker is None:
-        return None
-    at, end = marker
-    if region.startswith(": [", end):
-        begin = end + 2
-    else:
-        intro = _INTRO.match(region, end, min(len(region), end + _INTRO_CHARS))
-        begin = intro.end() if intro else end
-    if begin >= len(region) or region[begin] != "[":
-        return None
-    try:
-        stop = list_end(region, begin)
-    except ParseError:
-        return None
-    if stop == _TRUNCATED or region.find("[", stop) >= 0:
-        return None  # another list after it: the full scan
+    span = lone_list(region, _one_marker(low, marks))
+    if span is None:
+        return None  # no marker, no complete list, or another list after it: the full scan
+    at, begin, stop = span
     # only blanks and markup after the list (the common end of an answer): no word there, so none of the
     # looks after it below (withdrawal words, "is wrong", a hedge word after it) can find anything
     blank_tail = _TEXT.search(low, stop) is None

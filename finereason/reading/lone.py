@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 
-from ..common.verdict import ParseError
 from . import meaning, scope
 from .commit import Reading, Statement, _quote
 from .hedges import conditional, hedged, hedged_after, introduced_by_hedge, offered_after_another, sentence_before
-from .lists import (_INTRO, _INTRO_CHARS, _REJECTED, _TRUNCATED, NEXT_STATE_MARKS, SOLUTION_MARKS, Marks, _mark_table,
-                    _has_content, _key, _lowered, list_end, task_list_reading)
+from .lists import (_REJECTED, NEXT_STATE_MARKS, SOLUTION_MARKS, Marks, _has_content, _key, _lowered, _mark_table,
+                    lone_list, task_list_reading)
 from .region import blank_tags
 from .withdrawals import Signals, signal_words
 
@@ -74,22 +73,11 @@ def withdrawn_reading(region: str, marks: Marks, bare: bool, what: str) -> Readi
     if "correct" in low or "\\boxed" in text:
         return None
     found = _markers(low, marks)
-    marker = _lone_marker(low, found)
-    if marker is None:
+    span = lone_list(text, _lone_marker(low, found))
+    if span is None:
         return None
-    at, end = marker
-    if text.startswith(": [", end):
-        begin = end + 2
-    else:
-        intro = _INTRO.match(text, end, min(len(text), end + _INTRO_CHARS))
-        begin = intro.end() if intro else end
-    if begin >= len(text) or text[begin] != "[":
-        return None
-    try:
-        stop = list_end(text, begin)
-    except ParseError:
-        return None
-    if stop == _TRUNCATED or text.find("[", stop) >= 0 or _other_marker_before(low, found, stop):
+    at, begin, stop = span
+    if _other_marker_before(low, found, stop):
         return None
     payload = text[begin:stop]
     if not _has_content(payload):
