@@ -57,9 +57,10 @@ def _math_verify() -> tuple[Callable, Callable, list]:
     from math_verify import LatexExtractionConfig, parse, verify
 
     boxed = [LatexExtractionConfig(boxed_match_priority=0)]
-    with _quiet():
-        verify(parse("$x^2+1$", parsing_timeout=None), parse("\\boxed{1+x^{2}}", extraction_config=boxed,
-                                                            parsing_timeout=None), timeout_seconds=None)
+    with _quiet():  # a polynomial and an interval: the interval's first compare loads sympy's sets
+        for gold, boxed_answer in (("$x^2+1$", "\\boxed{1+x^{2}}"), ("$[1,3]$", "\\boxed{[1,3]}")):
+            verify(parse(gold, parsing_timeout=None), parse(boxed_answer, extraction_config=boxed, parsing_timeout=None),
+                   timeout_seconds=None)
     return parse, verify, boxed
 
 
