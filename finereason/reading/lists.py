@@ -14,6 +14,7 @@ ends with ``str.find``/``str.count`` or one pass over the brackets and quotes, w
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
@@ -62,6 +63,7 @@ NEXT_STATE_MARKS: Marks = (("next", re.compile(r"next[ \t_-]{0,3}state")),) + tu
     (word, None) for word in vocabulary.markers("next_state"))
 SOLUTION_MARKS: Marks = (("answer", None), ("solution", None)) + tuple((word, None) for word in vocabulary.markers())
 EXPRESSION_MARKS: Marks = (("answer", None), ("solution", None), ("\\boxed{", None))
+Shortcut = Callable[[str, Marks, bool, str], "Reading | None"]  # see list_reading
 
 
 def _lowered(text: str) -> str:
@@ -289,12 +291,19 @@ def _list_statements(region: str, marks: Marks, signals: Signals, *, bare: bool 
     return found
 
 
-def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state") -> Reading:
-    """The committed list answer of a final region (:func:`list_statements` + the commitment rule)."""
-    region = blank_tags(region)
+def list_reading(region: str, marks: Marks, *, bare: bool = False, what: str = "state",
+                 shortcut: Shortcut | None = None) -> Reading:
+    """The committed list answer of a final region (:func:`list_statements` + the commitment rule).
+    ``shortcut(region, marks, bare, what)``, asked when the plain look declines: the rule's reading of
+    another common shape (held equal to the rule by its tests), or ``None``."""
+    original, region = region, blank_tags(region)
     low = _lowered(region)
     if marks is NEXT_STATE_MARKS or marks is SOLUTION_MARKS:
         fast = _one_plain_answer(region, low, marks)
+        if fast is not None:
+            return fast
+    if shortcut is not None:
+        fast = shortcut(original, marks, bare, what)
         if fast is not None:
             return fast
     signals = Signals(low, bare)  # find_signals(region, solving=bare), with the lowered text at hand
@@ -325,8 +334,7 @@ def _one_marker(low: str, marks: Marks) -> tuple[int, int] | None:
 
 
 def list_start(text: str, end: int) -> int:
-    """Where the list after a marker ending at ``end`` would begin: past ``: `` or the intro words
-    (``_INTRO``); the caller checks that a ``[`` is there."""
+    """Where the list after a marker ending at ``end`` would begin (past ``: `` or ``_INTRO``'s words)."""
     if text.startswith(": [", end):  # the common case, as _INTRO reads it
         return end + 2
     intro = _INTRO.match(text, end, min(len(text), end + _INTRO_CHARS))
@@ -334,9 +342,8 @@ def list_start(text: str, end: int) -> int:
 
 
 def lone_list(text: str, marker: tuple[int, int] | None) -> tuple[int, int, int] | None:
-    """``(marker start, begin, stop)`` of the one complete list right after ``marker`` (``(start, end)``),
-    with no ``[`` after it, or ``None`` (no marker, no list there, unreadable, cut off, or another list
-    follows: the full scan)."""
+    """``(marker start, begin, stop)`` of the one complete list right after ``marker`` (``(start, end)``)
+    with no ``[`` after it; else ``None`` (no marker or list, unreadable, cut off, or another list follows)."""
     if marker is None:
         return None
     at, end = marker
@@ -353,16 +360,13 @@ def lone_list(text: str, marker: tuple[int, int] | None) -> tuple[int, int, int]
 
 
 def _one_plain_answer(region: str, low: str, marks: Marks = NEXT_STATE_MARKS) -> Reading | None:
-    """The reading of the common answer "Next state: [[...]]" (``NEXT_STATE_MARKS``) or
-    "Answer: [[...]]" (``SOLUTION_MARKS``), or ``None`` when the full scan must decide.
-
-    Exactly what :func:`list_statements` and :func:`commit` build when the region holds one marker
-    (one marker word, no "correct") followed by a complete list with rows (``[[...], ...]``), no ``[``
-    after it, no withdrawal keyword after it (for solutions too: every phrase's first word is
-    looked for), and nothing that hedges, conditions or rejects it: one marked statement, which
-    commits as the only live answer (with no withdrawal after it, a solution's bare-list look never
-    runs). Each of those checks is the full path's own (same functions); any other shape returns ``None``.
-    """
+    """The reading of the common answer "Next state: [[...]]" (``NEXT_STATE_MARKS``) or "Answer: [[...]]"
+    (``SOLUTION_MARKS``), or ``None`` when the full scan must decide. Exactly what :func:`list_statements`
+    and :func:`commit` build when the region holds one marker (one marker word, no "correct") followed by
+    a complete list with rows, no ``[`` after it, no withdrawal keyword after it (for solutions too: every
+    phrase's first word is looked for), and nothing that hedges, conditions or rejects it: one marked
+    statement, the only live answer (with no withdrawal after it, a solution's bare-list look never runs).
+    Each check is the full path's own (same functions); any other shape returns ``None``."""
     span = lone_list(region, _one_marker(low, marks))
     if span is None:
         return None  # no marker, no complete list, or another list after it: the full scan
@@ -471,12 +475,12 @@ def _last_list_span(region: str) -> tuple[int, int] | None:
     return found
 
 
-def task_list_reading(region: str, transition: bool) -> Reading:
+def task_list_reading(region: str, transition: bool, shortcut: Shortcut | None = None) -> Reading:
     """The list answer of a task: the ``Next state:`` list (``transition``), else the solution list
-    (marked, or a bare last list)."""
+    (marked, or a bare last list); ``shortcut`` as in :func:`list_reading`."""
     if transition:
-        return list_reading(region, NEXT_STATE_MARKS)
-    return list_reading(region, SOLUTION_MARKS, bare=True, what="solution")
+        return list_reading(region, NEXT_STATE_MARKS, shortcut=shortcut)
+    return list_reading(region, SOLUTION_MARKS, bare=True, what="solution", shortcut=shortcut)
 
 
 def _value(reading: Reading) -> str:

@@ -27,13 +27,16 @@ from .withdrawals import Signals, signal_words
 def task_reading(region: str, transition: bool) -> Reading:
     """The committed list answer of a task's final ``region`` (``transition``: the ``Next state:`` list,
     else the solution list): :func:`~.lists.task_list_reading`, with the withdrawn-answer shortcut."""
+    return task_list_reading(region, transition, _withdrawn)
+
+
+def _withdrawn(region: str, marks: Marks, bare: bool, what: str) -> Reading | None:
+    """:func:`withdrawn_reading` when some withdrawal word follows the last list (asked by the list reader
+    only after its plain-answer look declined)."""
     rest = region[region.rfind("]") + 1:] if "]" in region else ""
     if rest and not rest.isspace() and region.isascii() and signal_words(rest.lower(), 0, len(rest)):
-        marks, bare, what = (NEXT_STATE_MARKS, False, "state") if transition else (SOLUTION_MARKS, True, "solution")
-        fast = withdrawn_reading(region, marks, bare, what)
-        if fast is not None:
-            return fast
-    return task_list_reading(region, transition)
+        return withdrawn_reading(region, marks, bare, what)
+    return None
 
 
 def _markers(low: str, marks: Marks) -> list[tuple[int, str, "re.Pattern[str] | None"]]:
