@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--split", default="validation", help="split to run (default validation)")
     p.add_argument("--limit", type=int, help="first N items only")
     p.add_argument("--rounds", type=int, default=4, help="actor-critic rounds (default 4, as in LLM-ARC)")
-    add_out(p, "folder for transcripts.jsonl, summary.json and sft/", default="finereason_arc")
+    add_out(p, "folder for transcripts.jsonl, summary.json, sft/ and responses.jsonl (the log a rerun resumes from)", default="finereason_arc")
     p.add_argument("--sft-split", default="train", help="the training split: SFT dialogs are exported only when "
                    "--split is this split, never from a split being evaluated (default train)")
     p.add_argument("--sft-out", help="folder for the successful-dialog SFT data set (default OUT/sft)")

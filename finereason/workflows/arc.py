@@ -16,7 +16,7 @@ import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..asp.critic import Limits, Report, run_program
 from ..common.deprecated import renamed_names
@@ -189,16 +189,29 @@ def _generate(generate: Callable, batch: list) -> list[str]:
 
 def run_arc(docs: Sequence[dict], generate: Callable[[list[tuple[dict, list[dict]]]], list[str]], *,
             rounds: int = 4, limits: Limits = Limits(), jobs: int = 1, tests: bool = True,
-            progress: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT) -> list[ArcDialog]:
+            progress: Callable[[int, int], None] | None = None, context: ReadContext = DEFAULT,
+            recorded: Mapping[tuple[str, int], str] | None = None,
+            record: Callable[[list[dict]], None] | None = None) -> list[ArcDialog]:
     """The actor-critic loop. ``generate`` answers a batch of ``(request doc, chat messages)``;
-    ``tests=False`` is the ablation without test generation; responses are read in ``context``."""
+    ``tests=False`` is the ablation without test generation; responses are read in ``context``.
+    Resuming: ``recorded[(doc id, round)]`` is a response an earlier run got (it is replayed through the
+    same critic instead of asking the model again); ``record`` is handed each round's new responses
+    (``{"id", "round", "response"}``) as soon as they arrive."""
+    recorded = recorded or {}
     dialogs = [ArcDialog(doc, [{"role": "user", "content": first_message(doc, tests)}]) for doc in docs]
     for r in range(1, rounds + 1):
         active = [d for d in dialogs if not d.done]
         if not active:
             break
-        batch = [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in active]
-        responses = _generate(generate, batch)
+        ask = [d for d in active if (str(d.doc["id"]), r) not in recorded]
+        new = iter(_generate(generate, [({**d.doc, "id": f"{d.doc['id']}@{r}"}, list(d.messages)) for d in ask])
+                   if ask else [])
+        responses = [recorded.get((str(d.doc["id"]), r)) if (str(d.doc["id"]), r) in recorded else next(new)
+                     for d in active]
+        if record and ask:
+            asked = {id(d) for d in ask}
+            record([{"id": str(d.doc["id"]), "round": r, "response": text}
+                    for d, text in zip(active, responses) if id(d) in asked])
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             results = list(pool.map(lambda t: critique(t, limits, tests, context), responses))
         for dialog, text, (report, _out, feedback, done) in zip(active, responses, results):

@@ -22,12 +22,16 @@ from typing import Any, Callable, Sequence
 
 from ..asp.critic import Limits
 from ..common.atomic_io import atomic_file, write_bytes, write_text
+from ..common.jsonl_log import append_records, cut_torn_line, read_records
 from ..core.literals import strip_thinking
 from ..core.prompts import folio_problem_text
 from ..data.folio import FolioError, load_folio_versioned
 from ..reading.context import DEFAULT, ReadContext
 from .arc import ArcError, ArcDialog, clean_text, round_statistics, run_arc, summarize_arc
 from .rounds import SUMMARY, TRANSCRIPTS
+
+RESPONSES = "responses.jsonl"
+"""The run's resumable log in OUT: its settings, then every actor response as it arrives (fsync'd)."""
 
 
 SFT_CARD = """---
@@ -97,6 +101,29 @@ def export_sft(dialogs: Sequence[ArcDialog], out: Path, *, split: str = "train",
     return len(winners)
 
 
+def read_responses(path: Path, settings: dict) -> dict[tuple[str, int], str]:
+    """The responses an interrupted run with the same ``settings`` recorded in ``path`` (``{(id, round):
+    response}``), after cutting a torn last line; a new log (its first record: the settings) when there is
+    none. A log of other settings is refused (:class:`ArcError`): use another ``--out`` or delete it."""
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        append_records(path, [{"settings": settings}])
+        return {}
+    cut_torn_line(path)
+    records = read_records(path, "arc responses log", ArcError)
+    old = records[0][1].get("settings") if records and isinstance(records[0][1], dict) else None
+    if old != json.loads(json.dumps(settings)):
+        differ = sorted(k for k in settings if not isinstance(old, dict) or old.get(k) != settings[k]) or ["settings"]
+        raise ArcError(f"{path} holds another run ({', '.join(differ)} differ): use another --out or delete it")
+    recorded: dict[tuple[str, int], str] = {}
+    for lineno, rec in records[1:]:
+        if not (isinstance(rec, dict) and isinstance(rec.get("id"), str) and isinstance(rec.get("round"), int)
+                and isinstance(rec.get("response"), str)):
+            raise ArcError(f"{path}:{lineno}: not an arc response record (id, round, response)")
+        recorded[(rec["id"], rec["round"])] = rec["response"]
+    return recorded
+
+
 @dataclass
 class ArcRun:
     """What :func:`run_folio` did: the summary written to ``summary.json`` (accuracy by round, round
@@ -128,10 +155,14 @@ def run_folio(load_model: Callable[[], Callable], out: Path, *, model: str, mode
     bar = progress(range(rounds), rounds, "arc rounds") if progress else None
     update = getattr(bar, "update", None)
     start = time.perf_counter()
-    dialogs = run_arc(docs, generate, rounds=rounds, limits=Limits(time_s=time_limit), jobs=jobs, tests=tests,
-                      progress=(lambda r, n: update(1)) if update else None, context=context)
-    getattr(bar, "close", lambda: None)()
     out = Path(out)
+    settings = {"model": model, "model_args": model_args, "split": split, "folio_version": version, "limit": limit,
+                "rounds": rounds, "tests": tests, "read_context": context.to_dict()}
+    recorded = read_responses(out / RESPONSES, settings)
+    dialogs = run_arc(docs, generate, rounds=rounds, limits=Limits(time_s=time_limit), jobs=jobs, tests=tests,
+                      progress=(lambda r, n: update(1)) if update else None, context=context, recorded=recorded,
+                      record=lambda records: append_records(out / RESPONSES, records))
+    getattr(bar, "close", lambda: None)()
     write_transcripts(dialogs, out / TRANSCRIPTS)
     summary: dict[str, Any] = summarize_arc(dialogs, rounds)
     summary.update({"model": model, "model_args": model_args, "split": split, "rounds": rounds,

@@ -201,3 +201,49 @@ def test_actor_prompt_example_passes_the_critic():
     report = run_program(out.program, out.tests, out.query)
     assert report.all_passed and report.answer == "Uncertain", report.feedback()
     assert parse_actor(instructions(tests=False).split("Example.", 1)[1], tests=False).problems == []
+
+
+def _script_generate(story86: Path, asked: list | None = None, kill_at: int | None = None):
+    """The replay script as a generate function; ``kill_at``: raise (a killed run) when that round is asked."""
+    script = {json.loads(line)["id"]: json.loads(line)["response"]
+              for line in (story86 / "replay.jsonl").read_text().splitlines()}
+
+    def generate(batch):
+        ids = [doc["id"] for doc, _ in batch]
+        if kill_at is not None and any(i.endswith(f"@{kill_at}") for i in ids):
+            raise RuntimeError("killed")
+        if asked is not None:
+            asked.extend(ids)
+        return [script[i] for i in ids]
+    return generate
+
+
+def test_arc_resumes_from_its_response_log(story86):
+    """A run killed in round 2 leaves its settings and round 1's responses in OUT/responses.jsonl (plus a
+    torn line); the rerun replays them through the critic, asks the model only for what is missing, and
+    ends exactly like an uninterrupted run. Other settings in the same folder are refused."""
+    from finereason.workflows.arc import ArcError
+    from finereason.workflows.arc_export import RESPONSES, run_folio
+
+    def run(out: Path, generate, **kw):
+        return run_folio(lambda: generate, out, model="replay", data=str(story86), split="train", rounds=3,
+                         time_limit=20, **kw)
+
+    whole = run(story86.with_name(story86.name + "-whole"), _script_generate(story86))
+    out = story86.with_name(story86.name + "-resumed")
+    with pytest.raises(RuntimeError, match="killed"):
+        run(out, _script_generate(story86, kill_at=2))
+    log = [json.loads(line) for line in (out / RESPONSES).read_text().splitlines()]
+    assert "settings" in log[0] and sorted(r["id"] for r in log[1:]) == ["folio-train-262", "folio-train-263",
+                                                                          "folio-train-264"]
+    assert {r["round"] for r in log[1:]} == {1}
+    with (out / RESPONSES).open("a") as handle:
+        handle.write('{"id": "folio-train-262", "round": 2, "resp')  # torn by the kill
+    asked: list = []
+    resumed = run(out, _script_generate(story86, asked))
+    assert asked and not any(i.endswith("@1") for i in asked)  # round 1 is never asked again
+    assert resumed.summary == whole.summary
+    assert (out / "transcripts.jsonl").read_bytes() == (story86.with_name(story86.name + "-whole") / "transcripts.jsonl").read_bytes()
+    with pytest.raises(ArcError, match="rounds differ"):
+        run_folio(lambda: _script_generate(story86), out, model="replay", data=str(story86), split="train", rounds=2,
+                  time_limit=20)
