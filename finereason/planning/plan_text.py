@@ -31,7 +31,7 @@ from typing import Iterable
 
 from ..common.deprecated import renamed_names
 from ..reading.meaning import negated_answer
-from .pddl import Domain, Problem
+from .pddl import Domain
 
 MAX_STEPS = 1_000
 MAX_STEP_TEXT = 80

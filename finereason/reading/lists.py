@@ -20,7 +20,7 @@ from ..common.verdict import ParseError
 from . import meaning, scope, vocabulary
 from .boxed import mark_unclosed_boxes
 from .commit import Reading, Statement, commit
-from .marker_gates import CORRECTION_MARKS, Marks, mark_table as _mark_table
+from .marker_gates import Marks, mark_table as _mark_table
 from .hedges import (HEDGE_ADVERBS, conditional, hedged, hedged_after, introduced_by_hedge, mark_hedges, offered_after_another,
                      sentence_before)
 from .region import blank_tags

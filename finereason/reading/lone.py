@@ -18,8 +18,7 @@ import re
 from . import meaning, scope
 from .commit import Reading, Statement, _quote
 from .hedges import conditional, hedged, hedged_after, introduced_by_hedge, offered_after_another, sentence_before
-from .lists import (_REJECTED, NEXT_STATE_MARKS, SOLUTION_MARKS, Marks, _has_content, _key, _lowered, _mark_table,
-                    lone_list, task_list_reading)
+from .lists import _REJECTED, Marks, _has_content, _key, _lowered, _mark_table, lone_list, task_list_reading
 from .region import blank_tags
 from .withdrawals import Signals, signal_words
 

@@ -196,7 +196,6 @@ def test_a_default_difficulty_config_gives_the_builders_instances():
 def test_the_instance_cache_changes_no_entry_and_serves_every_task_of_a_domain(monkeypatch):
     from finereason.integrations.rl import datasets
 
-    made = {}
     for engine in engines():
         for index in (0, 3):
             cached = datasets.source_of(engine, "test", 11, index, engine.difficulty_config())

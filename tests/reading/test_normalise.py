@@ -205,7 +205,7 @@ def test_spans_map_back_to_the_original_characters(units):
     original = "".join(o for o, _ in units)
     result = normalised(original)
     assert result.text == "".join(n for _, n in units)
-    starts, ends, pos, npos = [], [], [], []
+    starts, ends = [], []
     o = n = 0
     for uo, un in units:
         starts.append((o, n))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -57,6 +58,14 @@ def _of(kind: str) -> list[Slot]:
 
 def _cat(slot: Slot, response: str) -> str:
     return slot.verdict(response).category
+
+
+def _tail_keeps(data: st.DataObject, kind: str, tails: Callable[[Slot], tuple[str, ...]]) -> None:
+    """A drawn committed answer of ``kind``, then one of ``tails(slot)`` after a blank line: the verdict
+    stays the answer's own."""
+    slot, x, base = data.draw(_base(kind))
+    response = base + "\n\n" + data.draw(st.sampled_from(tails(slot)))
+    assert _cat(slot, response) == slot.solo[x], response
 
 
 @st.composite
@@ -128,32 +137,20 @@ def test_a_retraction_in_any_language_withdraws_the_answer(kind, data):
 @FAST
 @given(data=st.data())
 def test_negated_or_resolved_doubt_keeps_the_answer(kind, data):
-    slot, x, base = data.draw(_base(kind))
-    tail = data.draw(st.sampled_from((
+    _tail_keeps(data, kind, lambda slot: (
         "No need to wait for anything else.", "I was unsure at first, but the check settles it.",
         "There is no doubt about it.", "I was not sure at first, but every rule holds.", "Confidence: 95%.",
-        "I am 90% confident in this.")))
-    response = base + "\n\n" + tail
-    assert _cat(slot, response) == slot.solo[x], response
+        "I am 90% confident in this."))
 
 
 # ------------------------------------------------------------------ hedges and conditions
+@pytest.mark.parametrize("category", ("hedge", "condition"))
 @pytest.mark.parametrize("kind", KINDS)
 @FAST
 @given(data=st.data())
-def test_a_hedge_in_any_language_never_commits(kind, data):
+def test_a_hedge_or_condition_in_any_language_never_commits(category, kind, data):
     slot, x, _ = data.draw(_base(kind))
-    lang, word = data.draw(st.sampled_from(_plain("hedge")))
-    response = f"{word.capitalize()} {slot.marked(x)}"
-    assert _cat(slot, response) == PARSE_ERROR, (lang, response)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@FAST
-@given(data=st.data())
-def test_a_condition_in_any_language_never_commits(kind, data):
-    slot, x, _ = data.draw(_base(kind))
-    lang, word = data.draw(st.sampled_from(_plain("condition")))
+    lang, word = data.draw(st.sampled_from(_plain(category)))
     response = f"{word.capitalize()} {slot.marked(x)}"
     assert _cat(slot, response) == PARSE_ERROR, (lang, response)
 
@@ -246,12 +243,10 @@ def test_reading_stops_at_a_simulated_turn(kind, data):
 @FAST
 @given(data=st.data())
 def test_echoed_prompt_text_is_not_an_answer(kind, data):
-    slot, x, base = data.draw(_base(kind))
-    words = slot.engine.choice_words
-    tail = data.draw(st.sampled_from((f"(A) {words[0]}\n(B) {words[1]}", f"A. {words[0]}\nB. {words[1]}",
-                                      "Please answer with (A) or (B).", "Options:\n(A) yes\n(B) no")))
-    response = base + "\n\n" + tail
-    assert _cat(slot, response) == slot.solo[x], response
+    _tail_keeps(data, kind, lambda slot: (
+        f"(A) {slot.engine.choice_words[0]}\n(B) {slot.engine.choice_words[1]}",
+        f"A. {slot.engine.choice_words[0]}\nB. {slot.engine.choice_words[1]}",
+        "Please answer with (A) or (B).", "Options:\n(A) yes\n(B) no"))
 
 
 # ------------------------------------------------------------------ working and restatements
